@@ -1,0 +1,8 @@
+/* pixflow umbrella header: include this one. */
+#ifndef PIXFLOW_H
+#define PIXFLOW_H
+
+#include "pixflow/core.h"
+#include "pixflow/ops.h"
+
+#endif /* PIXFLOW_H */

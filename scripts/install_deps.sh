@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs what pixflow's build, tests and benchmarks need on Debian 12
+# (idempotent: does nothing when everything is already there).
+set -euo pipefail
+pkgs=(build-essential cmake pkg-config clang libclang-rt-dev libopencv-dev python3 python3-pil python3-numpy)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "install_deps: installing ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi

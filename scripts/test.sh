@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Runs every test: installs dependencies, then
+#  1. gcc Release build (warnings are errors) + ctest, and ctest again with
+#     PIXFLOW_CPU=scalar (the suite must pass at every ISA cap);
+#  2. clang build (warnings are errors) + ctest;
+#  3. ASan+UBSan build + ctest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install_deps.sh
+jobs="$(nproc)"
+run_suite() { # build-dir, extra cmake args...
+  local dir="$1"; shift
+  echo "== configure $dir $*"
+  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
+  cmake --build "$dir" -j"$jobs" 2>&1 | grep -Ev '^\[|^-- ' || true
+  test -x "$dir/pixflow" || { echo "build failed in $dir"; exit 1; }
+  (cd "$dir" && ctest -j"$jobs" --output-on-failure --timeout 1200)
+}
+run_suite build-test-gcc -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++
+echo "== ctest with PIXFLOW_CPU=scalar"
+(cd build-test-gcc && PIXFLOW_CPU=scalar ctest -j"$jobs" --output-on-failure --timeout 1200)
+run_suite build-test-clang -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DPIXFLOW_CUDA=OFF
+run_suite build-test-asan -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ -DPIXFLOW_CUDA=OFF \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DPIXFLOW_SANITIZE=address,undefined"
+echo "== all test suites passed"

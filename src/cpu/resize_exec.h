@@ -1,0 +1,26 @@
+/* CPU execution of resize plans and the per-ISA kernel tables. */
+#ifndef PF_CPU_RESIZE_EXEC_H
+#define PF_CPU_RESIZE_EXEC_H
+
+#include "ref/resize_rows.h"
+
+/* Runs plan p from src into dst (host views already validated; CHW views
+ * are processed plane by plane with p->cn == 1). */
+pf_status pfi_resize_execute(pf_stream *s, const pfi_resize_plan *p, const pfi_resize_kernels *K,
+                             const pf_image *src, const pf_image *dst);
+
+/* Kernel table for an ISA level (resolved once per level, then cached). */
+const pfi_resize_kernels *pfi_resize_kernels_for(pf_isa isa);
+
+/* Per-ISA tables; NULL when that ISA is not compiled in. Each fills only
+ * the slots it accelerates, the rest stay at the lower level's kernels. */
+void pfi_resize_fill_sse4(pfi_resize_kernels *k);
+void pfi_resize_fill_avx2(pfi_resize_kernels *k);
+void pfi_resize_fill_avx512(pfi_resize_kernels *k);
+void pfi_resize_fill_neon(pfi_resize_kernels *k);
+
+/* Names of the slots, in pfi_resize_kernels.slot_isa order. */
+#define PFI_RESIZE_SLOTS 12
+extern const char *const pfi_resize_slot_names[PFI_RESIZE_SLOTS];
+
+#endif

@@ -1,0 +1,35 @@
+/* SSE4.1 helper shared by the x86 resize kernels: u8 two-tap horizontal
+ * resize one pixel at a time for 3 and 4 channels, where a pixel's two
+ * taps are adjacent source pixels (every interior output of LINEAR). One
+ * 8-byte load holds both taps; a byte shuffle pairs tap0/tap1 per channel
+ * as 16-bit lanes and pmaddwd applies (a0, a1): exactly tap0*a0 + tap1*a1
+ * in int32, the reference arithmetic. */
+#ifndef PF_CPU_RESIZE_X86_PIXEL_H
+#define PF_CPU_RESIZE_X86_PIXEL_H
+
+#include <smmintrin.h>
+#include <string.h>
+
+#include "ref/resize_rows.h"
+
+/* Processes whole pixels from element x0 (a pixel boundary) while the taps
+ * are adjacent and a 16-byte store stays inside [x0, x1 + 1); returns the
+ * first element not processed. */
+static inline int pfi_h_u8_pair_pixels(const pfi_hrow *r, int x0, int x1) {
+    int cn = r->cn;
+    if (r->ksize != 2 || (cn != 3 && cn != 4) || x0 % cn != 0) return x0;
+    const uint8_t *s = r->src;
+    int32_t *d = r->buf;
+    const int32_t *off0 = r->e_off, *off1 = r->e_off + r->width, *cw = r->e_coef;
+    const __m128i shuf = cn == 3 ? _mm_setr_epi8(0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, -1, -1, -1, -1)
+                                 : _mm_setr_epi8(0, -1, 4, -1, 1, -1, 5, -1, 2, -1, 6, -1, 3, -1, 7, -1);
+    int e = x0;
+    for (; e + 4 <= x1 && off1[e] == off0[e] + cn; e += cn) {
+        __m128i px = _mm_loadl_epi64((const __m128i *)(const void *)(s + off0[e]));
+        __m128i v = _mm_madd_epi16(_mm_shuffle_epi8(px, shuf), _mm_set1_epi32(cw[e]));
+        _mm_storeu_si128((__m128i *)(void *)(d + e), v);
+    }
+    return e;
+}
+
+#endif

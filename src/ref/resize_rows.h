@@ -1,0 +1,86 @@
+/* Resize row kernels: the per-row work units of a plan, and the dispatch
+ * table that holds one implementation of each per ISA.
+ *
+ * Every kernel processes outputs [x0, x1) of one row and returns the first
+ * output it did NOT process. The scalar reference always returns x1; SIMD
+ * kernels process whole vector widths only and return early, and the one
+ * shared wrapper (pfi_rz_run_*) finishes the tail with the reference. */
+#ifndef PF_REF_RESIZE_ROWS_H
+#define PF_REF_RESIZE_ROWS_H
+
+#include "ref/resize_plan.h"
+
+/* Horizontal: source row -> buffer row. Outputs are elements (dx*cn + c).
+ * `e_off` holds, per tap and element, the source element offset
+ * (idx * cn + c); `e_coef` the tap weight replicated per element, in the
+ * plan's coefficient type (int16 pairs packed in int32 for PFI_H_U8_I32,
+ * int32 for PFI_H_AA_U8, float for PFI_H_F32). Both are tap-major:
+ * entry (tap k, element e) is at [k * width + e], so that SIMD kernels load
+ * the offsets of consecutive elements contiguously; PFI_H_U8_I32 has
+ * ksize/2 coefficient planes (tap pairs). `safe_end` is the first element
+ * whose taps could read within 8 bytes of the row end (gathers of 4 bytes
+ * and 8-byte pixel-pair loads stop there). */
+typedef struct pfi_hrow {
+    const void *src;       /* source row, element 0 */
+    void *buf;             /* int32 / float / u8 buffer row */
+    const int32_t *e_off;
+    const void *e_coef;
+    int32_t ksize;
+    int32_t width;         /* elements per row = stride between tap planes */
+    int32_t cn;            /* channels per pixel */
+    int32_t safe_end;
+} pfi_hrow;
+
+/* Vertical: ksize buffer rows -> destination row, over elements. */
+typedef struct pfi_vrow {
+    const void *const *rows;  /* ksize buffer rows */
+    void *dst;
+    const int16_t *icoef;     /* ksize weights of this output row */
+    const int32_t *acoef;
+    const float *fcoef;
+    int32_t ksize;
+    int32_t vsplit;           /* see pfi_v_kind */
+} pfi_vrow;
+
+typedef int (*pfi_h_fn)(const pfi_hrow *r, int x0, int x1);
+typedef int (*pfi_v_fn)(const pfi_vrow *r, int x0, int x1);
+
+/* Source-type index for the float kinds. */
+enum { PFI_T_U8 = 0, PFI_T_U16 = 1, PFI_T_F32 = 2, PFI_T_COUNT = 3 };
+
+typedef struct pfi_resize_kernels {
+    pf_isa isa;
+    pfi_h_fn h_u8_i32;                  /* PFI_H_U8_I32, even ksize */
+    pfi_h_fn h_f32[PFI_T_COUNT];        /* PFI_H_F32 by source type */
+    pfi_h_fn h_aa_u8;                   /* PFI_H_AA_U8 */
+    pfi_v_fn v_u8_linear;
+    pfi_v_fn v_u8_fix22;
+    pfi_v_fn v_u8_cubic;
+    pfi_v_fn v_f32[PFI_T_COUNT];        /* PFI_V_F32 by destination type */
+    pfi_v_fn v_aa_u8;
+    /* ISA each slot really uses (a level may reuse a lower one's kernel) */
+    pf_isa slot_isa[12];
+} pfi_resize_kernels;
+
+/* Scalar reference kernels (the specification). */
+extern const pfi_resize_kernels pfi_resize_kernels_ref;
+
+int pfi_rz_h_u8_i32_ref(const pfi_hrow *r, int x0, int x1);
+int pfi_rz_h_f32_u8_ref(const pfi_hrow *r, int x0, int x1);
+int pfi_rz_h_f32_u16_ref(const pfi_hrow *r, int x0, int x1);
+int pfi_rz_h_f32_f32_ref(const pfi_hrow *r, int x0, int x1);
+int pfi_rz_h_aa_u8_ref(const pfi_hrow *r, int x0, int x1);
+int pfi_rz_v_u8_linear_ref(const pfi_vrow *r, int x0, int x1);
+int pfi_rz_v_u8_fix22_ref(const pfi_vrow *r, int x0, int x1);
+int pfi_rz_v_u8_cubic_ref(const pfi_vrow *r, int x0, int x1);
+int pfi_rz_v_f32_u8_ref(const pfi_vrow *r, int x0, int x1);
+int pfi_rz_v_f32_u16_ref(const pfi_vrow *r, int x0, int x1);
+int pfi_rz_v_f32_f32_ref(const pfi_vrow *r, int x0, int x1);
+int pfi_rz_v_aa_u8_ref(const pfi_vrow *r, int x0, int x1);
+
+/* Whole-row NN / area-fast / copy (not dispatched: memory bound). */
+void pfi_rz_nn_row(const pfi_resize_plan *p, const void *src_row, void *dst_row, size_t pix_bytes);
+void pfi_rz_area_fast_row(const pfi_resize_plan *p, const void *const *src_rows, int rows_avail,
+                          void *dst_row);
+
+#endif

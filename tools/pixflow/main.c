@@ -1,0 +1,30 @@
+/* pixflow: command-line front end. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "pixflow/pixflow.h"
+
+static void usage(FILE *f) {
+    fprintf(f,
+            "usage: pixflow <command> [args]\n"
+            "commands:\n"
+            "  info                 version, build options, CPU features, per-kernel ISA choice\n"
+            "  bench resize [opts]  pf_resize vs OpenCV cv::resize, same process, same inputs\n"
+            "  help                 this text\n"
+            "Environment: PIXFLOW_CPU=scalar|sse4|avx2|avx512 caps the SIMD level.\n");
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) { usage(stderr); return 2; }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "info") == 0) return cmd_info(argc - 1, argv + 1);
+    if (strcmp(cmd, "bench") == 0) return cmd_bench(argc - 1, argv + 1);
+    if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    fprintf(stderr, "pixflow: unknown command '%s'\n", cmd);
+    usage(stderr);
+    return 2;
+}
