@@ -42,13 +42,14 @@ static int PFS(h_u8_i32)(const pfi_hrow *r, int x0, int x1) {
     return e;
 }
 
-#define PFS_H_F32(NAME, GATHER, CONV)                                              \
+#define PFS_H_F32(NAME, GATHER, CONV, PIXELS)                                      \
     static int PFS(NAME)(const pfi_hrow *r, int x0, int x1) {                       \
         const void *s = r->src;                                                    \
         float *d = r->buf;                                                         \
         const float *c = r->e_coef;                                                \
         size_t W = (size_t)r->width;                                               \
-        int e = x0;                                                                \
+        int e = PIXELS(r, x0, x1);                                                 \
+        if (e != x0) return e;                                                     \
         for (; e + PFS_N <= x1; e += PFS_N) {                                      \
             VF v = vf_mul(CONV(GATHER(s, vi_load(r->e_off + e))), vf_load(c + e)); \
             for (int k = 1; k < r->ksize; k++) {                                   \
@@ -62,9 +63,10 @@ static int PFS(h_u8_i32)(const pfi_hrow *r, int x0, int x1) {
 #define PFS_U8_TO_F(g) vf_from_vi(vi_and((g), vi_set1(0xff)))
 #define PFS_U16_TO_F(g) vf_from_vi(vi_and((g), vi_set1(0xffff)))
 #define PFS_F_AS_F(g) vf_cast_vi(g)
-PFS_H_F32(h_f32_u8, vi_gather8, PFS_U8_TO_F)
-PFS_H_F32(h_f32_u16, vi_gather16, PFS_U16_TO_F)
-PFS_H_F32(h_f32_f32, vi_gather32, PFS_F_AS_F)
+#define PFS_NO_PIXELS(r, x0, x1) (x0)
+PFS_H_F32(h_f32_u8, vi_gather8, PFS_U8_TO_F, pfi_h_f32_u8_pixels)
+PFS_H_F32(h_f32_u16, vi_gather16, PFS_U16_TO_F, PFS_NO_PIXELS)
+PFS_H_F32(h_f32_f32, vi_gather32, PFS_F_AS_F, PFS_NO_PIXELS)
 
 static int PFS(h_aa_u8)(const pfi_hrow *r, int x0, int x1) {
     const uint8_t *s = r->src;
@@ -72,7 +74,8 @@ static int PFS(h_aa_u8)(const pfi_hrow *r, int x0, int x1) {
     const int32_t *c = r->e_coef;
     size_t W = (size_t)r->width;
     VI mask = vi_set1(0xff), half = vi_set1(1 << (PFK_AA_BITS - 1));
-    int e = x0;
+    int e = pfi_h_aa_u8_pixels(r, x0, x1);
+    if (e != x0) return e;
     for (; e + PFS_N <= x1; e += PFS_N) {
         VI ss = half;
         for (int k = 0; k < r->ksize; k++) {

@@ -63,7 +63,7 @@ pf_status pfi_aa_axis_build(pfi_axis *a, int32_t in_size, int32_t out_size, pf_i
     }
     a->n = out_size;
     a->ksize = ksize;
-    a->idx = (int32_t *)m;
+    a->idx = (int32_t *)(void *)m;
     a->acoef = a->idx + taps;
     a->fcoef = (float *)(a->acoef + taps);
     a->count = (int32_t *)(a->fcoef + taps);

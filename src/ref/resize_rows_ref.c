@@ -205,12 +205,12 @@ static float keep_f32(float v) { return v; }
 
 /* OpenCV's 2x2 integer shortcut: (a + b + c + d + 2) >> 2 over the full cells. */
 #define PFI_FAST2_BODY(T)                                                        \
-    int cn = p->cn;                                                              \
-    for (int dx = 0; dx < w; dx++) {                                             \
-        int i = (dx / cn) * 2 * cn + dx % cn;                                    \
-        D[dx] = (T)((S[0][i] + S[0][i + cn] + S[1][i] + S[1][i + cn] + 2) >> 2); \
-    }                                                                            \
-    return w;
+    int cn = p->cn, px = w / cn;                                                 \
+    const T *a = S[0], *b = S[1];                                                \
+    for (int x = 0; x < px; x++, a += 2 * cn, b += 2 * cn, D += cn)              \
+        for (int c = 0; c < cn; c++)                                             \
+            D[c] = (T)((a[c] + a[c + cn] + b[c] + b[c + cn] + 2) >> 2);          \
+    return px * cn;
 static int fast2_u8(const pfi_resize_plan *p, const uint8_t *const *S, uint8_t *D, int w) {
     PFI_FAST2_BODY(uint8_t)
 }

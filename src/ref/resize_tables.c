@@ -53,7 +53,7 @@ static void *axis_alloc(pfi_axis *a, int32_t n, int32_t ksize) {
     if (m == NULL) return NULL;
     a->n = n;
     a->ksize = ksize;
-    a->idx = (int32_t *)m;
+    a->idx = (int32_t *)(void *)m;
     a->acoef = a->idx + taps;
     a->fcoef = (float *)(a->acoef + taps);
     a->count = (int32_t *)(a->fcoef + taps);

@@ -106,15 +106,15 @@ int main(void) {
                 char *src = malloc((size_t)sw * sh * cn * es), *dst = malloc((size_t)sw * sh * cn * es); /* >= dw*dh */
                 for (int k = 0; k < sw * sh * cn; k++) {
                     if (dt == PF_U8) ((uint8_t *)src)[k] = 200;
-                    else if (dt == PF_U16) ((uint16_t *)src)[k] = 40000;
-                    else ((float *)src)[k] = 0.5f;
+                    else if (dt == PF_U16) ((uint16_t *)(void *)src)[k] = 40000;
+                    else ((float *)(void *)src)[k] = 0.5f;
                 }
                 pf_image si = pf_image_hwc(src, sw, sh, cn, dt, 0), di = pf_image_hwc(dst, dw, dh, cn, dt, 0);
                 pf_resize_opts o = {k_interps[i], aa != 0};
                 CHECK_STATUS(pf_resize(NULL, 1, &si, &di, &o), PF_OK);
                 int constant = 1;
                 for (int k = 0; k < dw * dh * cn; k++) {
-                    double v = dt == PF_U8 ? ((uint8_t *)dst)[k] : dt == PF_U16 ? ((uint16_t *)dst)[k] : ((float *)dst)[k];
+                    double v = dt == PF_U8 ? ((uint8_t *)dst)[k] : dt == PF_U16 ? ((uint16_t *)(void *)dst)[k] : (double)((float *)(void *)dst)[k];
                     double want = dt == PF_U8 ? 200 : dt == PF_U16 ? 40000 : 0.5;
                     if (dt == PF_F32 ? (v - want > 1e-5 || want - v > 1e-5) : v != want) constant = 0;
                 }
