@@ -52,22 +52,13 @@ pf_status pfi_aa_axis_build(pfi_axis *a, int32_t in_size, int32_t out_size, pf_i
     if (ksz > (double)in_size + 2) ksz = (double)in_size + 2; /* never more taps than pixels */
     int ksize = (int)ksz;
 
-    size_t taps = (size_t)out_size * (size_t)ksize;
-    char *m = calloc(1, taps * (2 * sizeof(int32_t) + sizeof(float) + sizeof(int16_t)) +
-                            (size_t)out_size * sizeof(int32_t) + 64);
+    char *m = pfi_axis_alloc(a, out_size, ksize);
     double *w = malloc(sizeof(double) * (size_t)ksize);
     if (m == NULL || w == NULL) {
         free(m);
         free(w);
         return pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_resize: out of memory for antialias tables");
     }
-    a->n = out_size;
-    a->ksize = ksize;
-    a->idx = (int32_t *)(void *)m;
-    a->acoef = a->idx + taps;
-    a->fcoef = (float *)(a->acoef + taps);
-    a->count = (int32_t *)(a->fcoef + taps);
-    a->icoef = (int16_t *)(a->count + out_size);
 
     for (int xx = 0; xx < out_size; xx++) {
         double center = 0.0 + (xx + 0.5) * scale;

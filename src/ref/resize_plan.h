@@ -69,6 +69,10 @@ pf_status pfi_resize_plan_build(pfi_resize_plan *p, int32_t sw, int32_t sh, int3
                                 bool antialias);
 void pfi_resize_plan_free(pfi_resize_plan *p);
 
+/* Zeroed storage for one axis's arrays (n outputs x ksize taps) in one
+ * block, returned for free(); NULL when out of memory. */
+void *pfi_axis_alloc(pfi_axis *a, int32_t n, int32_t ksize);
+
 /* Pillow-style antialias tables for one axis (resize_aa_tables.c). */
 pf_status pfi_aa_axis_build(pfi_axis *a, int32_t in_size, int32_t out_size, pf_interp interp,
                             bool fixed_point, void **mem);

@@ -44,8 +44,8 @@ static int16_t sat_s16(float v) {
     return (int16_t)(r < -32768 ? -32768 : r > 32767 ? 32767 : r);
 }
 
-/* Allocates the table arrays of one axis inside one block. */
-static void *axis_alloc(pfi_axis *a, int32_t n, int32_t ksize) {
+/* Allocates the table arrays of one axis inside one block (zeroed). */
+void *pfi_axis_alloc(pfi_axis *a, int32_t n, int32_t ksize) {
     size_t taps = (size_t)n * (size_t)ksize;
     size_t bytes = taps * (sizeof(int32_t) * 2 + sizeof(float) + sizeof(int16_t)) +
                    (size_t)n * sizeof(int32_t) + 64;
@@ -69,7 +69,7 @@ static pf_status generic_axis(pfi_axis *a, void **mem, int32_t in, int32_t out, 
     int ksize2 = ksize / 2;
     bool area_mode = interp == PF_INTERP_AREA;
     bool wide = interp == PF_INTERP_CUBIC || interp == PF_INTERP_LANCZOS4;
-    *mem = axis_alloc(a, out, ksize);
+    *mem = pfi_axis_alloc(a, out, ksize);
     if (*mem == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_resize: out of memory for tables");
     for (int d = 0; d < out; d++) {
         float f;
@@ -109,7 +109,7 @@ static pf_status area_axis(pfi_axis *a, void **mem, int32_t in, int32_t out, dou
     int kmax = 1;
     for (int pass = 0; pass < 2; pass++) {
         if (pass == 1) {
-            *mem = axis_alloc(a, out, kmax);
+            *mem = pfi_axis_alloc(a, out, kmax);
             if (*mem == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_resize: out of memory for tables");
         }
         for (int d = 0; d < out; d++) {
