@@ -28,9 +28,18 @@
 #include <pixflow/core.h>
 #include <pixflow/ops.h>
 
+/* OpenCV's headers use clang's C11 _Atomic in C++ (CV_XADD), which clang
+ * reports under -Wpedantic; they are not our code. */
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wc11-extensions"
+#endif
 #include <opencv2/core.hpp>
 #include <opencv2/core/utility.hpp>
 #include <opencv2/imgproc.hpp>
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
 
 #include <algorithm>
 #include <chrono>
@@ -178,8 +187,10 @@ bool draw_sizes(Rng &r, Case &c) {
     case M_DOWN: {
         c.sw = r.side(2000);
         c.sh = r.side(2000);
-        double fx = std::exp(r.uni() * std::log(10.0));
-        double fy = r.chance(0.4) ? fx : std::exp(r.uni() * std::log(10.0));
+        /* mostly factors 1..10, sometimes extreme ones (up to 300) */
+        const double fmax = r.chance(0.1) ? 300.0 : 10.0;
+        double fx = std::exp(r.uni() * std::log(fmax));
+        double fy = r.chance(0.4) ? fx : std::exp(r.uni() * std::log(fmax));
         c.dw = std::max(1, static_cast<int>(std::lround(c.sw / fx)));
         c.dh = std::max(1, static_cast<int>(std::lround(c.sh / fy)));
         break;
