@@ -7,18 +7,7 @@
 #include <cstring>
 #include <exception>
 
-/* OpenCV's headers use clang's C11 _Atomic in C++ (CV_XADD), which clang
- * reports under -Wpedantic; they are not our code. */
-#if defined(__clang__)
-#pragma clang diagnostic push
-#pragma clang diagnostic ignored "-Wc11-extensions"
-#endif
-#include <opencv2/core.hpp>
-#include <opencv2/core/utility.hpp>
-#include <opencv2/imgproc.hpp>
-#if defined(__clang__)
-#pragma clang diagnostic pop
-#endif
+#include "opencv_headers.hpp"
 
 namespace {
 

@@ -17,7 +17,61 @@ typedef struct htabs {
     int32_t *e_off;
     void *e_coef;
     int32_t safe_end;
+    int32_t *pair_mem;   /* pair_off | pair_n | pair_coef in one block, or NULL */
+    int32_t pair_max, pair_safe_end;
 } htabs;
+
+/* Tap-pair tables for the antialiased u8 pass (see pfi_hrow). */
+static pf_status build_pair_tabs(const pfi_resize_plan *p, htabs *t) {
+    int cn = p->cn, ks = p->h.ksize, dw = p->dw;
+    int pm = (ks + 1) / 2;
+    size_t n = (size_t)dw * 2 + (size_t)dw * (size_t)pm * 8;
+    t->pair_mem = calloc(n, sizeof(int32_t));
+    if (t->pair_mem == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_resize: out of memory for row tables");
+    int32_t *off = t->pair_mem, *np = off + dw, *coef = np + dw;
+    size_t row_bytes = (size_t)p->sw * (size_t)cn;
+    t->pair_max = pm;
+    t->pair_safe_end = dw;
+    for (int dx = 0; dx < dw; dx++) {
+        const int32_t *idx = p->h.idx + (size_t)dx * (size_t)ks;
+        const int32_t *w = p->h.acoef + (size_t)dx * (size_t)ks;
+        int cnt = p->h.count[dx];
+        off[dx] = idx[0] * cn;
+        np[dx] = (cnt + 1) / 2;
+        for (int j = 0; j < np[dx]; j++) {
+            int32_t w0 = w[2 * j], w1 = 2 * j + 1 < cnt ? w[2 * j + 1] : 0;
+            uint32_t hi = (uint32_t)(uint16_t)(int16_t)(w0 >> 11) | ((uint32_t)(uint16_t)(int16_t)(w1 >> 11) << 16);
+            uint32_t lo = (uint32_t)(w0 & 2047) | ((uint32_t)(w1 & 2047) << 16);
+            int32_t *c = coef + ((size_t)dx * (size_t)pm + (size_t)j) * 8;
+            for (int l = 0; l < 4; l++) { c[l] = (int32_t)hi; c[4 + l] = (int32_t)lo; }
+        }
+        size_t last = (size_t)off[dx] + (size_t)(np[dx] > 0 ? np[dx] - 1 : 0) * 2 * (size_t)cn + 16;
+        if (t->pair_safe_end == dw && last > row_bytes) t->pair_safe_end = dx;
+    }
+    return PF_OK;
+}
+
+/* Per-pixel tables for the LINEAR u8 pass (see pfi_hrow). */
+static pf_status build_linear_pixel_tabs(const pfi_resize_plan *p, htabs *t) {
+    int cn = p->cn, dw = p->dw;
+    t->pair_mem = malloc(sizeof(int32_t) * ((size_t)dw * 6 + 4));
+    if (t->pair_mem == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_resize: out of memory for row tables");
+    int32_t *off = t->pair_mem, *np = off + dw, *coef = np + dw;
+    size_t row_bytes = (size_t)p->sw * (size_t)cn;
+    t->pair_max = 1;
+    t->pair_safe_end = dw;
+    for (int dx = 0; dx < dw; dx++) {
+        const int32_t *idx = p->h.idx + (size_t)dx * 2;
+        const int16_t *w = p->h.icoef + (size_t)dx * 2;
+        off[dx] = idx[0] * cn;
+        np[dx] = 1;
+        int32_t pair = (int32_t)((uint32_t)(uint16_t)w[0] | ((uint32_t)(uint16_t)w[1] << 16));
+        for (int l = 0; l < 4; l++) coef[(size_t)dx * 4 + (size_t)l] = pair;
+        if (t->pair_safe_end == dw && (idx[1] != idx[0] + 1 || (size_t)off[dx] + 8 > row_bytes))
+            t->pair_safe_end = dx;
+    }
+    return PF_OK;
+}
 
 static pf_status build_htabs(const pfi_resize_plan *p, htabs *t) {
     int cn = p->cn, ks = p->h.ksize;
@@ -28,6 +82,8 @@ static pf_status build_htabs(const pfi_resize_plan *p, htabs *t) {
     if (t->e_off == NULL || t->e_coef == NULL) {
         free(t->e_off);
         free(t->e_coef);
+        t->e_off = NULL;
+        t->e_coef = NULL;
         return pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_resize: out of memory for row tables");
     }
     size_t row_bytes = (size_t)p->sw * (size_t)cn * es;
@@ -57,6 +113,8 @@ static pf_status build_htabs(const pfi_resize_plan *p, htabs *t) {
             }
         }
     }
+    if (p->hk == PFI_H_AA_U8 && (cn == 3 || cn == 4)) return build_pair_tabs(p, t);
+    if (p->hk == PFI_H_U8_I32 && ks == 2 && (cn == 3 || cn == 4)) return build_linear_pixel_tabs(p, t);
     return PF_OK;
 }
 
@@ -81,6 +139,19 @@ static void run_h(pfi_h_fn simd, pfi_h_fn ref, const pfi_hrow *r, int n) {
 static void run_v(pfi_v_fn simd, pfi_v_fn ref, const pfi_vrow *r, int n) {
     int x = simd == ref ? 0 : simd(r, 0, n);
     if (x < n) ref(r, x, n);
+}
+
+/* Downscales touch source rows far apart, and the hardware prefetcher
+ * does not follow the jump to the next output row's rows; asking for the
+ * rows the next output row will filter (those not cached yet) hides most
+ * of that latency behind the current row's work. */
+static void prefetch_new_rows(const job *j, int plane, const int32_t *next_sy, int kv, const int32_t *tag,
+                              size_t row_bytes) {
+    for (int k = 0; k < kv; k++) {
+        if (tag[next_sy[k] % kv] == next_sy[k] || (k > 0 && next_sy[k] == next_sy[k - 1])) continue;
+        const char *row = pfi_row_ptr(j->src, plane, next_sy[k]);
+        for (size_t b = 0; b < row_bytes; b += 64) __builtin_prefetch(row + b, 0, 3);
+    }
 }
 
 static void sep_band(job *j, int plane, int y0, int y1) {
@@ -116,8 +187,17 @@ static void sep_band(job *j, int plane, int y0, int y1) {
 
     pfi_hrow hrow = {.e_off = j->ht.e_off, .e_coef = j->ht.e_coef, .ksize = p->h.ksize,
                      .width = W, .cn = p->cn, .safe_end = j->ht.safe_end};
+    if (j->ht.pair_mem != NULL) {
+        hrow.pair_off = j->ht.pair_mem;
+        hrow.pair_n = j->ht.pair_mem + p->dw;
+        hrow.pair_coef = j->ht.pair_mem + 2 * (size_t)p->dw;
+        hrow.pair_max = j->ht.pair_max;
+        hrow.pair_safe_end = j->ht.pair_safe_end;
+    }
+    size_t src_row_bytes = (size_t)p->sw * (size_t)p->cn * pf_dtype_size(p->dtype);
     for (int y = y0; y < y1; y++) {
         const int32_t *sy = p->v.idx + (size_t)y * (size_t)kv;
+        if (y + 1 < y1) prefetch_new_rows(j, plane, sy + kv, kv, tag, src_row_bytes);
         for (int k = 0; k < kv; k++) {
             int slot = sy[k] % kv;
             char *buf = cache + rb * (size_t)slot;
@@ -182,7 +262,11 @@ pf_status pfi_resize_execute(pf_stream *s, const pfi_resize_plan *p, const pfi_r
     j.planes = (src->layout == PF_CHW && src->channels > 1) ? src->channels : 1;
     if (p->kind == PFI_RZ_SEP) {
         pf_status st = build_htabs(p, &j.ht);
-        if (st != PF_OK) return st;
+        if (st != PF_OK) {
+            free(j.ht.e_off);
+            free(j.ht.e_coef);
+            return st;
+        }
     }
     int threads = pf_stream_threads(s);
     /* Enough bands to balance threads, but tall enough that each band's
@@ -196,6 +280,7 @@ pf_status pfi_resize_execute(pf_stream *s, const pfi_resize_plan *p, const pfi_r
     pfi_stream_parallel(s, j.planes * j.bands, band_task, &j);
     free(j.ht.e_off);
     free(j.ht.e_coef);
+    free(j.ht.pair_mem);
     if (atomic_load(&j.failed)) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_resize: out of memory for row buffers");
     return PF_OK;
 }

@@ -24,7 +24,7 @@ static int PFS(h_u8_i32)(const pfi_hrow *r, int x0, int x1) {
     size_t W = (size_t)r->width;
     int k2 = r->ksize / 2;
     VI mask = vi_set1(0xff);
-    int e = pfi_h_u8_pair_pixels(r, x0, x1);
+    int e = PFS_PAIR_PIXELS(r, x0, x1);
     if (e != x0) return e;
     for (; e + PFS_N <= x1; e += PFS_N) {
         VI acc = vi_zero();
@@ -74,7 +74,7 @@ static int PFS(h_aa_u8)(const pfi_hrow *r, int x0, int x1) {
     const int32_t *c = r->e_coef;
     size_t W = (size_t)r->width;
     VI mask = vi_set1(0xff), half = vi_set1(1 << (PFK_AA_BITS - 1));
-    int e = pfi_h_aa_u8_pixels(r, x0, x1);
+    int e = PFS_AA_PIXELS(r, x0, x1);
     if (e != x0) return e;
     for (; e + PFS_N <= x1; e += PFS_N) {
         VI ss = half;

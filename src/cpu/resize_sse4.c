@@ -54,6 +54,8 @@ static inline void store_u16_sat(uint16_t *d, VI v) {
     _mm_storel_epi64((__m128i *)(void *)d, _mm_packus_epi32(v, v));
 }
 
+#define PFS_AA_PIXELS pfi_h_aa_u8_pixels
+#define PFS_PAIR_PIXELS pfi_h_u8_pair_pixels
 #include "cpu/resize_simd_impl.h"
 
 void pfi_resize_fill_sse4(pfi_resize_kernels *k) { PFS(fill)(k); }

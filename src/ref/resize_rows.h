@@ -29,6 +29,23 @@ typedef struct pfi_hrow {
     int32_t width;         /* elements per row = stride between tap planes */
     int32_t cn;            /* channels per pixel */
     int32_t safe_end;
+    /* Optional per-pixel tap-pair tables for PFI_H_AA_U8 with 3/4 channels
+     * (NULL when absent). Pixel dx reads its taps as pairs from byte
+     * pair_off[dx] on; pair j's weights are split into hi = w >> 11 and
+     * lo = w & 2047 (w = hi * 2048 + lo exactly), stored as 8 int32:
+     * 4 x (hi_2j | hi_2j+1 << 16) then 4 x (lo_2j | lo_2j+1 << 16), so one
+     * pmaddwd over duplicated pixel pairs yields both partial sums. Integer
+     * sums are exact in any grouping, so the result equals the reference.
+     * For PFI_H_U8_I32 with 2 taps (LINEAR) and 3/4 channels the same
+     * fields hold one pair per pixel: pair_coef is [dx][4] x (a0 | a1 << 16),
+     * so two consecutive pixels' weights are one 32-byte load, and
+     * pair_safe_end is the first pixel whose taps are not adjacent or whose
+     * 8-byte load could leave the row. */
+    const int32_t *pair_off;   /* byte offset of the first tap of each pixel */
+    const int32_t *pair_n;     /* number of tap pairs per pixel */
+    const int32_t *pair_coef;  /* AA: [dx][pair_max][8]; LINEAR: [dx][4] */
+    int32_t pair_max;
+    int32_t pair_safe_end;     /* first pixel whose 16-byte loads could leave the row */
 } pfi_hrow;
 
 /* Vertical: ksize buffer rows -> destination row, over elements. */

@@ -28,18 +28,7 @@
 #include <pixflow/core.h>
 #include <pixflow/ops.h>
 
-/* OpenCV's headers use clang's C11 _Atomic in C++ (CV_XADD), which clang
- * reports under -Wpedantic; they are not our code. */
-#if defined(__clang__)
-#pragma clang diagnostic push
-#pragma clang diagnostic ignored "-Wc11-extensions"
-#endif
-#include <opencv2/core.hpp>
-#include <opencv2/core/utility.hpp>
-#include <opencv2/imgproc.hpp>
-#if defined(__clang__)
-#pragma clang diagnostic pop
-#endif
+#include "opencv_headers.hpp"
 
 #include <algorithm>
 #include <chrono>
