@@ -49,7 +49,8 @@ PF_API pf_resize_opts pf_resize_opts_defaults(void);
  *     upscale, LANCZOS4), 1/3/4 channels, HWC. Verified against Debian's
  *     OpenCV 4.6 build (SSE2 baseline); CUBIC reproduces that build's
  *     float/integer split of the vertical pass (docs/exactness.md).
- *   - u16: bit-exact in the tested cases; f32: within 1e-5 relative.
+ *   - u16: bit-exact; f32: bit-identical in every tested case (the
+ *     contract is 1e-5 relative).
  *   - NEAREST_EXACT is exact for widths/heights < 32768 (OpenCV's own
  *     16.16 fixed point overflows past that).
  *
