@@ -51,18 +51,8 @@ static inline void store_u16_sat(uint16_t *d, VI v) {
     _mm_storeu_si128((__m128i *)(void *)d, _mm256_castsi256_si128(w));
 }
 
-/* Tap pairs where the tables exist, else one tap per step. */
-static inline int pfs_aa_pixels(const pfi_hrow *r, int x0, int x1) {
-    int e = pfi_h_aa_u8_pairs_avx2(r, x0, x1);
-    return e != x0 ? e : pfi_h_aa_u8_pixels(r, x0, x1);
-}
-#define PFS_AA_PIXELS pfs_aa_pixels
-/* Two pixels per step, then one (odd remainder), for LINEAR. */
-static inline int pfs_pair_pixels(const pfi_hrow *r, int x0, int x1) {
-    int e = pfi_h_u8_pair_pixels_avx2(r, x0, x1);
-    return pfi_h_u8_pair_pixels(r, e, x1);
-}
-#define PFS_PAIR_PIXELS pfs_pair_pixels
+#define PFS_AA_PIXELS pfi_x86_aa_pixels
+#define PFS_PAIR_PIXELS pfi_x86_pair_pixels
 #include "cpu/resize_simd_impl.h"
 
 void pfi_resize_fill_avx2(pfi_resize_kernels *k) { PFS(fill)(k); }

@@ -10,6 +10,7 @@
 
 #include <immintrin.h>
 
+#include "cpu/resize_x86_pixel.h"
 #include "kernels/resize_math.h"
 #include "ref/resize_rows.h"
 
@@ -71,6 +72,17 @@ static inline int pfi_h_u8_pair_pixels_avx2(const pfi_hrow *r, int x0, int x1) {
         _mm_storeu_si128((__m128i *)(void *)(d + e + cn), _mm256_extracti128_si256(t, 1));
     }
     return e;
+}
+
+/* The per-pixel entry points the AVX2 and AVX-512 kernel tables use:
+ * AVX2 steps where the tables allow, SSE4.1 single steps after. */
+static inline int pfi_x86_aa_pixels(const pfi_hrow *r, int x0, int x1) {
+    int e = pfi_h_aa_u8_pairs_avx2(r, x0, x1);
+    return e != x0 ? e : pfi_h_aa_u8_pixels(r, x0, x1);
+}
+static inline int pfi_x86_pair_pixels(const pfi_hrow *r, int x0, int x1) {
+    int e = pfi_h_u8_pair_pixels_avx2(r, x0, x1);
+    return pfi_h_u8_pair_pixels(r, e, x1);
 }
 
 #endif
