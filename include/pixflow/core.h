@@ -129,6 +129,38 @@ PF_API pf_status pf_image_validate(const pf_image *img, const char *name);
 PF_API size_t pf_image_packed_size(int32_t width, int32_t height,
                                    int32_t channels, pf_dtype dtype);
 
+/* --------------------------------------------------------------- tensors */
+
+/* A uniform batch in one buffer: N samples of C x H x W elements, NCHW
+ * (layout PF_CHW) or NHWC (layout PF_HWC), with byte strides so padded
+ * ("pitched") rows and samples are allowed. A tensor is a batch: its
+ * per-sample pf_image views (pf_tensor_views) go into any op. */
+typedef struct pf_tensor {
+    void *data;
+    int32_t n, channels, height, width;
+    pf_dtype dtype;
+    pf_layout layout;          /* PF_CHW = NCHW, PF_HWC = NHWC */
+    ptrdiff_t sample_stride;   /* bytes between samples */
+    ptrdiff_t row_stride;      /* bytes between rows */
+    ptrdiff_t plane_stride;    /* bytes between channel planes (NCHW only) */
+    pf_mem mem;
+    int32_t device;
+} pf_tensor;
+
+/* Contiguous host tensors (all strides packed). */
+PF_API pf_tensor pf_tensor_nchw(void *data, int32_t n, int32_t channels, int32_t height,
+                                int32_t width, pf_dtype dtype);
+PF_API pf_tensor pf_tensor_nhwc(void *data, int32_t n, int32_t channels, int32_t height,
+                                int32_t width, pf_dtype dtype);
+/* Bytes a contiguous tensor of this shape needs (0 on overflow or a
+ * non-positive dimension). */
+PF_API size_t pf_tensor_packed_size(int32_t n, int32_t channels, int32_t height, int32_t width,
+                                    pf_dtype dtype);
+/* Checks shape, strides (no two samples/planes/rows overlap) and overflow. */
+PF_API pf_status pf_tensor_validate(const pf_tensor *t, const char *name);
+/* Writes the views of samples [first, first + count) into out[0..count). */
+PF_API pf_status pf_tensor_views(const pf_tensor *t, int first, int count, pf_image out[]);
+
 /* ------------------------------------------------------ CPU features/ISA */
 
 enum {
@@ -138,7 +170,9 @@ enum {
     PF_CPU_AVX512F = 1u << 3,
     PF_CPU_AVX512BW = 1u << 4,
     PF_CPU_AVX512VL = 1u << 5,
-    PF_CPU_NEON = 1u << 6
+    PF_CPU_NEON = 1u << 6,
+    PF_CPU_F16C = 1u << 7,       /* half-float conversions (every AVX2 CPU has it) */
+    PF_CPU_AVX512VBMI = 1u << 8  /* byte permutes (vpermb/vpermi2b): the LUT kernel */
 };
 
 /* Instruction-set levels, ordered. AVX2 implies SSE4.1; AVX512 means

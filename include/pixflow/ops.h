@@ -73,6 +73,193 @@ PF_API pf_resize_opts pf_resize_opts_defaults(void);
 PF_API pf_status pf_resize(pf_stream *stream, int count, const pf_image src[],
                            pf_image dst[], const pf_resize_opts *opts);
 
+/* ================================================================ colour */
+
+/* Colour conversion codes; every value equals OpenCV's cv::COLOR_* code of
+ * the same name (aliases share a value, as in OpenCV). Codes >= 1000 exist
+ * only in pixflow (OpenCV 4.6 has no RGB -> NV12/NV21 encoder). */
+typedef enum pf_color_code {
+    PF_COLOR_BGR2BGRA = 0,   PF_COLOR_RGB2RGBA = 0,
+    PF_COLOR_BGRA2BGR = 1,   PF_COLOR_RGBA2RGB = 1,
+    PF_COLOR_BGR2RGBA = 2,   PF_COLOR_RGB2BGRA = 2,
+    PF_COLOR_RGBA2BGR = 3,   PF_COLOR_BGRA2RGB = 3,
+    PF_COLOR_BGR2RGB = 4,    PF_COLOR_RGB2BGR = 4,
+    PF_COLOR_BGRA2RGBA = 5,  PF_COLOR_RGBA2BGRA = 5,
+    PF_COLOR_BGR2GRAY = 6,   PF_COLOR_RGB2GRAY = 7,
+    PF_COLOR_GRAY2BGR = 8,   PF_COLOR_GRAY2RGB = 8,
+    PF_COLOR_GRAY2BGRA = 9,  PF_COLOR_GRAY2RGBA = 9,
+    PF_COLOR_BGRA2GRAY = 10, PF_COLOR_RGBA2GRAY = 11,
+    PF_COLOR_BGR2YCrCb = 36, PF_COLOR_RGB2YCrCb = 37,
+    PF_COLOR_YCrCb2BGR = 38, PF_COLOR_YCrCb2RGB = 39,
+    PF_COLOR_BGR2HSV = 40,   PF_COLOR_RGB2HSV = 41,
+    PF_COLOR_HSV2BGR = 54,   PF_COLOR_HSV2RGB = 55,
+    PF_COLOR_BGR2HSV_FULL = 66, PF_COLOR_RGB2HSV_FULL = 67,
+    PF_COLOR_HSV2BGR_FULL = 70, PF_COLOR_HSV2RGB_FULL = 71,
+    /* 4:2:0 video frames -> RGB (pf_cvt_color_from_yuv) */
+    PF_COLOR_YUV2RGB_NV12 = 90,  PF_COLOR_YUV2BGR_NV12 = 91,
+    PF_COLOR_YUV2RGB_NV21 = 92,  PF_COLOR_YUV2BGR_NV21 = 93,
+    PF_COLOR_YUV2RGBA_NV12 = 94, PF_COLOR_YUV2BGRA_NV12 = 95,
+    PF_COLOR_YUV2RGBA_NV21 = 96, PF_COLOR_YUV2BGRA_NV21 = 97,
+    PF_COLOR_YUV2RGB_YV12 = 98,  PF_COLOR_YUV2BGR_YV12 = 99,
+    PF_COLOR_YUV2RGB_IYUV = 100, PF_COLOR_YUV2BGR_IYUV = 101,
+    PF_COLOR_YUV2RGB_I420 = 100, PF_COLOR_YUV2BGR_I420 = 101,
+    PF_COLOR_YUV2RGBA_YV12 = 102, PF_COLOR_YUV2BGRA_YV12 = 103,
+    PF_COLOR_YUV2RGBA_IYUV = 104, PF_COLOR_YUV2BGRA_IYUV = 105,
+    PF_COLOR_YUV2RGBA_I420 = 104, PF_COLOR_YUV2BGRA_I420 = 105,
+    PF_COLOR_YUV2GRAY_420 = 106,
+    /* RGB -> 4:2:0 video frames (pf_cvt_color_to_yuv) */
+    PF_COLOR_RGB2YUV_I420 = 127,  PF_COLOR_BGR2YUV_I420 = 128,
+    PF_COLOR_RGB2YUV_IYUV = 127,  PF_COLOR_BGR2YUV_IYUV = 128,
+    PF_COLOR_RGBA2YUV_I420 = 129, PF_COLOR_BGRA2YUV_I420 = 130,
+    PF_COLOR_RGB2YUV_YV12 = 131,  PF_COLOR_BGR2YUV_YV12 = 132,
+    PF_COLOR_RGBA2YUV_YV12 = 133, PF_COLOR_BGRA2YUV_YV12 = 134,
+    PF_COLOR_RGB2YUV_NV12 = 1000, PF_COLOR_BGR2YUV_NV12 = 1001,
+    PF_COLOR_RGBA2YUV_NV12 = 1002, PF_COLOR_BGRA2YUV_NV12 = 1003,
+    PF_COLOR_RGB2YUV_NV21 = 1004, PF_COLOR_BGR2YUV_NV21 = 1005,
+    PF_COLOR_RGBA2YUV_NV21 = 1006, PF_COLOR_BGRA2YUV_NV21 = 1007
+} pf_color_code;
+
+/* YUV <-> RGB matrix and range for the 4:2:0 video codes. */
+typedef enum pf_yuv_matrix {
+    PF_YUV_BT601 = 0, /* default; what OpenCV uses */
+    PF_YUV_BT709 = 1
+} pf_yuv_matrix;
+
+typedef enum pf_yuv_range {
+    PF_YUV_LIMITED = 0, /* default: Y in [16,235], Cb/Cr in [16,240] (OpenCV) */
+    PF_YUV_FULL = 1     /* Y, Cb, Cr in [0,255] (JPEG-style) */
+} pf_yuv_range;
+
+typedef struct pf_color_opts {
+    pf_yuv_matrix yuv_matrix; /* 4:2:0 codes only; default PF_YUV_BT601 */
+    pf_yuv_range yuv_range;   /* 4:2:0 codes only; default PF_YUV_LIMITED */
+} pf_color_opts;
+
+PF_API pf_color_opts pf_color_opts_defaults(void);
+
+/*
+ * pf_cvt_color: src[i] -> dst[i] with an OpenCV colour code (the non-video
+ * codes above; the 4:2:0 codes go through pf_cvt_color_from_yuv /
+ * pf_cvt_color_to_yuv). dst[i] must have src[i]'s size and the channel
+ * count the code produces. opts may be NULL.
+ * (Supported dtypes, layouts and the exactness of each code: see the
+ * section comment in docs/exactness.md, summarized here by the op.)
+ */
+PF_API pf_status pf_cvt_color(pf_stream *stream, int count, const pf_image src[],
+                              pf_image dst[], pf_color_code code, const pf_color_opts *opts);
+
+/* A 4:2:0 frame as planes, each with its own stride: 8-bit luma y
+ * (W x H, 1 channel) and chroma at half resolution ((W/2) x (H/2)):
+ *   NV12 / NV21: `uv` is one 2-channel plane (U,V interleaved for NV12,
+ *                V,U for NV21); `u` and `v` are unused;
+ *   I420 / YV12: `u` (Cb) and `v` (Cr) are 1-channel planes; `uv` unused.
+ * W and H must be even (OpenCV's rule for these codes). */
+typedef struct pf_yuv {
+    pf_image y;
+    pf_image uv;
+    pf_image u, v;
+} pf_yuv;
+
+/* Views of one contiguous frame buffer in the usual memory orders
+ * (stride 0 = W bytes): NV12/NV21 = Y plane then UV plane; I420 = Y, U, V;
+ * YV12 = Y, V, U. The chroma planes use stride/2 (I420/YV12) or stride
+ * (NV12/NV21), like FFmpeg and OpenCV's single-Mat layout. */
+PF_API pf_yuv pf_yuv_nv12(void *data, int32_t width, int32_t height, ptrdiff_t stride);
+PF_API pf_yuv pf_yuv_i420(void *data, int32_t width, int32_t height, ptrdiff_t stride);
+PF_API pf_yuv pf_yuv_yv12(void *data, int32_t width, int32_t height, ptrdiff_t stride);
+/* Bytes of such a contiguous 4:2:0 frame (W*H*3/2 when stride == W). */
+PF_API size_t pf_yuv_frame_size(int32_t width, int32_t height, ptrdiff_t stride);
+
+/* 4:2:0 frame -> RGB/BGR/RGBA/BGRA u8 (alpha 255) or GRAY. */
+PF_API pf_status pf_cvt_color_from_yuv(pf_stream *stream, int count, const pf_yuv src[],
+                                       pf_image dst[], pf_color_code code,
+                                       const pf_color_opts *opts);
+/* RGB/BGR(A) u8 -> 4:2:0 frame. */
+PF_API pf_status pf_cvt_color_to_yuv(pf_stream *stream, int count, const pf_image src[],
+                                     pf_yuv dst[], pf_color_code code,
+                                     const pf_color_opts *opts);
+
+/* ======================================================= convert/reformat */
+
+/* Channel mapping used by pf_convert, pf_normalize and pf_reformat:
+ * dst channel c is src channel order[c], or the constant `fill` when
+ * order[c] == PF_CHANNEL_FILL. Identity is {0, 1, 2, 3}. */
+#define PF_CHANNEL_FILL (-1)
+
+typedef struct pf_convert_opts {
+    double alpha;        /* default 1 */
+    double beta;         /* default 0 */
+    int8_t order[4];     /* default identity; only the first dst.channels are read */
+    double fill;         /* dst value of PF_CHANNEL_FILL channels (written as is,
+                            saturated to the dst dtype; alpha/beta not applied) */
+} pf_convert_opts;
+
+PF_API pf_convert_opts pf_convert_opts_defaults(void);
+
+/* pf_convert: dst = saturate(src * alpha + beta), any dtype -> any dtype,
+ * HWC or CHW on either side (layout change in the same pass), with the
+ * channel mapping of opts->order. opts may be NULL. */
+PF_API pf_status pf_convert(pf_stream *stream, int count, const pf_image src[],
+                            pf_image dst[], const pf_convert_opts *opts);
+
+/* pf_reformat: layout change (HWC <-> CHW) and channel reorder/select/fill
+ * with no value change; src and dst dtypes must be equal. order may be
+ * NULL (identity); fill is the value of PF_CHANNEL_FILL channels. */
+PF_API pf_status pf_reformat(pf_stream *stream, int count, const pf_image src[],
+                             pf_image dst[], const int8_t order[4], double fill);
+
+typedef enum pf_norm_mode {
+    PF_NORM_MEAN_STD = 0, /* dst = (src * scale - mean[c]) / std[c] */
+    PF_NORM_MINMAX = 32   /* OpenCV NORM_MINMAX: per image, [min,max] -> [lo,hi] */
+} pf_norm_mode;
+
+typedef struct pf_norm_params {
+    float mean[4]; /* per channel, in the scaled domain */
+    float std[4];  /* per channel, must be finite and != 0 */
+} pf_norm_params;
+
+typedef struct pf_normalize_opts {
+    pf_norm_mode mode;                /* default PF_NORM_MEAN_STD */
+    float scale;                      /* default 1 */
+    pf_norm_params params;            /* default mean 0, std 1 */
+    const pf_norm_params *per_sample; /* optional: count entries, override params */
+    double lo, hi;                    /* PF_NORM_MINMAX range; default 0, 1 */
+    int8_t order[4];                  /* channel mapping; default identity */
+} pf_normalize_opts;
+
+PF_API pf_normalize_opts pf_normalize_opts_defaults(void);
+
+/* pf_normalize: u8/u16/f32 in, f32/f16/bf16/u8 out, HWC or CHW on either
+ * side. opts may be NULL (identity normalization). */
+PF_API pf_status pf_normalize(pf_stream *stream, int count, const pf_image src[],
+                              pf_image dst[], const pf_normalize_opts *opts);
+
+/* ========================================================== channel ops */
+
+/* pf_split: src[i] (C channels) -> dst[i*C + c] (1 channel each), same
+ * dtype. pf_merge: src[i*channels + c] (1 channel each) -> dst[i]
+ * (channels channels, HWC or CHW). */
+PF_API pf_status pf_split(pf_stream *stream, int count, const pf_image src[], pf_image dst[]);
+PF_API pf_status pf_merge(pf_stream *stream, int count, int channels, const pf_image src[],
+                          pf_image dst[]);
+
+/* ================================================================== LUT */
+
+typedef struct pf_lut_opts {
+    int table_channels; /* 1: one table for all channels (default); or the
+                           image's channel count: one table per channel */
+    int per_sample;     /* 0 (default): the same tables for every sample;
+                           1: sample i uses tables + i * 256 * table_channels */
+} pf_lut_opts;
+
+PF_API pf_lut_opts pf_lut_opts_defaults(void);
+
+/* pf_lut: dst = table[c][src] for u8 images (OpenCV cv::LUT). `tables` is
+ * table_channels consecutive 256-byte tables (per sample when per_sample).
+ * HWC or CHW (same layout on both sides); dst may be src (in place). */
+PF_API pf_status pf_lut(pf_stream *stream, int count, const pf_image src[], pf_image dst[],
+                        const uint8_t *tables, const pf_lut_opts *opts);
+
 #ifdef __cplusplus
 }
 #endif

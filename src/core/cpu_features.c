@@ -20,6 +20,7 @@ static unsigned detect(void) {
     if (c & bit_SSE4_1) f |= PF_CPU_SSE41;
     int osxsave = (c & bit_OSXSAVE) != 0;
     int has_fma = (c & bit_FMA) != 0, has_avx = (c & bit_AVX) != 0;
+    int has_f16c = (c & bit_F16C) != 0;
     unsigned long long xcr0 = osxsave ? read_xcr0() : 0;
     int os_ymm = (xcr0 & 0x6) == 0x6;     /* XMM and YMM state saved by the OS */
     int os_zmm = (xcr0 & 0xe6) == 0xe6;   /* plus opmask and ZMM state */
@@ -27,10 +28,12 @@ static unsigned detect(void) {
         __cpuid_count(7, 0, a, b, c, d);
         if (has_avx && os_ymm && (b & bit_AVX2)) f |= PF_CPU_AVX2;
         if (has_fma && os_ymm) f |= PF_CPU_FMA;
+        if (has_f16c && os_ymm) f |= PF_CPU_F16C;
         if (os_zmm) {
             if (b & bit_AVX512F) f |= PF_CPU_AVX512F;
             if (b & bit_AVX512BW) f |= PF_CPU_AVX512BW;
             if (b & bit_AVX512VL) f |= PF_CPU_AVX512VL;
+            if (c & bit_AVX512VBMI) f |= PF_CPU_AVX512VBMI;
         }
     }
     return f;

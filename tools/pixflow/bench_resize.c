@@ -35,57 +35,36 @@ static const bcase k_cases[] = {
     {"water_drop_1920x1080.jpg", 224, 224, PF_INTERP_LINEAR, 1, "1080p->224 antialias*"},
 };
 
-typedef struct timing_pair { double pf_ms, cv_ms; } timing_pair;
+typedef struct rz_ctx {
+    pf_stream *stream;
+    const pf_image *src;
+    pf_image *dst;
+    const pf_resize_opts *opts;
+    uint8_t *cv_dst;
+    int cv_interp;
+} rz_ctx;
 
-static int run_pf(pf_stream *s, const pf_image *src, pf_image *dst, const pf_resize_opts *o) {
-    return pf_resize(s, 1, src, dst, o) == PF_OK ? 0 : -1;
+static int run_pf(void *p) {
+    const rz_ctx *c = p;
+    return pf_resize(c->stream, 1, c->src, c->dst, c->opts) == PF_OK ? 0 : -1;
 }
 
-static timing_pair measure(pf_stream *s, const pf_image *src, pf_image *pdst, uint8_t *cvd,
-                           const pf_resize_opts *o, int cv_interp, int rounds) {
-    /* calibrate: iterations so one pixflow round takes ~25 ms */
-    int n = 1;
-    for (;;) {
-        double t0 = bench_now_sec();
-        for (int i = 0; i < n; i++) run_pf(s, src, pdst, o);
-        double dt = bench_now_sec() - t0;
-        if (dt > 0.025 || n >= 1 << 16) break;
-        n *= 2;
-    }
-    double pf[64], cv[64];
-    if (rounds > 64) rounds = 64;
-    int cn = src->channels;
-    for (int r = 0; r < rounds; r++) {
-        double t0 = bench_now_sec();
-        for (int i = 0; i < n; i++) run_pf(s, src, pdst, o);
-        double t1 = bench_now_sec();
-        for (int i = 0; i < n; i++)
-            pfb_cv_resize(src->data, src->width, src->height, src->row_stride, cvd, pdst->width,
-                          pdst->height, (ptrdiff_t)pdst->width * cn, cn, 0, cv_interp);
-        double t2 = bench_now_sec();
-        pf[r] = (t1 - t0) * 1e3 / n;
-        cv[r] = (t2 - t1) * 1e3 / n;
-    }
-    timing_pair tp = {bench_median(pf, rounds), bench_median(cv, rounds)};
-    return tp;
+static int run_cv(void *p) {
+    const rz_ctx *c = p;
+    const pf_image *s = c->src, *d = c->dst;
+    int cn = s->channels;
+    return pfb_cv_resize(s->data, s->width, s->height, s->row_stride, c->cv_dst, d->width, d->height,
+                         (ptrdiff_t)d->width * cn, cn, 0, c->cv_interp);
 }
 
 int bench_resize(int argc, char **argv) {
     const char *data = PF_DATA_DIR;
     int rounds = 9;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--data") == 0 && i + 1 < argc) data = argv[++i];
-        else if (strcmp(argv[i], "--rounds") == 0 && i + 1 < argc) rounds = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--quick") == 0) rounds = 3;
-        else {
-            fprintf(stderr, "usage: pixflow bench resize [--data DIR] [--rounds N] [--quick]\n");
-            return 2;
-        }
-    }
-    if (rounds < 1) rounds = 1;
+    int prc = bench_parse_args(argc, argv, "resize", &rounds, &data);
+    if (prc) return prc;
     printf("pixflow %s (%s) vs OpenCV %s; isa %s; median of %d rounds, ms per call\n", pf_version(),
            pf_build_info(), pfb_cv_version(), pf_isa_name(pf_cpu_active_isa()), rounds);
-    printf("%-26s %3s %10s %10s %8s  %s\n", "case (u8 RGB)", "thr", "pixflow", "opencv", "ratio", "output");
+    bench_print_header("resize (u8 RGB)");
     pf_stream *s2 = NULL;
     if (pf_stream_create_cpu(2, &s2) != PF_OK) {
         fprintf(stderr, "pixflow bench: %s\n", pf_last_error());
@@ -114,7 +93,8 @@ int bench_resize(int argc, char **argv) {
         int cv_interp = bc->antialias ? PF_INTERP_AREA : (int)bc->interp;
         /* correctness of the compared outputs */
         const char *verdict = "n/a";
-        if (run_pf(NULL, &src, &dst, &o) != 0 ||
+        rz_ctx ctx = {NULL, &src, &dst, &o, cd, cv_interp};
+        if (run_pf(&ctx) != 0 ||
             pfb_cv_resize(px, w, h, (ptrdiff_t)w * 3, cd, dw, dh, (ptrdiff_t)dw * 3, 3, 0, cv_interp) != 0) {
             fprintf(stderr, "pixflow bench: %s failed: %s\n", bc->label, pf_last_error());
             rc = 1;
@@ -126,10 +106,8 @@ int bench_resize(int argc, char **argv) {
         }
         for (int t = 1; t <= 2; t++) {
             pfb_cv_set_threads(t);
-            timing_pair tp = measure(t == 1 ? NULL : s2, &src, &dst, cd, &o, cv_interp, rounds);
-            printf("%-26s %3d %10.4f %10.4f %7.2fx  %s\n", bc->label, t, tp.pf_ms, tp.cv_ms,
-                   tp.cv_ms / tp.pf_ms, verdict);
-            fflush(stdout);
+            ctx.stream = t == 1 ? NULL : s2;
+            bench_print_row(bc->label, t, bench_compare(run_pf, &ctx, run_cv, &ctx, rounds), verdict);
         }
         free(px);
         free(pd);

@@ -4,9 +4,35 @@
 
 #include "commands.h"
 
+typedef struct bench_entry {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+} bench_entry;
+
+static const bench_entry k_benches[] = {
+    {"resize", bench_resize},
+    {"lut", bench_lut},
+};
+#define NBENCH ((int)(sizeof k_benches / sizeof k_benches[0]))
+
 int cmd_bench(int argc, char **argv) {
-    if (argc < 2 || strcmp(argv[1], "resize") == 0 || strcmp(argv[1], "all") == 0)
-        return bench_resize(argc > 1 ? argc - 1 : argc, argc > 1 ? argv + 1 : argv);
-    fprintf(stderr, "pixflow bench: unknown benchmark '%s' (available: resize, all)\n", argv[1]);
+    const char *what = argc >= 2 ? argv[1] : "all";
+    int sub_argc = argc >= 2 ? argc - 1 : argc;
+    char **sub_argv = argc >= 2 ? argv + 1 : argv;
+    if (strcmp(what, "all") == 0 || what[0] == '-') {
+        if (what[0] == '-') { sub_argc = argc; sub_argv = argv; }
+        int rc = 0;
+        for (int i = 0; i < NBENCH; i++) {
+            printf("\n== pixflow bench %s\n", k_benches[i].name);
+            int r = k_benches[i].fn(sub_argc, sub_argv);
+            if (r) rc = r;
+        }
+        return rc;
+    }
+    for (int i = 0; i < NBENCH; i++)
+        if (strcmp(what, k_benches[i].name) == 0) return k_benches[i].fn(sub_argc, sub_argv);
+    fprintf(stderr, "pixflow bench: unknown benchmark '%s' (available: all", what);
+    for (int i = 0; i < NBENCH; i++) fprintf(stderr, ", %s", k_benches[i].name);
+    fprintf(stderr, ")\n");
     return 2;
 }

@@ -10,8 +10,9 @@ int cmd_info(int argc, char **argv) {
     unsigned f = pf_cpu_features();
     printf("pixflow %s\n", pf_version());
     printf("build: %s\n", pf_build_info());
-    printf("cpu features:%s%s%s%s%s%s%s\n", (f & PF_CPU_SSE41) ? " sse4.1" : "",
+    printf("cpu features:%s%s%s%s%s%s%s%s%s\n", (f & PF_CPU_SSE41) ? " sse4.1" : "",
            (f & PF_CPU_AVX2) ? " avx2" : "", (f & PF_CPU_FMA) ? " fma" : "",
+           (f & PF_CPU_F16C) ? " f16c" : "", (f & PF_CPU_AVX512VBMI) ? " avx512vbmi" : "",
            (f & PF_CPU_AVX512F) ? " avx512f" : "", (f & PF_CPU_AVX512BW) ? " avx512bw" : "",
            (f & PF_CPU_AVX512VL) ? " avx512vl" : "", (f & PF_CPU_NEON) ? " neon" : "");
     printf("isa cap: %s (PIXFLOW_CPU), active: %s\n", pf_isa_name(pf_cpu_cap()),
