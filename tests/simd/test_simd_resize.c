@@ -5,49 +5,22 @@
  * over-read faults). Also checks that the dispatch really selected SIMD
  * kernels at each level (so the comparison is not reference-vs-reference). */
 #include <stdlib.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "pixflow/pixflow.h"
+#include "simd/simd_harness.h"
 #include "test_util.h"
-
-typedef struct guarded { void *map; size_t map_len; char *data; } guarded;
-
-/* `bytes` of memory whose last byte is immediately followed by a guard page. */
-static guarded guarded_alloc(size_t bytes) {
-    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
-    size_t len = (bytes + pg - 1) / pg * pg + pg;
-    guarded g = {0};
-    g.map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (g.map == MAP_FAILED) { g.map = NULL; return g; }
-    g.map_len = len;
-    mprotect((char *)g.map + len - pg, pg, PROT_NONE);
-    g.data = (char *)g.map + len - pg - bytes;
-    return g;
-}
-static void guarded_free(guarded g) { if (g.map) munmap(g.map, g.map_len); }
 
 static const pf_interp k_interps[] = {PF_INTERP_NEAREST, PF_INTERP_LINEAR, PF_INTERP_CUBIC,
                                       PF_INTERP_AREA, PF_INTERP_LANCZOS4, PF_INTERP_NEAREST_EXACT};
 
 int main(void) {
-    pf_isa best = pf_cpu_active_isa();
     pf_isa levels[4];
-    int nlev = 0;
-    for (int l = PF_ISA_SSE4; l <= PF_ISA_AVX512; l++)
-        if (l <= (int)best && best != PF_ISA_NEON) levels[nlev++] = (pf_isa)l;
-    if (best == PF_ISA_NEON) levels[nlev++] = PF_ISA_NEON;
-    if (nlev == 0) printf("test_simd_resize: no SIMD level on this CPU; only the scalar path exists\n");
+    int nlev = simd_levels(levels, "test_simd_resize");
 
     /* The dispatch must pick kernels of each level. */
     for (int l = 0; l < nlev; l++) {
         pf_cpu_set_cap(levels[l]);
-        int at_level = 0;
-        for (int i = 0; i < pf_dispatch_count(); i++) {
-            const char *n; pf_isa isa;
-            pf_dispatch_entry(i, &n, &isa);
-            at_level += isa == levels[l];
-        }
+        int at_level = slots_at("resize.", levels[l]);
         if (at_level == 0) fprintf(stderr, "no kernel dispatched at %s\n", pf_isa_name(levels[l]));
         CHECK(at_level > 0);
     }

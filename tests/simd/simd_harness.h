@@ -1,0 +1,57 @@
+/* Shared pieces of the C-vs-SIMD harnesses: guard-page buffers and the
+ * list of SIMD levels this CPU can run. */
+#ifndef PF_TEST_SIMD_HARNESS_H
+#define PF_TEST_SIMD_HARNESS_H
+
+#include <stdio.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "pixflow/core.h"
+
+typedef struct guarded { void *map; size_t map_len; char *data; } guarded;
+
+/* `bytes` of memory whose last byte is immediately followed by a
+ * PROT_NONE page, so any read past the end faults. */
+static inline guarded guarded_alloc(size_t bytes) {
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    size_t len = (bytes + pg - 1) / pg * pg + pg;
+    guarded g = {0};
+    g.map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (g.map == MAP_FAILED) { g.map = NULL; return g; }
+    g.map_len = len;
+    mprotect((char *)g.map + len - pg, pg, PROT_NONE);
+    g.data = (char *)g.map + len - pg - bytes;
+    return g;
+}
+static inline void guarded_free(guarded g) { if (g.map) munmap(g.map, g.map_len); }
+
+/* SIMD levels available here, lowest first (SSE4..AVX512, or NEON).
+ * Returns how many were written to levels[4]. */
+static inline int simd_levels(pf_isa levels[4], const char *test) {
+    pf_cpu_set_cap(PF_ISA_NEON); /* uncapped, to see the best level */
+    pf_isa best = pf_cpu_active_isa();
+    int n = 0;
+    if (best == PF_ISA_NEON) levels[n++] = PF_ISA_NEON;
+    else
+        for (int l = PF_ISA_SSE4; l <= (int)best; l++) levels[n++] = (pf_isa)l;
+    if (n == 0) printf("%s: no SIMD level on this CPU; only the scalar path exists\n", test);
+    return n;
+}
+
+/* Number of dispatch slots whose name starts with `prefix` that run at
+ * exactly `isa` under the current cap. */
+static inline int slots_at(const char *prefix, pf_isa isa) {
+    int k = 0;
+    for (int i = 0; i < pf_dispatch_count(); i++) {
+        const char *name;
+        pf_isa at;
+        if (pf_dispatch_entry(i, &name, &at) != PF_OK) continue;
+        size_t pl = 0;
+        while (prefix[pl] && name[pl] == prefix[pl]) pl++;
+        if (prefix[pl] == 0 && at == isa) k++;
+    }
+    return k;
+}
+
+#endif
