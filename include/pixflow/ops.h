@@ -260,6 +260,76 @@ PF_API pf_lut_opts pf_lut_opts_defaults(void);
 PF_API pf_status pf_lut(pf_stream *stream, int count, const pf_image src[], pf_image dst[],
                         const uint8_t *tables, const pf_lut_opts *opts);
 
+/* ============================================================= geometry */
+
+/* Border modes; values equal OpenCV's cv::BorderTypes. For a row
+ * "abcdefgh": CONSTANT iiii|abcdefgh|iiii (i = the given value),
+ * REPLICATE aaaa|abcdefgh|hhhh, REFLECT dcba|abcdefgh|hgfe,
+ * WRAP efgh|abcdefgh|abcd, REFLECT_101 edcb|abcdefgh|gfed. */
+typedef enum pf_border {
+    PF_BORDER_CONSTANT = 0,
+    PF_BORDER_REPLICATE = 1,
+    PF_BORDER_REFLECT = 2,
+    PF_BORDER_WRAP = 3,
+    PF_BORDER_REFLECT_101 = 4
+} pf_border;
+
+/* Flip codes: the first three equal OpenCV's flipCode argument of
+ * cv::flip; PF_FLIP_NONE (pixflow) copies, so a batch can flip some
+ * samples and not others. */
+typedef enum pf_flip_code {
+    PF_FLIP_BOTH = -1,      /* around both axes (= rotate 180) */
+    PF_FLIP_VERTICAL = 0,   /* upside down: row y <- row H-1-y */
+    PF_FLIP_HORIZONTAL = 1, /* mirror: column x <- column W-1-x */
+    PF_FLIP_NONE = 2
+} pf_flip_code;
+
+/* Quarter turns; values equal OpenCV's cv::RotateFlags, plus
+ * PF_ROTATE_NONE (pixflow) for "copy". */
+typedef enum pf_rotate_code {
+    PF_ROTATE_90_CLOCKWISE = 0,
+    PF_ROTATE_180 = 1,
+    PF_ROTATE_90_COUNTERCLOCKWISE = 2,
+    PF_ROTATE_NONE = 3
+} pf_rotate_code;
+
+/*
+ * pf_flip: dst[i] = src[i] flipped by codes[i] (ncodes == count), or by
+ * codes[0] for every sample (ncodes == 1). Equals cv::flip bit for bit.
+ * pf_rotate: quarter turns (dst is H x W for 90-degree codes), equals
+ * cv::rotate. pf_transpose: dst(x, y) = src(y, x), equals cv::transpose.
+ *
+ * All three: any dtype, 1..4 channels, HWC or CHW (same layout on both
+ * sides), any strides (negative included). src and dst must not overlap
+ * (no in-place). Single pass: pixflow's rotate does not go through a
+ * transpose + flip like OpenCV's.
+ */
+PF_API pf_status pf_flip(pf_stream *stream, int count, const pf_image src[], pf_image dst[],
+                         const pf_flip_code codes[], int ncodes);
+PF_API pf_status pf_rotate(pf_stream *stream, int count, const pf_image src[], pf_image dst[],
+                           const pf_rotate_code codes[], int ncodes);
+PF_API pf_status pf_transpose(pf_stream *stream, int count, const pf_image src[], pf_image dst[]);
+
+/* Border geometry of one sample for pf_copy_make_border: src is placed at
+ * (left, top) inside dst; the right and bottom border widths follow from
+ * dst's size (dst.width - src.width - left, ...), and must be >= 0. */
+typedef struct pf_border_params {
+    int32_t top, left;
+    pf_border mode;
+    double value[4]; /* PF_BORDER_CONSTANT: per-channel value (saturated to the dtype) */
+} pf_border_params;
+
+/*
+ * pf_copy_make_border: pads src[i] into dst[i] with params[i]
+ * (nparams == count) or params[0] for all (nparams == 1). Equals
+ * cv::copyMakeBorder bit for bit. Any dtype, 1..4 channels, HWC or CHW,
+ * any strides; REFLECT_101 and WRAP work for borders wider than the image
+ * as OpenCV's borderInterpolate does (REFLECT_101 of a 1-pixel axis
+ * replicates). src and dst must not overlap.
+ */
+PF_API pf_status pf_copy_make_border(pf_stream *stream, int count, const pf_image src[],
+                                     pf_image dst[], const pf_border_params params[], int nparams);
+
 #ifdef __cplusplus
 }
 #endif

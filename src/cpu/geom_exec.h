@@ -1,0 +1,33 @@
+/* Geometry kernel family: horizontal flip of rows and 8x8 tile transposes
+ * of 1-, 2-, 3- and 4-byte pixels (u8 with 1..4 channels, u16 with 1-2,
+ * f32 gray). */
+#ifndef PF_CPU_GEOM_EXEC_H
+#define PF_CPU_GEOM_EXEC_H
+
+#include "cpu/kfamily.h"
+#include "ref/geom_rows.h"
+
+enum {
+    PFI_GEOM_FLIP_PX1 = 0, PFI_GEOM_FLIP_PX2, PFI_GEOM_FLIP_PX3, PFI_GEOM_FLIP_PX4,
+    PFI_GEOM_TILE_PX1, PFI_GEOM_TILE_PX2, PFI_GEOM_TILE_PX3, PFI_GEOM_TILE_PX4,
+    PFI_GEOM_SLOTS
+};
+
+/* Transposes an 8x8 tile of px-byte pixels: destination row k (at
+ * dst + k * dstep) gets pixel k of each of the 8 source rows (at
+ * src + r * rstep), in row order. Steps may be negative. */
+typedef void (*pfi_tile8_fn)(const uint8_t *src, ptrdiff_t rstep, uint8_t *dst, ptrdiff_t dstep);
+
+extern pfi_kfamily pfi_geom_family;
+
+void pfi_geom_fill_avx2(pfi_kfn *slots);
+void pfi_geom_fill_avx512vbmi(pfi_kfn *slots);
+
+/* The tile kernel for px, or NULL when this level has none. */
+pfi_tile8_fn pfi_tile8(const pfi_ktable *k, int32_t px);
+
+/* Flip one row of n pixels of px bytes with the table's kernel for px
+ * (1..4) or the reference. */
+void pfi_flip_row(const pfi_ktable *k, const uint8_t *src, uint8_t *dst, int32_t n, int32_t px);
+
+#endif
