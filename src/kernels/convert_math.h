@@ -3,7 +3,8 @@
  * by the CPU reference, the SIMD kernels' tails and (later) CUDA. Each
  * function is the specification of one step (docs/exactness.md):
  *
- *  - half (IEEE binary16) and bfloat16 <-> f32: widening is exact;
+ *  - half (IEEE binary16) and bfloat16 <-> f32: widening is exact (a
+ *    signalling half NaN widens to a quiet one, as F16C's vcvtph2ps);
  *    narrowing rounds to nearest even, keeps subnormals, overflows to inf,
  *    and keeps NaN a (quiet) NaN, exactly as the x86 F16C vcvtps2ph does
  *    (imm 0) for half;
@@ -36,7 +37,8 @@ PF_HD float pfk_bits_f32(uint32_t u) {
 PF_HD float pfk_f16_to_f32(uint16_t h) {
     uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
     uint32_t e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
-    if (e == 31) return pfk_bits_f32(sign | 0x7f800000u | (m << 13));
+    if (e == 31) /* inf; NaN comes out quiet, as vcvtph2ps does */
+        return pfk_bits_f32(sign | 0x7f800000u | (m ? 0x400000u : 0u) | (m << 13));
     if (e != 0) return pfk_bits_f32(sign | ((e + 112u) << 23) | (m << 13));
     if (m == 0) return pfk_bits_f32(sign);
     /* subnormal: m * 2^-24; shift the leading 1 up to the implicit bit */
