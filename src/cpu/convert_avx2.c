@@ -35,16 +35,16 @@ static void f32_u8(const pfi_cvt_row *r, const pfi_cvt_xform *x, int32_t n) {
     const float *s = r->src[0];
     uint8_t *d = r->dst[0];
     __m256 a = _mm256_set1_ps(x->alpha), b = _mm256_set1_ps(x->beta);
-    const __m256i perm = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
-    for (int32_t j = 0; j < n; j += 32) {
-        __m256i q[4];
-        for (int k = 0; k < 4; k++) {
-            __m256 v = _mm256_loadu_ps(s + j + 8 * k);
-            if (!x->noscale) v = _mm256_fmadd_ps(v, a, b);
-            q[k] = _mm256_cvtps_epi32(v);
+    for (int32_t j = 0; j < n; j += 16) {
+        __m256 v0 = _mm256_loadu_ps(s + j), v1 = _mm256_loadu_ps(s + j + 8);
+        if (!x->noscale) {
+            v0 = _mm256_fmadd_ps(v0, a, b);
+            v1 = _mm256_fmadd_ps(v1, a, b);
         }
-        __m256i p = _mm256_packus_epi16(_mm256_packs_epi32(q[0], q[1]), _mm256_packs_epi32(q[2], q[3]));
-        _mm256_storeu_si256((__m256i *)(d + j), _mm256_permutevar8x32_epi32(p, perm));
+        /* int32 -> s16 (INT_MIN -> -32768) -> u8, then undo the lane interleave */
+        __m256i w = _mm256_packs_epi32(_mm256_cvtps_epi32(v0), _mm256_cvtps_epi32(v1));
+        __m128i u = _mm_packus_epi16(_mm256_castsi256_si128(w), _mm256_extracti128_si256(w, 1));
+        _mm_storeu_si128((__m128i *)(d + j), _mm_shuffle_epi32(u, _MM_SHUFFLE(3, 1, 2, 0)));
     }
 }
 
@@ -70,9 +70,30 @@ static void f16_f32(const pfi_cvt_row *r, const pfi_cvt_xform *x, int32_t n) {
     }
 }
 
-/* pshufb masks: gather[k][v] picks, from input vector v of 48 interleaved
- * bytes, the bytes of channel k (output byte i is input byte 3i + k);
- * scatter[v][k] places plane k's bytes into output vector v. */
+/* pshufb masks: k_gather[k * 3 + v] picks, from input vector v of 48
+ * interleaved bytes, the bytes of channel k (output byte i is input byte
+ * 3i + k); k_scatter[v * 3 + k] places plane k's bytes into output vector v. */
+static const int8_t k_gather[9][16] = {
+    {0, 3, 6, 9, 12, 15, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128},
+    {-128, -128, -128, -128, -128, -128, 2, 5, 8, 11, 14, -128, -128, -128, -128, -128},
+    {-128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, 1, 4, 7, 10, 13},
+    {1, 4, 7, 10, 13, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128},
+    {-128, -128, -128, -128, -128, 0, 3, 6, 9, 12, 15, -128, -128, -128, -128, -128},
+    {-128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, 2, 5, 8, 11, 14},
+    {2, 5, 8, 11, 14, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128},
+    {-128, -128, -128, -128, -128, 1, 4, 7, 10, 13, -128, -128, -128, -128, -128, -128},
+    {-128, -128, -128, -128, -128, -128, -128, -128, -128, -128, 0, 3, 6, 9, 12, 15}};
+static const int8_t k_scatter[9][16] = {
+    {0, -128, -128, 1, -128, -128, 2, -128, -128, 3, -128, -128, 4, -128, -128, 5},
+    {-128, 0, -128, -128, 1, -128, -128, 2, -128, -128, 3, -128, -128, 4, -128, -128},
+    {-128, -128, 0, -128, -128, 1, -128, -128, 2, -128, -128, 3, -128, -128, 4, -128},
+    {-128, -128, 6, -128, -128, 7, -128, -128, 8, -128, -128, 9, -128, -128, 10, -128},
+    {5, -128, -128, 6, -128, -128, 7, -128, -128, 8, -128, -128, 9, -128, -128, 10},
+    {-128, 5, -128, -128, 6, -128, -128, 7, -128, -128, 8, -128, -128, 9, -128, -128},
+    {-128, 11, -128, -128, 12, -128, -128, 13, -128, -128, 14, -128, -128, 15, -128, -128},
+    {-128, -128, 11, -128, -128, 12, -128, -128, 13, -128, -128, 14, -128, -128, 15, -128},
+    {10, -128, -128, 11, -128, -128, 12, -128, -128, 13, -128, -128, 14, -128, -128, 15}};
+
 typedef struct masks3 {
     __m128i gather[3][3], scatter[3][3];
 } masks3;
@@ -80,15 +101,8 @@ typedef struct masks3 {
 static void make_masks(masks3 *m) {
     for (int k = 0; k < 3; k++)
         for (int v = 0; v < 3; v++) {
-            int8_t g[16], s[16];
-            for (int i = 0; i < 16; i++) {
-                int src = 3 * i + k; /* gather: channel k, pixel i */
-                g[i] = (int8_t)(src / 16 == v ? src % 16 : -128);
-                int out = 16 * v + i; /* scatter: output byte of vector v */
-                s[i] = (int8_t)(out % 3 == k ? out / 3 : -128);
-            }
-            m->gather[k][v] = _mm_loadu_si128((const __m128i *)g);
-            m->scatter[v][k] = _mm_loadu_si128((const __m128i *)s);
+            m->gather[k][v] = _mm_loadu_si128((const __m128i *)(const void *)k_gather[k * 3 + v]);
+            m->scatter[v][k] = _mm_loadu_si128((const __m128i *)(const void *)k_scatter[v * 3 + k]);
         }
 }
 

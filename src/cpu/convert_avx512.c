@@ -14,13 +14,10 @@ static void u8_f32(const pfi_cvt_row *r, const pfi_cvt_xform *x, int32_t n) {
     const uint8_t *s = r->src[0];
     float *d = r->dst[0];
     __m512 a = _mm512_set1_ps(x->alpha), b = _mm512_set1_ps(x->beta);
-    for (int32_t j = 0; j < n; j += 32) {
-        for (int k = 0; k < 2; k++) {
-            __m128i v = _mm_loadu_si128((const __m128i *)(s + j + 16 * k));
-            __m512 f = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(v));
-            if (!x->noscale) f = _mm512_fmadd_ps(f, a, b);
-            _mm512_storeu_ps(d + j + 16 * k, f);
-        }
+    for (int32_t j = 0; j < n; j += 16) {
+        __m512 f = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(s + j))));
+        if (!x->noscale) f = _mm512_fmadd_ps(f, a, b);
+        _mm512_storeu_ps(d + j, f);
     }
 }
 
@@ -46,6 +43,7 @@ static inline void deinterleave16(__m128i g[3][3], const uint8_t *p, __m128i ch[
                              _mm_shuffle_epi8(c, g[k][2]));
 }
 
+/* pshufb masks (same table as convert_avx2.c): channel k from vector v. */
 static void make_gather(__m128i g[3][3]) {
     for (int k = 0; k < 3; k++)
         for (int v = 0; v < 3; v++) {

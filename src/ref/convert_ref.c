@@ -57,7 +57,11 @@ static void store_f32(void *p, pf_dtype dt, int64_t i, float v) {
 }
 
 static void copy_elem(void *d, int64_t di, const void *s, int64_t si, size_t esz) {
-    memcpy((char *)d + di * (int64_t)esz, (const char *)s + si * (int64_t)esz, esz);
+    switch (esz) { /* fixed sizes so the copy is one load and one store */
+    case 1: ((uint8_t *)d)[di] = ((const uint8_t *)s)[si]; break;
+    case 2: ((uint16_t *)d)[di] = ((const uint16_t *)s)[si]; break;
+    default: ((uint32_t *)d)[di] = ((const uint32_t *)s)[si]; break;
+    }
 }
 
 void pfi_cvt_row_ref(const pfi_cvt_row *r, const pfi_cvt_xform *x, int32_t x0, int32_t n) {

@@ -51,7 +51,7 @@ void pfi_cvt_row_ref(const pfi_cvt_row *r, const pfi_cvt_xform *x, int32_t x0, i
 
 /* Pixels [0, n), n a multiple of PFI_CVT_BLOCK. */
 typedef void (*pfi_cvt_fast_fn)(const pfi_cvt_row *r, const pfi_cvt_xform *x, int32_t n);
-#define PFI_CVT_BLOCK 64
+#define PFI_CVT_BLOCK 16
 
 /* Encodes `v` in dtype `dt` (saturating, round half even) into out. */
 void pfi_cvt_encode_fill(double v, pf_dtype dt, unsigned char out[4]);
