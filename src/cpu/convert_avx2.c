@@ -19,7 +19,7 @@ static void u8_f32(const pfi_cvt_row *r, const pfi_cvt_xform *x, int32_t n) {
     float *d = r->dst[0];
     __m256 a = _mm256_set1_ps(x->alpha), b = _mm256_set1_ps(x->beta);
     for (int32_t j = 0; j < n; j += 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(s + j));
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + j));
         __m256 lo = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(v));
         __m256 hi = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_srli_si128(v, 8)));
         if (!x->noscale) {
@@ -44,7 +44,7 @@ static void f32_u8(const pfi_cvt_row *r, const pfi_cvt_xform *x, int32_t n) {
         /* int32 -> s16 (INT_MIN -> -32768) -> u8, then undo the lane interleave */
         __m256i w = _mm256_packs_epi32(_mm256_cvtps_epi32(v0), _mm256_cvtps_epi32(v1));
         __m128i u = _mm_packus_epi16(_mm256_castsi256_si128(w), _mm256_extracti128_si256(w, 1));
-        _mm_storeu_si128((__m128i *)(d + j), _mm_shuffle_epi32(u, _MM_SHUFFLE(3, 1, 2, 0)));
+        _mm_storeu_si128((__m128i *)(void *)(d + j), _mm_shuffle_epi32(u, _MM_SHUFFLE(3, 1, 2, 0)));
     }
 }
 
@@ -55,7 +55,7 @@ static void f32_f16(const pfi_cvt_row *r, const pfi_cvt_xform *x, int32_t n) {
     for (int32_t j = 0; j < n; j += 8) {
         __m256 v = _mm256_loadu_ps(s + j);
         if (!x->noscale) v = _mm256_fmadd_ps(v, a, b);
-        _mm_storeu_si128((__m128i *)(d + j), _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
+        _mm_storeu_si128((__m128i *)(void *)(d + j), _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
     }
 }
 
@@ -64,7 +64,7 @@ static void f16_f32(const pfi_cvt_row *r, const pfi_cvt_xform *x, int32_t n) {
     float *d = r->dst[0];
     __m256 a = _mm256_set1_ps(x->alpha), b = _mm256_set1_ps(x->beta);
     for (int32_t j = 0; j < n; j += 8) {
-        __m256 v = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(s + j)));
+        __m256 v = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(s + j)));
         if (!x->noscale) v = _mm256_fmadd_ps(v, a, b);
         _mm256_storeu_ps(d + j, v);
     }
@@ -113,8 +113,8 @@ static inline __m128i gather_ch(const masks3 *m, int k, __m128i a, __m128i b, __
 
 /* 16 pixels of 3 channels from p; ch[k] = channel k. */
 static inline void deinterleave16(const masks3 *m, const uint8_t *p, __m128i ch[3]) {
-    __m128i a = _mm_loadu_si128((const __m128i *)p), b = _mm_loadu_si128((const __m128i *)(p + 16)),
-            c = _mm_loadu_si128((const __m128i *)(p + 32));
+    __m128i a = _mm_loadu_si128((const __m128i *)(const void *)p), b = _mm_loadu_si128((const __m128i *)(const void *)(p + 16)),
+            c = _mm_loadu_si128((const __m128i *)(const void *)(p + 32));
     for (int k = 0; k < 3; k++) ch[k] = gather_ch(m, k, a, b, c);
 }
 
@@ -143,8 +143,8 @@ static void norm_u8c3(const pfi_cvt_row *r, const pfi_cvt_xform *x, int32_t n, i
             __m256 hi = norm8(_mm_srli_si128(v, 8), scale, scaled, mean[c], stdv[c]);
             if (half) {
                 uint16_t *d = (uint16_t *)r->dst[c] + j;
-                _mm_storeu_si128((__m128i *)d, _mm256_cvtps_ph(lo, _MM_FROUND_TO_NEAREST_INT));
-                _mm_storeu_si128((__m128i *)(d + 8), _mm256_cvtps_ph(hi, _MM_FROUND_TO_NEAREST_INT));
+                _mm_storeu_si128((__m128i *)(void *)d, _mm256_cvtps_ph(lo, _MM_FROUND_TO_NEAREST_INT));
+                _mm_storeu_si128((__m128i *)(void *)(d + 8), _mm256_cvtps_ph(hi, _MM_FROUND_TO_NEAREST_INT));
             } else {
                 float *d = (float *)r->dst[c] + j;
                 _mm256_storeu_ps(d, lo);
@@ -165,7 +165,7 @@ static void hwc_chw_u8c3(const pfi_cvt_row *r, const pfi_cvt_xform *x, int32_t n
     for (int32_t j = 0; j < n; j += 16) {
         __m128i ch[3];
         deinterleave16(&m, base + 3 * j, ch);
-        for (int c = 0; c < 3; c++) _mm_storeu_si128((__m128i *)((uint8_t *)r->dst[c] + j), ch[r->sch[c]]);
+        for (int c = 0; c < 3; c++) _mm_storeu_si128((__m128i *)(void *)((uint8_t *)r->dst[c] + j), ch[r->sch[c]]);
     }
 }
 
@@ -176,12 +176,12 @@ static void chw_hwc_u8c3(const pfi_cvt_row *r, const pfi_cvt_xform *x, int32_t n
     uint8_t *d = r->dst[0];
     for (int32_t j = 0; j < n; j += 16) {
         __m128i p[3];
-        for (int c = 0; c < 3; c++) p[c] = _mm_loadu_si128((const __m128i *)((const uint8_t *)r->src[c] + j));
+        for (int c = 0; c < 3; c++) p[c] = _mm_loadu_si128((const __m128i *)(const void *)((const uint8_t *)r->src[c] + j));
         for (int v = 0; v < 3; v++) {
             __m128i o = _mm_or_si128(_mm_or_si128(_mm_shuffle_epi8(p[0], m.scatter[v][0]),
                                                   _mm_shuffle_epi8(p[1], m.scatter[v][1])),
                                      _mm_shuffle_epi8(p[2], m.scatter[v][2]));
-            _mm_storeu_si128((__m128i *)(d + 3 * j + 16 * v), o);
+            _mm_storeu_si128((__m128i *)(void *)(d + 3 * j + 16 * v), o);
         }
     }
 }

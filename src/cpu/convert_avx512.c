@@ -15,7 +15,7 @@ static void u8_f32(const pfi_cvt_row *r, const pfi_cvt_xform *x, int32_t n) {
     float *d = r->dst[0];
     __m512 a = _mm512_set1_ps(x->alpha), b = _mm512_set1_ps(x->beta);
     for (int32_t j = 0; j < n; j += 16) {
-        __m512 f = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(s + j))));
+        __m512 f = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(s + j))));
         if (!x->noscale) f = _mm512_fmadd_ps(f, a, b);
         _mm512_storeu_ps(d + j, f);
     }
@@ -30,14 +30,14 @@ static void f32_u8(const pfi_cvt_row *r, const pfi_cvt_xform *x, int32_t n) {
         __m512 v = _mm512_loadu_ps(s + j);
         if (!x->noscale) v = _mm512_fmadd_ps(v, a, b);
         __m512i q = _mm512_max_epi32(_mm512_cvtps_epi32(v), zero);
-        _mm_storeu_si128((__m128i *)(d + j), _mm512_cvtusepi32_epi8(q));
+        _mm_storeu_si128((__m128i *)(void *)(d + j), _mm512_cvtusepi32_epi8(q));
     }
 }
 
 /* Channel k of 16 interleaved 3-channel pixels at p (pshufb gather). */
 static inline void deinterleave16(__m128i g[3][3], const uint8_t *p, __m128i ch[3]) {
-    __m128i a = _mm_loadu_si128((const __m128i *)p), b = _mm_loadu_si128((const __m128i *)(p + 16)),
-            c = _mm_loadu_si128((const __m128i *)(p + 32));
+    __m128i a = _mm_loadu_si128((const __m128i *)(const void *)p), b = _mm_loadu_si128((const __m128i *)(const void *)(p + 16)),
+            c = _mm_loadu_si128((const __m128i *)(const void *)(p + 32));
     for (int k = 0; k < 3; k++)
         ch[k] = _mm_or_si128(_mm_or_si128(_mm_shuffle_epi8(a, g[k][0]), _mm_shuffle_epi8(b, g[k][1])),
                              _mm_shuffle_epi8(c, g[k][2]));
@@ -49,7 +49,7 @@ static void make_gather(__m128i g[3][3]) {
         for (int v = 0; v < 3; v++) {
             int8_t m[16];
             for (int i = 0; i < 16; i++) m[i] = (int8_t)((3 * i + k) / 16 == v ? (3 * i + k) % 16 : -128);
-            g[k][v] = _mm_loadu_si128((const __m128i *)m);
+            g[k][v] = _mm_loadu_si128((const __m128i *)(const void *)m);
         }
 }
 
@@ -71,7 +71,7 @@ static void norm_u8c3(const pfi_cvt_row *r, const pfi_cvt_xform *x, int32_t n, i
             if (scaled) v = _mm512_add_ps(_mm512_mul_ps(v, scale), zero);
             v = _mm512_div_ps(_mm512_sub_ps(v, mean[c]), stdv[c]);
             if (half)
-                _mm256_storeu_si256((__m256i *)((uint16_t *)r->dst[c] + j),
+                _mm256_storeu_si256((__m256i *)(void *)((uint16_t *)r->dst[c] + j),
                                     _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
             else
                 _mm512_storeu_ps((float *)r->dst[c] + j, v);

@@ -63,7 +63,7 @@ static pf_status check_pair(int i, const pf_image *s, const pf_image *d, const p
 
 /* Smallest and largest element over all channels (cv::minMaxIdx). */
 static void image_minmax(const pf_image *im, double *mn, double *mx) {
-    double lo = INFINITY, hi = -INFINITY;
+    double lo = (double)INFINITY, hi = -(double)INFINITY;
     int planes = im->layout == PF_CHW ? im->channels : 1;
     int64_t n = im->layout == PF_CHW ? im->width : (int64_t)im->width * im->channels;
     for (int p = 0; p < planes; p++)

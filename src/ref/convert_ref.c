@@ -127,7 +127,7 @@ void pfi_cvt_minmax_coeffs(double smin, double smax, double lo, double hi, pf_dt
     double dmin = lo < hi ? lo : hi, dmax = lo < hi ? hi : lo;
     double s = (dmax - dmin) * (smax - smin > DBL_EPSILON ? 1. / (smax - smin) : 0);
     if (ddt == PF_F32) {
-        s = (float)s;
+        s = (double)(float)s;
         *shift = (double)((float)dmin - (float)(smin * s));
     } else {
         *shift = dmin - smin * s;

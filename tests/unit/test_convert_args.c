@@ -38,11 +38,11 @@ static void test_convert(void) {
     CHECK_STATUS(pf_convert(NULL, 1, &s, &bad, NULL), PF_ERR_UNSUPPORTED);
     CHECK_MSG("device memory");
     pf_convert_opts o = pf_convert_opts_defaults();
-    o.alpha = NAN;
+    o.alpha = (double)NAN;
     CHECK_STATUS(pf_convert(NULL, 1, &s, &d, &o), PF_ERR_INVALID_ARGUMENT);
     CHECK_MSG("opts->alpha");
     o = pf_convert_opts_defaults();
-    o.beta = INFINITY;
+    o.beta = (double)INFINITY;
     CHECK_STATUS(pf_convert(NULL, 1, &s, &d, &o), PF_ERR_INVALID_ARGUMENT);
     CHECK_MSG("opts->beta");
     o = pf_convert_opts_defaults();
@@ -58,7 +58,7 @@ static void test_convert(void) {
     CHECK_MSG("opts->order[3] is 3");
     o = pf_convert_opts_defaults();
     o.order[0] = PF_CHANNEL_FILL;
-    o.fill = NAN;
+    o.fill = (double)NAN;
     pf_image du8 = img(dbuf, 3, PF_U8);
     CHECK_STATUS(pf_convert(NULL, 1, &s, &du8, &o), PF_ERR_INVALID_ARGUMENT);
     CHECK_MSG("fill is NaN");
@@ -126,7 +126,7 @@ static void test_normalize(void) {
     CHECK_MSG("opts->mode is 7");
     o = pf_normalize_opts_defaults();
     o.mode = PF_NORM_MINMAX;
-    o.hi = NAN;
+    o.hi = (double)NAN;
     CHECK_STATUS(pf_normalize(NULL, 1, &s, &d, &o), PF_ERR_INVALID_ARGUMENT);
     CHECK_MSG("opts->hi");
     pf_image s16 = img(sbuf, 3, PF_S16);
