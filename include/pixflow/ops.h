@@ -196,15 +196,31 @@ typedef struct pf_convert_opts {
 
 PF_API pf_convert_opts pf_convert_opts_defaults(void);
 
-/* pf_convert: dst = saturate(src * alpha + beta), any dtype -> any dtype,
- * HWC or CHW on either side (layout change in the same pass), with the
- * channel mapping of opts->order. opts may be NULL. */
+/* pf_convert: dst = saturate(src * alpha + beta), any dtype -> any dtype
+ * (u8 u16 s16 s32 f16 bf16 f32), HWC or CHW on either side (layout change
+ * in the same pass), with the channel mapping of opts->order (dst may have
+ * fewer or more channels than src). opts may be NULL. Any strides
+ * (negative included); src and dst sizes must match.
+ *
+ * Exactness: equals OpenCV 4.6 Mat::convertTo(dst, ddepth, alpha, beta) as
+ * the x86 AVX2 build computes it, bit for bit, for every dtype pair OpenCV
+ * has: alpha == 1 && beta == 0 (within DBL_EPSILON) is a plain saturating
+ * cast; otherwise x is widened to f32 and dst = saturate(fmaf(x,
+ * (float)alpha, (float)beta)) (s32 -> s32 uses fma in double). Float ->
+ * integer rounds half to even; NaN and values outside int32 become INT_MIN
+ * before saturation (so they give 0 for u8/u16, -32768 for s16), as in
+ * OpenCV. f16/bf16 outputs round to nearest even (inf on overflow, NaN
+ * kept NaN); f16/bf16 inputs widen exactly (a signalling half NaN becomes
+ * quiet, as F16C does).
+ * In place (dst == src) only on the same view with the same element size
+ * and channel c -> c; any other overlap is PF_ERR_INVALID_ARGUMENT. */
 PF_API pf_status pf_convert(pf_stream *stream, int count, const pf_image src[],
                             pf_image dst[], const pf_convert_opts *opts);
 
 /* pf_reformat: layout change (HWC <-> CHW) and channel reorder/select/fill
- * with no value change; src and dst dtypes must be equal. order may be
- * NULL (identity); fill is the value of PF_CHANNEL_FILL channels. */
+ * with no value change; src and dst dtypes must be equal (any dtype).
+ * order may be NULL (identity); fill is the value of PF_CHANNEL_FILL
+ * channels (saturated, rounded half even for integer dtypes). */
 PF_API pf_status pf_reformat(pf_stream *stream, int count, const pf_image src[],
                              pf_image dst[], const int8_t order[4], double fill);
 
@@ -230,7 +246,25 @@ typedef struct pf_normalize_opts {
 PF_API pf_normalize_opts pf_normalize_opts_defaults(void);
 
 /* pf_normalize: u8/u16/f32 in, f32/f16/bf16/u8 out, HWC or CHW on either
- * side. opts may be NULL (identity normalization). */
+ * side, channel order applied in the same pass (e.g. {2,1,0} for BGR ->
+ * RGB). opts may be NULL (identity normalization).
+ *
+ * PF_NORM_MEAN_STD: for dst channel c (mean/std are indexed by the DST
+ * channel, i.e. after the order mapping), in f32 exactly as written:
+ * dst = (src[order[c]] * scale - mean[c]) / std[c] (a true division;
+ * scale == 1 skips the product). Bit-identical to OpenCV's
+ * convertTo(CV_32F, scale) + subtract(Scalar(mean)) + divide(Scalar(std))
+ * chain when the Scalars hold these float values (OpenCV divides in double
+ * and rounds to float, which equals the float division for float
+ * operands); u8/f16/bf16 outputs round that f32 half-even / to nearest
+ * even. opts->per_sample (count entries) overrides params per sample.
+ * PF_CHANNEL_FILL is not accepted (no fill value).
+ *
+ * PF_NORM_MINMAX: per image, min/max over all src channels, then OpenCV
+ * cv::normalize(src, dst, lo, hi, NORM_MINMAX, ddepth)'s scale/shift
+ * (float-rounded for f32 output, double otherwise; bf16 like f16) and the
+ * convertTo rules above: bit-exact to OpenCV for u8 and f32 outputs. NaN
+ * elements are ignored by the min/max. */
 PF_API pf_status pf_normalize(pf_stream *stream, int count, const pf_image src[],
                               pf_image dst[], const pf_normalize_opts *opts);
 
@@ -238,7 +272,10 @@ PF_API pf_status pf_normalize(pf_stream *stream, int count, const pf_image src[]
 
 /* pf_split: src[i] (C channels) -> dst[i*C + c] (1 channel each), same
  * dtype. pf_merge: src[i*channels + c] (1 channel each) -> dst[i]
- * (channels channels, HWC or CHW). */
+ * (channels channels, HWC or CHW). cv::split / cv::merge semantics, any
+ * dtype, any strides; with a variable C per sample, dst[] of pf_split is
+ * indexed by the running sum of the channel counts. Planes must not
+ * overlap each other or the multi-channel image. */
 PF_API pf_status pf_split(pf_stream *stream, int count, const pf_image src[], pf_image dst[]);
 PF_API pf_status pf_merge(pf_stream *stream, int count, int channels, const pf_image src[],
                           pf_image dst[]);

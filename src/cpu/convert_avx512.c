@@ -1,0 +1,90 @@
+/*
+ * Conversion kernels for AVX-512 (F/BW/VL): 16 f32 lanes per operation.
+ * Same arithmetic as the AVX2 kernels and the reference: fused
+ * multiply-add for convertTo's scaled path, cvtps2dq + saturation for
+ * f32 -> u8 (max with 0 first so INT_MIN and negatives become 0, then the
+ * unsigned saturating narrow), a true division for mean/std, vcvtps2ph
+ * round-to-nearest-even for f16. Slots not defined here keep AVX2's.
+ */
+#include <immintrin.h>
+
+#include "cpu/convert_exec.h"
+
+static void u8_f32(const pfi_cvt_row *r, const pfi_cvt_xform *x, int32_t n) {
+    const uint8_t *s = r->src[0];
+    float *d = r->dst[0];
+    __m512 a = _mm512_set1_ps(x->alpha), b = _mm512_set1_ps(x->beta);
+    for (int32_t j = 0; j < n; j += 16) {
+        __m512 f = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(s + j))));
+        if (!x->noscale) f = _mm512_fmadd_ps(f, a, b);
+        _mm512_storeu_ps(d + j, f);
+    }
+}
+
+static void f32_u8(const pfi_cvt_row *r, const pfi_cvt_xform *x, int32_t n) {
+    const float *s = r->src[0];
+    uint8_t *d = r->dst[0];
+    __m512 a = _mm512_set1_ps(x->alpha), b = _mm512_set1_ps(x->beta);
+    const __m512i zero = _mm512_setzero_si512();
+    for (int32_t j = 0; j < n; j += 16) {
+        __m512 v = _mm512_loadu_ps(s + j);
+        if (!x->noscale) v = _mm512_fmadd_ps(v, a, b);
+        __m512i q = _mm512_max_epi32(_mm512_cvtps_epi32(v), zero);
+        _mm_storeu_si128((__m128i *)(void *)(d + j), _mm512_cvtusepi32_epi8(q));
+    }
+}
+
+/* Channel k of 16 interleaved 3-channel pixels at p (pshufb gather). */
+static inline void deinterleave16(__m128i g[3][3], const uint8_t *p, __m128i ch[3]) {
+    __m128i a = _mm_loadu_si128((const __m128i *)(const void *)p), b = _mm_loadu_si128((const __m128i *)(const void *)(p + 16)),
+            c = _mm_loadu_si128((const __m128i *)(const void *)(p + 32));
+    for (int k = 0; k < 3; k++)
+        ch[k] = _mm_or_si128(_mm_or_si128(_mm_shuffle_epi8(a, g[k][0]), _mm_shuffle_epi8(b, g[k][1])),
+                             _mm_shuffle_epi8(c, g[k][2]));
+}
+
+/* pshufb masks (same table as convert_avx2.c): channel k from vector v. */
+static void make_gather(__m128i g[3][3]) {
+    for (int k = 0; k < 3; k++)
+        for (int v = 0; v < 3; v++) {
+            int8_t m[16];
+            for (int i = 0; i < 16; i++) m[i] = (int8_t)((3 * i + k) / 16 == v ? (3 * i + k) % 16 : -128);
+            g[k][v] = _mm_loadu_si128((const __m128i *)(const void *)m);
+        }
+}
+
+static void norm_u8c3(const pfi_cvt_row *r, const pfi_cvt_xform *x, int32_t n, int half) {
+    __m128i g[3][3];
+    make_gather(g);
+    const uint8_t *base = (const uint8_t *)r->src[0] - r->sch[0];
+    __m512 scale = _mm512_set1_ps(x->scale), zero = _mm512_setzero_ps(), mean[3], stdv[3];
+    int scaled = x->scale != 1.0f;
+    for (int c = 0; c < 3; c++) {
+        mean[c] = _mm512_set1_ps(x->mean[c]);
+        stdv[c] = _mm512_set1_ps(x->stdv[c]);
+    }
+    for (int32_t j = 0; j < n; j += 16) {
+        __m128i ch[3];
+        deinterleave16(g, base + 3 * j, ch);
+        for (int c = 0; c < 3; c++) {
+            __m512 v = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(ch[r->sch[c]]));
+            if (scaled) v = _mm512_add_ps(_mm512_mul_ps(v, scale), zero);
+            v = _mm512_div_ps(_mm512_sub_ps(v, mean[c]), stdv[c]);
+            if (half)
+                _mm256_storeu_si256((__m256i *)(void *)((uint16_t *)r->dst[c] + j),
+                                    _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
+            else
+                _mm512_storeu_ps((float *)r->dst[c] + j, v);
+        }
+    }
+}
+
+static void norm_u8c3_f32(const pfi_cvt_row *r, const pfi_cvt_xform *x, int32_t n) { norm_u8c3(r, x, n, 0); }
+static void norm_u8c3_f16(const pfi_cvt_row *r, const pfi_cvt_xform *x, int32_t n) { norm_u8c3(r, x, n, 1); }
+
+void pfi_convert_fill_avx512(pfi_kfn *slots) {
+    slots[PFI_CVT_U8_F32] = (pfi_kfn)u8_f32;
+    slots[PFI_CVT_F32_U8] = (pfi_kfn)f32_u8;
+    slots[PFI_NORM_U8C3_F32_CHW] = (pfi_kfn)norm_u8c3_f32;
+    slots[PFI_NORM_U8C3_F16_CHW] = (pfi_kfn)norm_u8c3_f16;
+}

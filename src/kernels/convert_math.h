@@ -1,0 +1,123 @@
+/*
+ * Per-element arithmetic of pf_convert / pf_normalize / pf_reformat, shared
+ * by the CPU reference, the SIMD kernels' tails and (later) CUDA. Each
+ * function is the specification of one step (docs/exactness.md):
+ *
+ *  - half (IEEE binary16) and bfloat16 <-> f32: widening is exact (a
+ *    signalling half NaN widens to a quiet one, as F16C's vcvtph2ps);
+ *    narrowing rounds to nearest even, keeps subnormals, overflows to inf,
+ *    and keeps NaN a (quiet) NaN, exactly as the x86 F16C vcvtps2ph does
+ *    (imm 0) for half;
+ *  - float/double -> integer follows OpenCV's saturate_cast on x86: round
+ *    half to even (cvRound), where NaN and values outside int32 become
+ *    INT_MIN (what cvtss2si / cvtps2dq return) and only then saturate to
+ *    the narrower type. So +1e10 -> u8 is 0, as in OpenCV.
+ */
+#ifndef PF_KERNELS_CONVERT_MATH_H
+#define PF_KERNELS_CONVERT_MATH_H
+
+#include <string.h>
+
+#include "kernels/pf_hd.h"
+
+PF_HD uint32_t pfk_f32_bits(float f) {
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+PF_HD float pfk_bits_f32(uint32_t u) {
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+/* ------------------------------------------------------------ binary16 */
+
+PF_HD float pfk_f16_to_f32(uint16_t h) {
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
+    uint32_t e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+    if (e == 31) /* inf; NaN comes out quiet, as vcvtph2ps does */
+        return pfk_bits_f32(sign | 0x7f800000u | (m ? 0x400000u : 0u) | (m << 13));
+    if (e != 0) return pfk_bits_f32(sign | ((e + 112u) << 23) | (m << 13));
+    if (m == 0) return pfk_bits_f32(sign);
+    /* subnormal: m * 2^-24; shift the leading 1 up to the implicit bit */
+    uint32_t e2 = 113;
+    while (!(m & 0x400u)) {
+        m <<= 1;
+        e2--;
+    }
+    return pfk_bits_f32(sign | (e2 << 23) | ((m & 0x3ffu) << 13));
+}
+
+PF_HD uint16_t pfk_f32_to_f16(float f) {
+    uint32_t x = pfk_f32_bits(f);
+    uint16_t sign = (uint16_t)((x >> 16) & 0x8000u);
+    uint32_t ax = x & 0x7fffffffu;
+    if (ax >= 0x7f800000u) {
+        if (ax == 0x7f800000u) return (uint16_t)(sign | 0x7c00u);
+        /* NaN: quiet bit set, top 9 payload bits kept (as F16C) */
+        return (uint16_t)(sign | 0x7e00u | ((ax >> 13) & 0x3ffu));
+    }
+    if (ax >= 0x477ff000u) return (uint16_t)(sign | 0x7c00u); /* >= 65520 rounds to inf */
+    if (ax >= 0x38800000u) {                                  /* normal half: >= 2^-14 */
+        uint32_t r = ax - 0x38000000u;                        /* rebias 127 -> 15 */
+        r += 0xfffu + ((r >> 13) & 1u);                       /* round half to even */
+        return (uint16_t)(sign | (r >> 13));
+    }
+    if (ax < 0x33000000u) return sign; /* < 2^-25: rounds to zero (2^-25 is a tie to 0) */
+    /* subnormal half: k * 2^-24 with k = m * 2^(e - 126), rounded half even */
+    uint32_t m = (ax & 0x7fffffu) | 0x800000u;
+    uint32_t shift = 126u - (ax >> 23);
+    uint32_t k = m >> shift, rem = m & ((1u << shift) - 1u), half = 1u << (shift - 1u);
+    if (rem > half || (rem == half && (k & 1u))) k++;
+    return (uint16_t)(sign | k); /* k == 0x400 is the smallest normal: same encoding */
+}
+
+/* ------------------------------------------------------------ bfloat16 */
+
+PF_HD float pfk_bf16_to_f32(uint16_t b) { return pfk_bits_f32((uint32_t)b << 16); }
+
+PF_HD uint16_t pfk_f32_to_bf16(float f) {
+    uint32_t x = pfk_f32_bits(f);
+    if ((x & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((x >> 16) | 0x40u); /* quiet NaN */
+    x += 0x7fffu + ((x >> 16) & 1u); /* round half to even; overflow carries into inf */
+    return (uint16_t)(x >> 16);
+}
+
+/* ------------------------------------------- OpenCV saturate_cast rules */
+
+/* cvRound(float) on x86: round half even; NaN / out of int32 -> INT_MIN. */
+PF_HD int32_t pfk_cvround_f(float v) {
+    float r = rintf(v);
+    if (!(r >= -2147483648.0f && r < 2147483648.0f)) return INT32_MIN;
+    return (int32_t)r;
+}
+
+/* cvRound(double) on x86 (cvtsd2si / cvtpd2dq): same rule in double. */
+PF_HD int32_t pfk_cvround_d(double v) {
+    double r = rint(v);
+    if (!(r >= -2147483648.0 && r <= 2147483647.0)) return INT32_MIN;
+    return (int32_t)r;
+}
+
+PF_HD int16_t pfk_sat_s16_i(int32_t v) {
+    return (int16_t)(v < -32768 ? -32768 : v > 32767 ? 32767 : v);
+}
+
+/* Exact integer saturation (OpenCV's integer -> integer conversions). */
+PF_HD int64_t pfk_clamp_i64(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+/* ------------------------------------------------------ mean/std step */
+
+/* (x * scale - mean) / std in f32, in this order; scale == 1 skips the
+ * product (OpenCV's convertTo no-scale path). The "+ 0.0f" reproduces
+ * convertTo's fused x * scale + 0 (a -0 product becomes +0). OpenCV's
+ * subtract/divide by a Scalar compute in double and round to float, which
+ * for float operands equals the float operation (53 >= 2 * 24 + 2). */
+PF_HD float pfk_norm_mean_std(float x, float scale, float mean, float stdv) {
+    if (scale != 1.0f) x = x * scale + 0.0f;
+    return (x - mean) / stdv;
+}
+
+#endif
