@@ -154,6 +154,15 @@ static int32_t fast_cols(pfi_kfn fast, pfi_kfn ref, int32_t w) {
     return fast == ref ? 0 : w / PFI_YUV_BLOCK * PFI_YUV_BLOCK;
 }
 
+/* Where the fast kernel runs once more for the tail: the last whole
+ * block, overlapping the columns already done (it rewrites them with the
+ * same bytes; outputs never overlap inputs). Returns w when the row is
+ * all blocks or narrower than one block (then the reference takes the
+ * tail). The start is even because w and the block are. */
+static int32_t tail_start(int32_t n, int32_t w) {
+    return n > 0 && n < w ? w - PFI_YUV_BLOCK : w;
+}
+
 static void decode_rows(void *ctx, int i, int32_t y0, int32_t y1) {
     const yuv_job *j = ctx;
     const pf_yuv *f = &j->frames[i];
@@ -169,15 +178,20 @@ static void decode_rows(void *ctx, int i, int32_t y0, int32_t y1) {
         }
         if (j->c.kind == FRAME_SP) {
             const uint8_t *uv = pfi_row_ptr(&f->uv, 0, y / 2);
-            int32_t n = fast_cols(j->fast, (pfi_kfn)pfi_yuv_sp_to_rgb_ref, w);
-            if (n) ((pfi_yuv_sp_to_rgb_fn)j->fast)(l0, l1, uv, o0, o1, n, &j->p);
-            if (n < w)
+            pfi_yuv_sp_to_rgb_fn k = (pfi_yuv_sp_to_rgb_fn)j->fast;
+            int32_t n = fast_cols(j->fast, (pfi_kfn)pfi_yuv_sp_to_rgb_ref, w), t = tail_start(n, w);
+            if (n) k(l0, l1, uv, o0, o1, n, &j->p);
+            if (t < w) k(l0 + t, l1 + t, uv + t, o0 + t * cn, o1 + t * cn, PFI_YUV_BLOCK, &j->p);
+            else if (n < w)
                 pfi_yuv_sp_to_rgb_ref(l0 + n, l1 + n, uv + n, o0 + n * cn, o1 + n * cn, w - n, &j->p);
         } else {
             const uint8_t *u = pfi_row_ptr(&f->u, 0, y / 2), *v = pfi_row_ptr(&f->v, 0, y / 2);
-            int32_t n = fast_cols(j->fast, (pfi_kfn)pfi_yuv_p_to_rgb_ref, w);
-            if (n) ((pfi_yuv_p_to_rgb_fn)j->fast)(l0, l1, u, v, o0, o1, n, &j->p);
-            if (n < w)
+            pfi_yuv_p_to_rgb_fn k = (pfi_yuv_p_to_rgb_fn)j->fast;
+            int32_t n = fast_cols(j->fast, (pfi_kfn)pfi_yuv_p_to_rgb_ref, w), t = tail_start(n, w);
+            if (n) k(l0, l1, u, v, o0, o1, n, &j->p);
+            if (t < w)
+                k(l0 + t, l1 + t, u + t / 2, v + t / 2, o0 + t * cn, o1 + t * cn, PFI_YUV_BLOCK, &j->p);
+            else if (n < w)
                 pfi_yuv_p_to_rgb_ref(l0 + n, l1 + n, u + n / 2, v + n / 2, o0 + n * cn,
                                      o1 + n * cn, w - n, &j->p);
         }
@@ -194,15 +208,20 @@ static void encode_rows(void *ctx, int i, int32_t y0, int32_t y1) {
         uint8_t *l0 = pfi_row_ptr(&f->y, 0, y), *l1 = pfi_row_ptr(&f->y, 0, y + 1);
         if (j->c.kind == FRAME_SP) {
             uint8_t *uv = pfi_row_ptr(&f->uv, 0, y / 2);
-            int32_t n = fast_cols(j->fast, (pfi_kfn)pfi_rgb_to_yuv_sp_ref, w);
-            if (n) ((pfi_rgb_to_yuv_sp_fn)j->fast)(i0, i1, l0, l1, uv, n, &j->p);
-            if (n < w)
+            pfi_rgb_to_yuv_sp_fn k = (pfi_rgb_to_yuv_sp_fn)j->fast;
+            int32_t n = fast_cols(j->fast, (pfi_kfn)pfi_rgb_to_yuv_sp_ref, w), t = tail_start(n, w);
+            if (n) k(i0, i1, l0, l1, uv, n, &j->p);
+            if (t < w) k(i0 + t * cn, i1 + t * cn, l0 + t, l1 + t, uv + t, PFI_YUV_BLOCK, &j->p);
+            else if (n < w)
                 pfi_rgb_to_yuv_sp_ref(i0 + n * cn, i1 + n * cn, l0 + n, l1 + n, uv + n, w - n, &j->p);
         } else {
             uint8_t *u = pfi_row_ptr(&f->u, 0, y / 2), *v = pfi_row_ptr(&f->v, 0, y / 2);
-            int32_t n = fast_cols(j->fast, (pfi_kfn)pfi_rgb_to_yuv_p_ref, w);
-            if (n) ((pfi_rgb_to_yuv_p_fn)j->fast)(i0, i1, l0, l1, u, v, n, &j->p);
-            if (n < w)
+            pfi_rgb_to_yuv_p_fn k = (pfi_rgb_to_yuv_p_fn)j->fast;
+            int32_t n = fast_cols(j->fast, (pfi_kfn)pfi_rgb_to_yuv_p_ref, w), t = tail_start(n, w);
+            if (n) k(i0, i1, l0, l1, u, v, n, &j->p);
+            if (t < w)
+                k(i0 + t * cn, i1 + t * cn, l0 + t, l1 + t, u + t / 2, v + t / 2, PFI_YUV_BLOCK, &j->p);
+            else if (n < w)
                 pfi_rgb_to_yuv_p_ref(i0 + n * cn, i1 + n * cn, l0 + n, l1 + n, u + n / 2, v + n / 2,
                                      w - n, &j->p);
         }
