@@ -182,8 +182,8 @@ static void p_to_rgb(const uint8_t *y0, const uint8_t *y1, const uint8_t *u, con
     for (int32_t x = 0; x < width; x += 64) {
         chroma3 c[2];
         for (int h = 0; h < 2; h++) {
-            __m512i uu = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(u + x / 2 + 16 * h)));
-            __m512i vv = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(v + x / 2 + 16 * h)));
+            __m512i uu = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(u + x / 2 + 16 * h)));
+            __m512i vv = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(v + x / 2 + 16 * h)));
             c[h] = chroma_terms(&k, uu, vv);
         }
         store_px(d0 + x * cn, dec_row(&k, y0 + x, c), p);
@@ -282,8 +282,8 @@ static void rgb_to_p(const uint8_t *s0, const uint8_t *s1, uint8_t *y0, uint8_t 
         enc_load(&k, s0 + x * cn, cn, p->blue_first, &l);
         enc_luma(&k, &l, y0 + x);
         __m512i uv = _mm512_permutexvar_epi8(pidx, enc_chroma(&k, &l));
-        _mm256_storeu_si256((__m256i *)(u + x / 2), _mm512_castsi512_si256(uv));
-        _mm256_storeu_si256((__m256i *)(v + x / 2), _mm512_extracti64x4_epi64(uv, 1));
+        _mm256_storeu_si256((__m256i *)(void *)(u + x / 2), _mm512_castsi512_si256(uv));
+        _mm256_storeu_si256((__m256i *)(void *)(v + x / 2), _mm512_extracti64x4_epi64(uv, 1));
         enc_load(&k, s1 + x * cn, cn, p->blue_first, &l);
         enc_luma(&k, &l, y1 + x);
     }
