@@ -1,6 +1,6 @@
-/* 4:2:0 YUV kernel family: the reference everywhere; x86 AVX2 and AVX-512
- * (VBMI) kernels for the video decode hot path and the RGB -> I420/NV12
- * encoders. */
+/* 4:2:0 YUV kernel family: the reference everywhere; on x86 the AVX-512
+ * level takes the VBMI kernels (video decode hot path and the RGB ->
+ * I420/NV12 encoders) when the CPU has VBMI. No SSE4/AVX2 kernels yet. */
 #include "cpu/yuv_exec.h"
 
 static const char *const k_names[PFI_YUV_SLOTS] = {"yuv.nv12_to_rgb_u8", "yuv.i420_to_rgb_u8",
