@@ -163,18 +163,49 @@ typedef struct pf_yuv {
 /* Views of one contiguous frame buffer in the usual memory orders
  * (stride 0 = W bytes): NV12/NV21 = Y plane then UV plane; I420 = Y, U, V;
  * YV12 = Y, V, U. The chroma planes use stride/2 (I420/YV12) or stride
- * (NV12/NV21), like FFmpeg and OpenCV's single-Mat layout. */
+ * (NV12/NV21), like FFmpeg and OpenCV's single-Mat layout. NV21 has the
+ * same memory layout as NV12 (only the byte order inside `uv` differs,
+ * which the code says), so pf_yuv_nv12 views NV21 frames too. A stride
+ * below W, width/height <= 0 or a NULL buffer give views with NULL data,
+ * which the conversions reject. */
 PF_API pf_yuv pf_yuv_nv12(void *data, int32_t width, int32_t height, ptrdiff_t stride);
 PF_API pf_yuv pf_yuv_i420(void *data, int32_t width, int32_t height, ptrdiff_t stride);
 PF_API pf_yuv pf_yuv_yv12(void *data, int32_t width, int32_t height, ptrdiff_t stride);
-/* Bytes of such a contiguous 4:2:0 frame (W*H*3/2 when stride == W). */
+/* Bytes of such a contiguous 4:2:0 frame: stride * (H + H/2) (= W*H*3/2
+ * when stride == W); 0 for a bad shape or on overflow. */
 PF_API size_t pf_yuv_frame_size(int32_t width, int32_t height, ptrdiff_t stride);
 
-/* 4:2:0 frame -> RGB/BGR/RGBA/BGRA u8 (alpha 255) or GRAY. */
+/*
+ * pf_cvt_color_from_yuv: 4:2:0 frame src[i] -> dst[i] (u8 HWC, src's W x H).
+ *   codes 90..97  NV12/NV21 -> RGB, BGR (3 ch) / RGBA, BGRA (4 ch, alpha 255)
+ *   codes 98..105 YV12/IYUV(I420) -> the same; u/v are named planes, so the
+ *                 YV12 and I420 codes give the same result on the same views
+ *   code 106      YUV2GRAY_420: copies Y (1 ch); chroma planes not read
+ * pf_cvt_color_to_yuv: RGB/BGR(A) u8 HWC src[i] -> frame dst[i]:
+ *   codes 127..134   {RGB,BGR,RGBA,BGRA}2YUV_{I420,YV12} (writes y, u, v)
+ *   codes 1000..1007 {RGB,BGR,RGBA,BGRA}2YUV_{NV12,NV21} (writes y, uv):
+ *                    OpenCV's I420 encoder output with chroma interleaved
+ *   Chroma is taken from the top-left pixel of each 2x2 block (OpenCV's
+ *   rule), not averaged.
+ * Frames: y is W x H x 1; uv (NV12/NV21) is W/2 x H/2 x 2; u, v (I420/YV12)
+ * are W/2 x H/2 x 1; all u8, host, each with its own (possibly negative)
+ * stride. W and H must be even (OpenCV's rule): PF_ERR_INVALID_ARGUMENT
+ * naming the plane. Any overlap between an output and an input plane, or
+ * between two output planes, is PF_ERR_INVALID_ARGUMENT. Every sample is
+ * validated before anything is written.
+ * opts (may be NULL): yuv_matrix BT601 (default) / BT709, yuv_range
+ * LIMITED (default) / FULL. 20-bit fixed point with the exact formulas and
+ * constants in docs/exactness.md (src/kernels/yuv_math.h).
+ * Exactness: default BT.601 limited is bit-identical to OpenCV 4.x
+ * cv::cvtColor for every code above (verified against OpenCV 4.6); the
+ * other tables are within 1 of the real-valued ITU/JFIF formulas, and
+ * BT.601 full-range decode equals the rounded JFIF formula. All SIMD
+ * levels give the reference's bytes.
+ * Not supported: u16/f32 frames, 4:2:2/4:4:4, odd sizes, CHW RGB views.
+ */
 PF_API pf_status pf_cvt_color_from_yuv(pf_stream *stream, int count, const pf_yuv src[],
                                        pf_image dst[], pf_color_code code,
                                        const pf_color_opts *opts);
-/* RGB/BGR(A) u8 -> 4:2:0 frame. */
 PF_API pf_status pf_cvt_color_to_yuv(pf_stream *stream, int count, const pf_image src[],
                                      pf_yuv dst[], pf_color_code code,
                                      const pf_color_opts *opts);

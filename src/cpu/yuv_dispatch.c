@@ -1,6 +1,18 @@
-/* Kernel family "yuv" (placeholder until its kernels land: no slots). */
-#include "cpu/kfamily.h"
+/* 4:2:0 YUV kernel family: the reference everywhere; on x86 the AVX-512
+ * level takes the VBMI kernels (video decode hot path and the RGB ->
+ * I420/NV12 encoders) when the CPU has VBMI. No SSE4/AVX2 kernels yet. */
+#include "cpu/yuv_exec.h"
 
-static void fill_ref(pfi_kfn *slots) { (void)slots; }
-static const char *const k_names[1] = {""};
-pfi_kfamily pfi_yuv_family = PFI_KFAMILY_INIT(k_names, 0, fill_ref, NULL, NULL, NULL, NULL);
+static const char *const k_names[PFI_YUV_SLOTS] = {"yuv.nv12_to_rgb_u8", "yuv.i420_to_rgb_u8",
+                                                   "yuv.rgb_to_i420_u8", "yuv.rgb_to_nv12_u8"};
+
+static void fill_ref(pfi_kfn *slots) {
+    slots[PFI_YUV_NV12_TO_RGB] = (pfi_kfn)pfi_yuv_sp_to_rgb_ref;
+    slots[PFI_YUV_I420_TO_RGB] = (pfi_kfn)pfi_yuv_p_to_rgb_ref;
+    slots[PFI_YUV_RGB_TO_I420] = (pfi_kfn)pfi_rgb_to_yuv_p_ref;
+    slots[PFI_YUV_RGB_TO_NV12] = (pfi_kfn)pfi_rgb_to_yuv_sp_ref;
+}
+
+pfi_kfamily pfi_yuv_family = PFI_KFAMILY_INIT(k_names, PFI_YUV_SLOTS, fill_ref, NULL,
+                                              NULL,
+                                              PFI_X86(pfi_yuv_fill_avx512), NULL);

@@ -14,6 +14,7 @@ static const bench_entry k_benches[] = {
     {"lut", bench_lut},
     {"geom", bench_geom},
     {"convert", bench_convert},
+    {"yuv", bench_yuv},
 };
 #define NBENCH ((int)(sizeof k_benches / sizeof k_benches[0]))
 
