@@ -133,16 +133,23 @@ typedef struct color_job {
     const pfi_ktable *k;
 } color_job;
 
-/* One segment of a row: the fast kernel on whole blocks, the reference on
- * the rest. */
+/* One segment of a row: the fast kernel on whole blocks; the rest by one
+ * more block that ends at the segment's end (it recomputes a few pixels
+ * with the same result), or by the reference when the segment is shorter
+ * than a block or the call is in place (src already overwritten). */
 static void run_segment(pfi_color_row_fn fast, const char *s, char *d, int32_t n,
-                        const pfi_color_desc *desc) {
+                        const pfi_color_desc *desc, int in_place) {
     size_t es = pf_dtype_size(desc->dtype);
+    size_t sp = es * (size_t)desc->scn, dp = es * (size_t)desc->dcn;
     int32_t done = fast == NULL || fast == pfi_color_row_ref ? 0 : n / PFI_COLOR_BLOCK * PFI_COLOR_BLOCK;
     if (done) fast(s, d, done, desc);
-    if (done < n)
-        pfi_color_row_ref(s + (size_t)done * es * (size_t)desc->scn,
-                          d + (size_t)done * es * (size_t)desc->dcn, n - done, desc);
+    if (done == n) return;
+    if (done && !in_place) {
+        int32_t x = n - PFI_COLOR_BLOCK;
+        fast(s + (size_t)x * sp, d + (size_t)x * dp, PFI_COLOR_BLOCK, desc);
+    } else {
+        pfi_color_row_ref(s + (size_t)done * sp, d + (size_t)done * dp, n - done, desc);
+    }
 }
 
 static void color_rows(void *ctx, int i, int32_t y0, int32_t y1) {
@@ -161,6 +168,7 @@ static void color_rows(void *ctx, int i, int32_t y0, int32_t y1) {
     int slot = pfi_color_slot(&desc);
     pfi_color_row_fn fast = slot >= 0 ? (pfi_color_row_fn)j->k->fn[slot] : NULL;
     int32_t w = s->width;
+    int in_place = s->data == d->data;
     for (int32_t y = y0; y < y1; y++) {
         const char *sr = pfi_row_ptr(s, 0, y);
         char *dr = pfi_row_ptr(d, 0, y);
@@ -169,10 +177,11 @@ static void color_rows(void *ctx, int i, int32_t y0, int32_t y1) {
             int32_t t = pfi_hsv2rgb_trunc_px(w);
             pfi_color_desc dt = desc;
             dt.hsv_trunc = 1;
-            run_segment(fast, sr, dr, t, &dt);
-            run_segment(fast, sr + (size_t)t * 3, dr + (size_t)t * (size_t)desc.dcn, w - t, &desc);
+            run_segment(fast, sr, dr, t, &dt, in_place);
+            run_segment(fast, sr + (size_t)t * 3, dr + (size_t)t * (size_t)desc.dcn, w - t, &desc,
+                        in_place);
         } else {
-            run_segment(fast, sr, dr, w, &desc);
+            run_segment(fast, sr, dr, w, &desc, in_place);
         }
     }
 }

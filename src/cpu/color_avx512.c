@@ -45,21 +45,28 @@ static int src_byte(int scn, int dcn, int swap, int q) {
     return px * scn + sc;
 }
 
-static void plan_build(perm_plan *p, int scn, int dcn, int swap) {
+/* Input pairs of output vector k, as compile-time constants of the loop:
+ * the first pixel touching vector k starts in input vector pair_lo; the
+ * second pair (pair_lo + 2, + 3) is needed when the last pixel reaches it. */
+static inline int pair_lo(int scn, int dcn, int k) { return (64 * k / dcn) * scn / 64; }
+static inline int needs_pair2(int scn, int dcn, int k) {
+    return ((64 * k + 63) / dcn) * scn + scn - 1 >= 64 * (pair_lo(scn, dcn, k) + 2);
+}
+
+/* 0 when some byte falls outside the pairs (then the kernel is not used). */
+static int plan_build(perm_plan *p, int scn, int dcn, int swap) {
     memset(p, 0, sizeof *p);
     p->scn = scn;
     p->dcn = dcn;
     for (int k = 0; k < dcn; k++) {
         perm_vec *v = &p->v[k];
-        int lo = 1 << 30;
-        for (int j = 0; j < 64; j++) {
-            int s = src_byte(scn, dcn, swap, 64 * k + j);
-            if (s >= 0 && s < lo) lo = s;
-        }
-        v->p1 = lo / 64;
+        v->p1 = pair_lo(scn, dcn, k);
         v->p2 = v->p1 + 2;
         for (int j = 0; j < 64; j++) {
             int s = src_byte(scn, dcn, swap, 64 * k + j);
+            if (s >= 0 && (s < 64 * v->p1 || s >= 64 * (v->p2 + 2) ||
+                           (s >= 64 * v->p2 && !needs_pair2(scn, dcn, k))))
+                return 0;
             if (s < 0) {
                 v->alpha |= (__mmask64)1 << j;
             } else if (s < 64 * (v->p1 + 2)) {
@@ -70,6 +77,7 @@ static void plan_build(perm_plan *p, int scn, int dcn, int swap) {
             }
         }
     }
+    return 1;
 }
 
 static perm_plan g_swap3, g_swap4, g_add[2], g_drop[2], g_g2c3, g_g2c4;
@@ -86,14 +94,14 @@ static inline __attribute__((always_inline)) void perm_run(const perm_plan *p, i
         __m512i out[4];
         for (int k = 0; k < dcn; k++) {
             const perm_vec *v = &p->v[k];
-            __m512i r = _mm512_permutex2var_epi8(in[v->p1], _mm512_loadu_si512(v->idx1),
-                                                 in[v->p1 + 1]);
-            if (v->m2)
+            const int p1 = pair_lo(scn, dcn, k); /* constants once inlined */
+            __m512i r = _mm512_permutex2var_epi8(in[p1], _mm512_loadu_si512(v->idx1), in[p1 + 1]);
+            if (needs_pair2(scn, dcn, k))
                 r = _mm512_mask_mov_epi8(r, v->m2,
-                                         _mm512_permutex2var_epi8(in[v->p2],
+                                         _mm512_permutex2var_epi8(in[p1 + 2],
                                                                   _mm512_loadu_si512(v->idx2),
-                                                                  in[v->p2 + 1]));
-            if (v->alpha) r = _mm512_mask_mov_epi8(r, v->alpha, ff);
+                                                                  in[p1 + 3]));
+            if (dcn == 4 && scn != 4) r = _mm512_mask_mov_epi8(r, v->alpha, ff);
             out[k] = r;
         }
         for (int k = 0; k < dcn; k++) _mm512_storeu_si512(dst + 64 * k, out[k]);
@@ -185,14 +193,11 @@ static void gray_u8c4(const void *s, void *d, int32_t n, const pfi_color_desc *c
 
 void pfi_color_fill_avx512(pfi_kfn *slots) {
     if (!(pf_cpu_features() & PF_CPU_AVX512VBMI)) return;
-    plan_build(&g_swap3, 3, 3, 1);
-    plan_build(&g_swap4, 4, 4, 1);
-    for (int s = 0; s < 2; s++) {
-        plan_build(&g_add[s], 3, 4, s);
-        plan_build(&g_drop[s], 4, 3, s);
-    }
-    plan_build(&g_g2c3, 1, 3, 0);
-    plan_build(&g_g2c4, 1, 4, 0);
+    int ok = plan_build(&g_swap3, 3, 3, 1) && plan_build(&g_swap4, 4, 4, 1) &&
+             plan_build(&g_add[0], 3, 4, 0) && plan_build(&g_add[1], 3, 4, 1) &&
+             plan_build(&g_drop[0], 4, 3, 0) && plan_build(&g_drop[1], 4, 3, 1) &&
+             plan_build(&g_g2c3, 1, 3, 0) && plan_build(&g_g2c4, 1, 4, 0);
+    if (!ok) return; /* cannot happen for these shapes; keep the reference */
     gray_plan_build(&g_gray3, 3);
     gray_plan_build(&g_gray4, 4);
     slots[PFI_COLOR_SWAP_U8C3] = (pfi_kfn)swap_u8c3;

@@ -12,6 +12,7 @@ typedef struct bench_entry {
 static const bench_entry k_benches[] = {
     {"resize", bench_resize},
     {"lut", bench_lut},
+    {"color", bench_color},
 };
 #define NBENCH ((int)(sizeof k_benches / sizeof k_benches[0]))
 

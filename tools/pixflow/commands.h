@@ -8,5 +8,6 @@ int cmd_bench(int argc, char **argv);
 /* pixflow bench <name> (one file each, bench_<name>.c) */
 int bench_resize(int argc, char **argv);
 int bench_lut(int argc, char **argv);
+int bench_color(int argc, char **argv);
 
 #endif
