@@ -141,9 +141,24 @@ PF_API pf_color_opts pf_color_opts_defaults(void);
  * pf_cvt_color: src[i] -> dst[i] with an OpenCV colour code (the non-video
  * codes above; the 4:2:0 codes go through pf_cvt_color_from_yuv /
  * pf_cvt_color_to_yuv). dst[i] must have src[i]'s size and the channel
- * count the code produces. opts may be NULL.
- * (Supported dtypes, layouts and the exactness of each code: see the
- * section comment in docs/exactness.md, summarized here by the op.)
+ * count the code produces. opts may be NULL (its fields concern the 4:2:0
+ * codes only).
+ *   - dtypes: u8, u16, f32 (src and dst alike); HSV codes u8 and f32 only
+ *     (as OpenCV). u8 HSV: H in 0..180 (FULL: 0..255); f32: H in [0,360),
+ *     S and V in [0,1].
+ *   - channels: BGR-side sources 3 or 4 (alpha ignored); GRAY2BGR(A) from
+ *     1; the inverse HSV/YCrCb codes write 3 or 4 channels (dst.channels
+ *     plays OpenCV's dcn); alpha written = 255 / 65535 / 1.0.
+ *   - layout: multi-channel sides must be HWC (CHW -> PF_ERR_UNSUPPORTED;
+ *     use pf_reformat). Any row stride, negative included.
+ *   - in place: allowed with the very same view when src and dst have the
+ *     same channel count; any other overlap is rejected.
+ *   - exactness: u8/u16 bit-identical to OpenCV 4.6 cv::cvtColor (incl. its
+ *     position-dependent HSV->BGR u8 rounding); f32 within
+ *     1e-6 * max(1, |OpenCV|), and the same bits at every ISA and thread
+ *     count (docs/exactness.md, "pf_cvt_color").
+ *   - 4:2:0 video codes -> PF_ERR_INVALID_ARGUMENT naming the right
+ *     function; other unknown codes -> PF_ERR_UNSUPPORTED.
  */
 PF_API pf_status pf_cvt_color(pf_stream *stream, int count, const pf_image src[],
                               pf_image dst[], pf_color_code code, const pf_color_opts *opts);

@@ -1,6 +1,27 @@
-/* Kernel family "color" (placeholder until its kernels land: no slots). */
-#include "cpu/kfamily.h"
+/* Colour kernel family: the reference everywhere; on x86 the AVX-512 level
+ * takes the VBMI byte-permute kernels when the CPU has AVX-512 VBMI. */
+#include "cpu/color_exec.h"
 
-static void fill_ref(pfi_kfn *slots) { (void)slots; }
-static const char *const k_names[1] = {""};
-pfi_kfamily pfi_color_family = PFI_KFAMILY_INIT(k_names, 0, fill_ref, NULL, NULL, NULL, NULL);
+static const char *const k_names[PFI_COLOR_SLOTS] = {
+    "color.swap_rb_u8c3", "color.swap_rb_u8c4", "color.add_alpha_u8", "color.drop_alpha_u8",
+    "color.gray_u8c3",    "color.gray_u8c4",    "color.gray2bgr_u8",  "color.gray2bgra_u8"};
+
+static void fill_ref(pfi_kfn *slots) {
+    for (int k = 0; k < PFI_COLOR_SLOTS; k++) slots[k] = (pfi_kfn)pfi_color_row_ref;
+}
+
+pfi_kfamily pfi_color_family = PFI_KFAMILY_INIT(k_names, PFI_COLOR_SLOTS, fill_ref, NULL, NULL,
+                                                PFI_X86(pfi_color_fill_avx512), NULL);
+
+int pfi_color_slot(const pfi_color_desc *d) {
+    if (d->dtype != PF_U8) return -1;
+    switch (d->kind) {
+    case PFI_CK_RGB2RGB:
+        if (d->scn == 3 && d->dcn == 3) return d->swap ? PFI_COLOR_SWAP_U8C3 : -1;
+        if (d->scn == 4 && d->dcn == 4) return d->swap ? PFI_COLOR_SWAP_U8C4 : -1;
+        return d->scn == 3 ? PFI_COLOR_ADD_ALPHA_U8 : PFI_COLOR_DROP_ALPHA_U8;
+    case PFI_CK_RGB2GRAY: return d->scn == 3 ? PFI_COLOR_GRAY_U8C3 : PFI_COLOR_GRAY_U8C4;
+    case PFI_CK_GRAY2RGB: return d->dcn == 3 ? PFI_COLOR_GRAY2BGR_U8 : PFI_COLOR_GRAY2BGRA_U8;
+    default: return -1;
+    }
+}

@@ -15,6 +15,7 @@ static const bench_entry k_benches[] = {
     {"geom", bench_geom},
     {"convert", bench_convert},
     {"yuv", bench_yuv},
+    {"color", bench_color},
 };
 #define NBENCH ((int)(sizeof k_benches / sizeof k_benches[0]))
 

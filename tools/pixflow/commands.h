@@ -11,5 +11,6 @@ int bench_lut(int argc, char **argv);
 int bench_geom(int argc, char **argv);
 int bench_convert(int argc, char **argv);
 int bench_yuv(int argc, char **argv);
+int bench_color(int argc, char **argv);
 
 #endif

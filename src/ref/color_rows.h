@@ -1,0 +1,57 @@
+/* Colour conversion row kernels: the reference (the specification) and the
+ * contract the optimized kernels follow. */
+#ifndef PF_REF_COLOR_ROWS_H
+#define PF_REF_COLOR_ROWS_H
+
+#include <stdint.h>
+
+#include "pixflow/core.h"
+
+typedef enum pfi_color_kind {
+    PFI_CK_RGB2RGB = 0, /* channel swap and/or alpha add/drop (3|4 -> 3|4) */
+    PFI_CK_RGB2GRAY,    /* 3|4 -> 1 */
+    PFI_CK_GRAY2RGB,    /* 1 -> 3|4 */
+    PFI_CK_RGB2HSV,     /* 3|4 -> 3 */
+    PFI_CK_HSV2RGB,     /* 3 -> 3|4 */
+    PFI_CK_RGB2YCRCB,   /* 3|4 -> 3 */
+    PFI_CK_YCRCB2RGB    /* 3 -> 3|4 */
+} pfi_color_kind;
+
+/* Everything a row kernel needs to know about one conversion. */
+typedef struct pfi_color_desc {
+    pfi_color_kind kind;
+    pf_dtype dtype;    /* PF_U8, PF_U16 or PF_F32 (src and dst alike) */
+    int scn, dcn;      /* channels per src / dst pixel */
+    int bidx;          /* index of blue in the RGB-side pixel: 0 = BGR, 2 = RGB */
+    int swap;          /* RGB2RGB: dst channel 0 <- src channel 2 and back */
+    int hrange;        /* HSV: u8 180 / 256 (forward FULL) / 255 (inverse FULL); f32 360 */
+    int hsv_trunc;     /* HSV2RGB u8: 1 truncates to u8 (OpenCV's vector loop),
+                          0 rounds (its scalar tail); see pfi_hsv2rgb_trunc_px */
+} pfi_color_desc;
+
+/* dst = convert(src) for n pixels of a row. Optimized kernels accept only n
+ * that is a multiple of PFI_COLOR_BLOCK; the caller runs the reference on
+ * the rest. */
+typedef void (*pfi_color_row_fn)(const void *src, void *dst, int32_t n, const pfi_color_desc *d);
+
+#define PFI_COLOR_BLOCK 64
+
+void pfi_color_row_ref(const void *src, void *dst, int32_t n, const pfi_color_desc *d);
+
+/* OpenCV's u8 HSV -> RGB truncates in its vector loop and rounds in its
+ * scalar tail, so the result depends on the pixel's position: the first
+ * pfi_hsv2rgb_trunc_px(width) pixels of each row are truncated. The
+ * installed OpenCV (AVX2 dispatch, 8 float lanes, 4 vectors per step)
+ * truncates floor(width / 32) * 32 pixels. */
+static inline int32_t pfi_hsv2rgb_trunc_px(int32_t width) { return width / 32 * 32; }
+
+/* OpenCV's u8 HSV division tables (built once, thread-safe). */
+typedef struct pfi_hsv_tables {
+    int32_t sdiv[256];
+    int32_t hdiv180[256];
+    int32_t hdiv256[256];
+} pfi_hsv_tables;
+
+const pfi_hsv_tables *pfi_hsv_tables_get(void);
+
+#endif
