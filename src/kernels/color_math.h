@@ -27,7 +27,7 @@
 #define PFK_B2YF 0.114f
 
 /* YCrCb: 14-bit weights (OpenCV's R2Y, G2Y, B2Y, YCRI, YCBI, CR2RI, ...). */
-#define PFK_YUV_SHIFT 14
+#define PFK_YCC_SHIFT 14
 #define PFK_R2Y 4899
 #define PFK_G2Y 9617
 #define PFK_B2Y 1868
@@ -80,12 +80,12 @@ PF_HD void pfk_ycrcb_i(int32_t s0, int32_t s1, int32_t s2, int bidx, int32_t hal
                        int32_t out[3]) {
     int32_t c0 = bidx == 0 ? PFK_B2Y : PFK_R2Y;
     int32_t c2 = bidx == 0 ? PFK_R2Y : PFK_B2Y;
-    int32_t delta = half * (1 << PFK_YUV_SHIFT);
-    int32_t y = pfk_descale(s0 * c0 + s1 * PFK_G2Y + s2 * c2, PFK_YUV_SHIFT);
+    int32_t delta = half * (1 << PFK_YCC_SHIFT);
+    int32_t y = pfk_descale(s0 * c0 + s1 * PFK_G2Y + s2 * c2, PFK_YCC_SHIFT);
     int32_t r = bidx == 0 ? s2 : s0;
     int32_t b = bidx == 0 ? s0 : s2;
-    int32_t cr = pfk_descale((r - y) * PFK_YCRI + delta, PFK_YUV_SHIFT);
-    int32_t cb = pfk_descale((b - y) * PFK_YCBI + delta, PFK_YUV_SHIFT);
+    int32_t cr = pfk_descale((r - y) * PFK_YCRI + delta, PFK_YCC_SHIFT);
+    int32_t cb = pfk_descale((b - y) * PFK_YCBI + delta, PFK_YCC_SHIFT);
     out[0] = y < 0 ? 0 : y > maxv ? maxv : y;
     out[1] = cr < 0 ? 0 : cr > maxv ? maxv : cr;
     out[2] = cb < 0 ? 0 : cb > maxv ? maxv : cb;
@@ -109,9 +109,9 @@ PF_HD void pfk_ycrcb_f32(float s0, float s1, float s2, int bidx, float out[3]) {
 PF_HD void pfk_ycrcb2rgb_i(int32_t y, int32_t cr, int32_t cb, int bidx, int32_t half,
                            int32_t maxv, int32_t out[3]) {
     int32_t dcr = cr - half, dcb = cb - half;
-    int32_t b = y + pfk_descale(dcb * PFK_CB2BI, PFK_YUV_SHIFT);
-    int32_t g = y + pfk_descale(dcb * PFK_CB2GI + dcr * PFK_CR2GI, PFK_YUV_SHIFT);
-    int32_t r = y + pfk_descale(dcr * PFK_CR2RI, PFK_YUV_SHIFT);
+    int32_t b = y + pfk_descale(dcb * PFK_CB2BI, PFK_YCC_SHIFT);
+    int32_t g = y + pfk_descale(dcb * PFK_CB2GI + dcr * PFK_CR2GI, PFK_YCC_SHIFT);
+    int32_t r = y + pfk_descale(dcr * PFK_CR2RI, PFK_YCC_SHIFT);
     b = b < 0 ? 0 : b > maxv ? maxv : b;
     g = g < 0 ? 0 : g > maxv ? maxv : g;
     r = r < 0 ? 0 : r > maxv ? maxv : r;
