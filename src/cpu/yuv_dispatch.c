@@ -1,6 +1,7 @@
-/* 4:2:0 YUV kernel family: the reference everywhere; on x86 the AVX-512
- * level takes the VBMI kernels (video decode hot path and the RGB ->
- * I420/NV12 encoders) when the CPU has VBMI. No SSE4/AVX2 kernels yet. */
+/* 4:2:0 YUV kernel family: the reference everywhere; on x86 the AVX2
+ * level takes the AVX2 kernels (src/cpu/yuv_avx2.c), and the AVX-512 level
+ * the VBMI kernels when the CPU has VBMI (otherwise it keeps the AVX2
+ * ones). Every slot is accelerated at both levels; no SSE4 kernels. */
 #include "cpu/yuv_exec.h"
 
 static const char *const k_names[PFI_YUV_SLOTS] = {"yuv.nv12_to_rgb_u8", "yuv.i420_to_rgb_u8",
@@ -14,5 +15,5 @@ static void fill_ref(pfi_kfn *slots) {
 }
 
 pfi_kfamily pfi_yuv_family = PFI_KFAMILY_INIT(k_names, PFI_YUV_SLOTS, fill_ref, NULL,
-                                              NULL,
+                                              PFI_X86(pfi_yuv_fill_avx2),
                                               PFI_X86(pfi_yuv_fill_avx512), NULL);
