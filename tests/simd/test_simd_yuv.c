@@ -5,7 +5,8 @@
  * 1-byte-misaligned rows, negative strides, and source planes that end
  * exactly at a page boundary followed by a PROT_NONE guard page (so any
  * over-read faults). Also checks that the yuv.* slots really dispatch to
- * the AVX2 / AVX-512 VBMI kernels at those caps where this CPU has them. */
+ * the SSE4.1 / AVX2 / AVX-512 VBMI kernels at those caps where this CPU
+ * has them. */
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -142,11 +143,11 @@ int main(void) {
     if (nlev == 0) printf("test_simd_yuv: no SIMD level on this CPU; only the scalar path exists\n");
 
     /* Every yuv.* slot must leave the reference wherever this CPU has a
-     * kernel for it: the AVX2 kernels at the avx2 cap, the VBMI kernels at
-     * the avx512 cap (the AVX2 ones when the CPU lacks VBMI); none at sse4. */
+     * kernel for it: the SSE4.1 / AVX2 kernels at the sse4 / avx2 caps, the
+     * VBMI kernels at the avx512 cap (the AVX2 ones when the CPU lacks VBMI). */
     for (int l = 0; l < nlev; l++) {
         pf_isa want = PF_ISA_SCALAR;
-        if (levels[l] == PF_ISA_AVX2) want = PF_ISA_AVX2;
+        if (levels[l] == PF_ISA_SSE4 || levels[l] == PF_ISA_AVX2) want = levels[l];
         if (levels[l] == PF_ISA_AVX512)
             want = (pf_cpu_features() & PF_CPU_AVX512VBMI) ? PF_ISA_AVX512 : PF_ISA_AVX2;
         pf_cpu_set_cap(levels[l]);
