@@ -15,6 +15,8 @@ enum {
 
 extern pfi_kfamily pfi_yuv_family;
 
+void pfi_yuv_fill_sse4(pfi_kfn *slots);
+void pfi_yuv_fill_avx2(pfi_kfn *slots);
 void pfi_yuv_fill_avx512(pfi_kfn *slots);
 
 #endif

@@ -5,7 +5,8 @@
  * 1-byte-misaligned rows, negative strides, and source planes that end
  * exactly at a page boundary followed by a PROT_NONE guard page (so any
  * over-read faults). Also checks that the yuv.* slots really dispatch to
- * SIMD kernels where this CPU has them. */
+ * the SSE4.1 / AVX2 / AVX-512 VBMI kernels at those caps where this CPU
+ * has them. */
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -141,17 +142,26 @@ int main(void) {
     if (best == PF_ISA_NEON) levels[nlev++] = PF_ISA_NEON;
     if (nlev == 0) printf("test_simd_yuv: no SIMD level on this CPU; only the scalar path exists\n");
 
-    /* Where the CPU has AVX-512 VBMI, every yuv.* slot must leave the reference. */
-    if (best == PF_ISA_AVX512 && (pf_cpu_features() & PF_CPU_AVX512VBMI)) {
-        int yuv_slots = 0, simd = 0;
+    /* Every yuv.* slot must leave the reference wherever this CPU has a
+     * kernel for it: the SSE4.1 / AVX2 kernels at the sse4 / avx2 caps, the
+     * VBMI kernels at the avx512 cap (the AVX2 ones when the CPU lacks VBMI). */
+    for (int l = 0; l < nlev; l++) {
+        pf_isa want = PF_ISA_SCALAR;
+        if (levels[l] == PF_ISA_SSE4 || levels[l] == PF_ISA_AVX2) want = levels[l];
+        if (levels[l] == PF_ISA_AVX512)
+            want = (pf_cpu_features() & PF_CPU_AVX512VBMI) ? PF_ISA_AVX512 : PF_ISA_AVX2;
+        pf_cpu_set_cap(levels[l]);
+        int yuv_slots = 0, as_expected = 0;
         for (int i = 0; i < pf_dispatch_count(); i++) {
             const char *n;
             pf_isa isa;
             pf_dispatch_entry(i, &n, &isa);
-            if (strncmp(n, "yuv.", 4) == 0) yuv_slots++, simd += isa != PF_ISA_SCALAR;
+            if (strncmp(n, "yuv.", 4) == 0) yuv_slots++, as_expected += isa == want;
         }
-        CHECK(yuv_slots == 4);
-        CHECK(simd == yuv_slots);
+        CHECK(yuv_slots == 4 && as_expected == yuv_slots);
+        if (as_expected != yuv_slots)
+            fprintf(stderr, "at the %s cap %d of %d yuv.* slots dispatch to %s\n",
+                    pf_isa_name(levels[l]), as_expected, yuv_slots, pf_isa_name(want));
     }
 
     uint64_t rng = 0x420c0deull;
