@@ -84,11 +84,11 @@ static void coords(const warp_job *j, int i, int32_t y, int32_t x0, int32_t n, i
         int32_t bx = x0 / w->bw * w->bw; /* chunks stay inside one block */
         double o[3];
         pfk_persp_origin(w->m, bx, y, o);
-        for (int32_t k = 0; k < n; k++) pfk_persp_px(w->m, o, x0 - bx + k, nearest, &xy[2 * k], &xy[2 * k + 1], &a[k]);
+        ((pfi_warp_persp_xy_fn)j->k->fn[PFI_WARP_PERSP_XY])(w->m, o, x0 - bx, n, nearest, xy, a);
     } else {
         const float *fx = (const float *)pfi_row_ptr(&j->mx[i], 0, y) + x0;
         const float *fy = (const float *)pfi_row_ptr(&j->my[i], 0, y) + x0;
-        for (int32_t k = 0; k < n; k++) pfk_remap_px(fx[k], fy[k], nearest, &xy[2 * k], &xy[2 * k + 1], &a[k]);
+        ((pfi_warp_remap_xy_fn)j->k->fn[PFI_WARP_REMAP_XY])(fx, fy, n, nearest, xy, a);
     }
 }
 

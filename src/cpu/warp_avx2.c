@@ -153,7 +153,62 @@ static void affine_xy(const int32_t *ad, const int32_t *bd, int32_t X0, int32_t 
     if (k < n) pfi_warp_affine_xy_ref(ad + k, bd + k, X0, Y0, n - k, nearest, xy + 2 * k, a + k);
 }
 
+/* Stores 4 pixels' coordinates from 32-bit X, Y (1/32 pixel, or whole
+ * pixels for NEAREST): int16-saturated integer parts interleaved, and the
+ * table index. */
+static inline void store4(__m128i X, __m128i Y, int nearest, int16_t *xy, uint16_t *a) {
+    const __m128i inter = _mm_setr_epi8(0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15);
+    if (nearest) {
+        _mm_storel_epi64((__m128i *)(void *)a, _mm_setzero_si128());
+    } else {
+        const __m128i mask = _mm_set1_epi32(PFK_INTER_TAB - 1);
+        __m128i f = _mm_add_epi32(_mm_slli_epi32(_mm_and_si128(Y, mask), PFK_INTER_BITS), _mm_and_si128(X, mask));
+        _mm_storel_epi64((__m128i *)(void *)a, _mm_packs_epi32(f, f));
+        X = _mm_srai_epi32(X, PFK_INTER_BITS);
+        Y = _mm_srai_epi32(Y, PFK_INTER_BITS);
+    }
+    _mm_storeu_si128((__m128i *)(void *)xy, _mm_shuffle_epi8(_mm_packs_epi32(X, Y), inter));
+}
+
+/* Perspective: the scalar double operations 4 lanes at a time (no FMA:
+ * this file is compiled with -mavx2 only); cvtpd2dq rounds half to even
+ * like cvRound. W == 0 (or NaN, unordered) follows the scalar select. */
+static void persp_xy(const double m[9], const double o[3], int32_t x1_0, int32_t n, int nearest, int16_t *xy,
+                     uint16_t *a) {
+    const __m256d m0 = _mm256_set1_pd(m[0]), m3 = _mm256_set1_pd(m[3]), m6 = _mm256_set1_pd(m[6]);
+    const __m256d o0 = _mm256_set1_pd(o[0]), o1 = _mm256_set1_pd(o[1]), o2 = _mm256_set1_pd(o[2]);
+    const __m256d scale = _mm256_set1_pd(nearest ? 1.0 : (double)PFK_INTER_TAB);
+    const __m256d hi = _mm256_set1_pd(2147483647.0), lo = _mm256_set1_pd(-2147483648.0);
+    int32_t k = 0;
+    for (; k + 4 <= n; k += 4) {
+        __m256d x1 = _mm256_cvtepi32_pd(_mm_add_epi32(_mm_set1_epi32(x1_0 + k), _mm_setr_epi32(0, 1, 2, 3)));
+        __m256d w = _mm256_add_pd(o2, _mm256_mul_pd(m6, x1));
+        w = _mm256_and_pd(_mm256_cmp_pd(w, _mm256_setzero_pd(), _CMP_NEQ_UQ), _mm256_div_pd(scale, w));
+        __m256d fx = _mm256_mul_pd(_mm256_add_pd(o0, _mm256_mul_pd(m0, x1)), w);
+        __m256d fy = _mm256_mul_pd(_mm256_add_pd(o1, _mm256_mul_pd(m3, x1)), w);
+        fx = _mm256_max_pd(_mm256_min_pd(fx, hi), lo);
+        fy = _mm256_max_pd(_mm256_min_pd(fy, hi), lo);
+        store4(_mm256_cvtpd_epi32(fx), _mm256_cvtpd_epi32(fy), nearest, xy + 2 * k, a + k);
+    }
+    if (k < n) pfi_warp_persp_xy_ref(m, o, x1_0 + k, n - k, nearest, xy + 2 * k, a + k);
+}
+
+/* Remap: cvtps2dq gives INT_MIN for NaN and out-of-range values, as
+ * cvRound(float) does; map * 32 is exact. */
+static void remap_xy(const float *fx, const float *fy, int32_t n, int nearest, int16_t *xy, uint16_t *a) {
+    const __m128 scale = _mm_set1_ps(nearest ? 1.f : (float)PFK_INTER_TAB);
+    int32_t k = 0;
+    for (; k + 4 <= n; k += 4) {
+        __m128i X = _mm_cvtps_epi32(_mm_mul_ps(_mm_loadu_ps(fx + k), scale));
+        __m128i Y = _mm_cvtps_epi32(_mm_mul_ps(_mm_loadu_ps(fy + k), scale));
+        store4(X, Y, nearest, xy + 2 * k, a + k);
+    }
+    if (k < n) pfi_warp_remap_xy_ref(fx + k, fy + k, n - k, nearest, xy + 2 * k, a + k);
+}
+
 void pfi_warp_fill_avx2(pfi_kfn *slots) {
+    slots[PFI_WARP_PERSP_XY] = (pfi_kfn)persp_xy;
+    slots[PFI_WARP_REMAP_XY] = (pfi_kfn)remap_xy;
     slots[PFI_WARP_LINEAR_U8_C1] = (pfi_kfn)linear_u8_c1;
     slots[PFI_WARP_LINEAR_U8_C3] = (pfi_kfn)linear_u8_c3;
     slots[PFI_WARP_LINEAR_U8_C4] = (pfi_kfn)linear_u8_c4;

@@ -1,5 +1,6 @@
 /* Warp kernel family: u8 LINEAR sampling of inlier runs for 1, 3 and 4
- * interleaved channels, and the affine coordinate row. */
+ * interleaved channels, and the coordinate rows (affine, perspective,
+ * remap). */
 #ifndef PF_CPU_WARP_EXEC_H
 #define PF_CPU_WARP_EXEC_H
 
@@ -8,7 +9,7 @@
 
 enum {
     PFI_WARP_LINEAR_U8_C1 = 0, PFI_WARP_LINEAR_U8_C3, PFI_WARP_LINEAR_U8_C4, PFI_WARP_AFFINE_XY,
-    PFI_WARP_SLOTS
+    PFI_WARP_PERSP_XY, PFI_WARP_REMAP_XY, PFI_WARP_SLOTS
 };
 
 extern pfi_kfamily pfi_warp_family;

@@ -221,3 +221,12 @@ void pfi_warp_affine_xy_ref(const int32_t *adelta, const int32_t *bdelta, int32_
     for (int32_t k = 0; k < n; k++)
         pfk_affine_px(X0, Y0, adelta[k], bdelta[k], nearest, &xy[2 * k], &xy[2 * k + 1], &a[k]);
 }
+
+void pfi_warp_persp_xy_ref(const double m[9], const double o[3], int32_t x1_0, int32_t n, int nearest, int16_t *xy,
+                           uint16_t *a) {
+    for (int32_t k = 0; k < n; k++) pfk_persp_px(m, o, x1_0 + k, nearest, &xy[2 * k], &xy[2 * k + 1], &a[k]);
+}
+
+void pfi_warp_remap_xy_ref(const float *fx, const float *fy, int32_t n, int nearest, int16_t *xy, uint16_t *a) {
+    for (int32_t k = 0; k < n; k++) pfk_remap_px(fx[k], fy[k], nearest, &xy[2 * k], &xy[2 * k + 1], &a[k]);
+}

@@ -63,4 +63,16 @@ typedef void (*pfi_warp_affine_xy_fn)(const int32_t *adelta, const int32_t *bdel
 void pfi_warp_affine_xy_ref(const int32_t *adelta, const int32_t *bdelta, int32_t X0, int32_t Y0, int32_t n,
                             int nearest, int16_t *xy, uint16_t *a);
 
+/* Perspective coordinates of n pixels x1 = x1_0 .. x1_0 + n - 1 columns
+ * right of the block origin o (pfk_persp_origin). */
+typedef void (*pfi_warp_persp_xy_fn)(const double m[9], const double o[3], int32_t x1_0, int32_t n, int nearest,
+                                     int16_t *xy, uint16_t *a);
+void pfi_warp_persp_xy_ref(const double m[9], const double o[3], int32_t x1_0, int32_t n, int nearest, int16_t *xy,
+                           uint16_t *a);
+
+/* Remap coordinates of n pixels from float maps. */
+typedef void (*pfi_warp_remap_xy_fn)(const float *fx, const float *fy, int32_t n, int nearest, int16_t *xy,
+                                     uint16_t *a);
+void pfi_warp_remap_xy_ref(const float *fx, const float *fy, int32_t n, int nearest, int16_t *xy, uint16_t *a);
+
 #endif

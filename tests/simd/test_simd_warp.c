@@ -1,6 +1,6 @@
 /* C-vs-SIMD harness for the warp kernels (u8 LINEAR sampling of 1, 3 and
- * 4 channels, affine coordinate rows): every ISA level against the scalar
- * reference through pf_warp_affine / pf_remap, random matrices (so runs
+ * 4 channels, affine / perspective / remap coordinate rows): every ISA level against the scalar
+ * reference through pf_warp_affine / pf_warp_perspective / pf_remap, random matrices (so runs
  * of inlier pixels of every length meet border pixels), widths around
  * the vector block sizes, misaligned and negative-stride sources ending at
  * a guard page (an 8-byte tap load past the last pixel would fault). */
@@ -59,22 +59,25 @@ int main(void) {
                 my[y * dw + x] = (float)(m[3] * x + m[4] * y + m[5]);
             }
         pf_image imx = pf_image_hwc(mx, dw, dh, 1, PF_F32, 0), imy = pf_image_hwc(my, dw, dh, 1, PF_F32, 0);
-        for (int op = 0; op < 2; op++) {
+        double m9[9] = {m[0], m[1], m[2], m[3], m[4], m[5], frand(&rng, -2e-3, 2e-3), frand(&rng, -2e-3, 2e-3), 1};
+        for (int op = 0; op < 3; op++) {
             memset(ref, 0x5A, dn);
             pf_cpu_set_cap(PF_ISA_SCALAR);
-            CHECK_STATUS(op ? pf_remap(NULL, 1, &src, &dref, &imx, &imy, &(pf_warp_opts){o.interp, o.border, {17, 200, 3, 99}, 0})
-                            : pf_warp_affine(NULL, 1, &src, &dref, m, 1, &o),
+            CHECK_STATUS(op == 2 ? pf_warp_perspective(NULL, 1, &src, &dref, m9, 1, &o)
+                         : op ? pf_remap(NULL, 1, &src, &dref, &imx, &imy, &(pf_warp_opts){o.interp, o.border, {17, 200, 3, 99}, 0})
+                              : pf_warp_affine(NULL, 1, &src, &dref, m, 1, &o),
                          PF_OK);
             for (int l = 0; l < nlev; l++) {
                 memset(out + 1, 0x5A, dn);
                 pf_cpu_set_cap(levels[l]);
-                CHECK_STATUS(op ? pf_remap(NULL, 1, &src, &dout, &imx, &imy, &(pf_warp_opts){o.interp, o.border, {17, 200, 3, 99}, 0})
-                                : pf_warp_affine(NULL, 1, &src, &dout, m, 1, &o),
+                CHECK_STATUS(op == 2 ? pf_warp_perspective(NULL, 1, &src, &dout, m9, 1, &o)
+                             : op ? pf_remap(NULL, 1, &src, &dout, &imx, &imy, &(pf_warp_opts){o.interp, o.border, {17, 200, 3, 99}, 0})
+                                  : pf_warp_affine(NULL, 1, &src, &dout, m, 1, &o),
                              PF_OK);
                 int ok = memcmp(ref, out + 1, dn) == 0;
                 if (!ok)
                     fprintf(stderr, "%s mismatch at %s: cn=%d src %dx%d dst %dx%d border=%d interp=%d neg=%d\n",
-                            op ? "remap" : "affine", pf_isa_name(levels[l]), cn, w, h, dw, dh, (int)o.border,
+                            op == 2 ? "perspective" : op ? "remap" : "affine", pf_isa_name(levels[l]), cn, w, h, dw, dh, (int)o.border,
                             (int)o.interp, negative);
                 CHECK(ok);
             }
