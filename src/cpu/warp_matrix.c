@@ -78,11 +78,11 @@ pf_status pf_affine_from_points(const float src[6], const float dst[6], double m
     memset(a, 0, sizeof a);
     for (int i = 0; i < 3; i++) {
         int j = i * 12, k = i * 12 + 6;
-        a[j] = a[k + 3] = src[2 * i];
-        a[j + 1] = a[k + 4] = src[2 * i + 1];
+        a[j] = a[k + 3] = (double)src[2 * i];
+        a[j + 1] = a[k + 4] = (double)src[2 * i + 1];
         a[j + 2] = a[k + 5] = 1;
-        b[i * 2] = dst[2 * i];
-        b[i * 2 + 1] = dst[2 * i + 1];
+        b[i * 2] = (double)dst[2 * i];
+        b[i * 2 + 1] = (double)dst[2 * i + 1];
     }
     if (!lu_solve(a, b, 6))
         return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: the three source points are collinear (or coincide)", op);
@@ -103,16 +103,16 @@ pf_status pf_perspective_from_points(const float src[8], const float dst[8], dou
     for (int i = 0; i < 4; i++) {
         float sx = src[2 * i], sy = src[2 * i + 1], dx = dst[2 * i], dy = dst[2 * i + 1];
         double *r = a + i * 8, *q = a + (i + 4) * 8;
-        r[0] = q[3] = sx;
-        r[1] = q[4] = sy;
+        r[0] = q[3] = (double)sx;
+        r[1] = q[4] = (double)sy;
         r[2] = q[5] = 1;
         /* float products, as OpenCV's -src.x * dst.x on Point2f */
-        r[6] = -sx * dx;
-        r[7] = -sy * dx;
-        q[6] = -sx * dy;
-        q[7] = -sy * dy;
-        b[i] = dx;
-        b[i + 4] = dy;
+        r[6] = (double)(-sx * dx);
+        r[7] = (double)(-sy * dx);
+        q[6] = (double)(-sx * dy);
+        q[7] = (double)(-sy * dy);
+        b[i] = (double)dx;
+        b[i + 4] = (double)dy;
     }
     if (!lu_solve(a, b, 8))
         return pfi_fail(PF_ERR_INVALID_ARGUMENT,

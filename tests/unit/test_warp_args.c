@@ -40,12 +40,12 @@ static void bad_args(void) {
     double p_sing[9] = {1, 2, 3, 2, 4, 6, 0, 0, 1};
     CHECK_STATUS(pf_warp_perspective(NULL, 1, &s, &d, p_sing, 1, NULL), PF_ERR_INVALID_ARGUMENT);
     CHECK_MSG("singular");
-    double nanm[12] = {1, 0, 0, 0, 1, 0, 1, 0, NAN, 0, 1, 0};
+    double nanm[12] = {1, 0, 0, 0, 1, 0, 1, 0, (double)NAN, 0, 1, 0};
     memset(g_dst, 0x11, sizeof g_dst);
     CHECK_STATUS(pf_warp_affine(NULL, 2, s2, d2, nanm, 2, NULL), PF_ERR_INVALID_ARGUMENT);
     CHECK_MSG("matrices[1] entry 2");
     CHECK(g_dst[0] == 0x11); /* sample 0 untouched: the batch is validated first */
-    double infm[9] = {1, 0, 0, 0, 1, 0, 0, INFINITY, 1};
+    double infm[9] = {1, 0, 0, 0, 1, 0, 0, (double)INFINITY, 1};
     CHECK_STATUS(pf_warp_perspective(NULL, 1, &s, &d, infm, 1, NULL), PF_ERR_INVALID_ARGUMENT);
     CHECK_MSG("not finite");
     /* interp / border / flags */
@@ -121,7 +121,7 @@ static void bad_args(void) {
     CHECK_STATUS(pf_rotation_matrix_2d(10.f, 20.f, 30, 2, rot), PF_OK);
     CHECK_STATUS(pf_invert_affine(rot, inv), PF_OK);
     CHECK(fabs(inv[0] * rot[0] + inv[1] * rot[3] - 1) < 1e-12);
-    CHECK_STATUS(pf_rotation_matrix_2d(0.f, 0.f, NAN, 1, rot), PF_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(pf_rotation_matrix_2d(0.f, 0.f, (double)NAN, 1, rot), PF_ERR_INVALID_ARGUMENT);
     CHECK_STATUS(pf_rotation_matrix_2d(0.f, 0.f, 0, 1, NULL), PF_ERR_INVALID_ARGUMENT);
 }
 
