@@ -16,6 +16,7 @@ static const bench_entry k_benches[] = {
     {"convert", bench_convert},
     {"yuv", bench_yuv},
     {"color", bench_color},
+    {"warp", bench_warp},
 };
 #define NBENCH ((int)(sizeof k_benches / sizeof k_benches[0]))
 
