@@ -117,6 +117,22 @@ static void stat_sample(void *ctx, int i, int32_t y0, int32_t y1) {
             mm[4 + c] = -INFINITY;
         }
     if (h) memset(h, 0, 1024 * sizeof *h);
+    if (h && !mm && s->dtype == PF_U8) { /* the common case: a tight loop */
+        for (int32_t y = 0; y < s->height; y++)
+            for (int pl = 0; pl < planes; pl++) {
+                const uint8_t *row = pfi_row_ptr(s, pl, y);
+                uint32_t *hp = h + (planes > 1 ? pl * 256 : 0);
+                if (cn == 3)
+                    for (int32_t x = 0; x < n; x += 3) {
+                        hp[row[x]]++;
+                        hp[256 + row[x + 1]]++;
+                        hp[512 + row[x + 2]]++;
+                    }
+                else
+                    for (int32_t x = 0; x < n; x++) hp[(x % cn) * 256 + row[x]]++;
+            }
+        return;
+    }
     for (int32_t y = 0; y < s->height; y++)
         for (int pl = 0; pl < planes; pl++) {
             const void *row = pfi_row_ptr(s, pl, y);

@@ -12,6 +12,7 @@ typedef struct bench_entry {
 static const bench_entry k_benches[] = {
     {"resize", bench_resize},
     {"lut", bench_lut},
+    {"photo", bench_photo},
     {"geom", bench_geom},
 };
 #define NBENCH ((int)(sizeof k_benches / sizeof k_benches[0]))
