@@ -12,7 +12,7 @@ static float fbuf[8 * 6 * 4];
 int main(void) {
     pf_image s = pf_image_hwc(sbuf, 8, 6, 3, PF_U8, 0), d = pf_image_hwc(dbuf, 8, 6, 3, PF_U8, 0);
     pf_image src2[2] = {s, s}, dst2[2] = {d, d};
-    double one = 1.0, neg = -0.5, nan_ = NAN, two[2] = {1.0, 1.0}, three[3] = {1, 1, 1};
+    double one = 1.0, neg = -0.5, nan_ = (double)NAN, two[2] = {1.0, 1.0}, three[3] = {1, 1, 1};
     memset(dbuf, 7, sizeof dbuf);
 
     /* n must be 1 or count; factor arrays non-NULL */
@@ -127,7 +127,7 @@ int main(void) {
     r.height = -1;
     CHECK_STATUS(pf_erase(NULL, 1, &s, &d, &r, &cnt, 1), PF_ERR_INVALID_ARGUMENT);
     r.height = 1;
-    r.value[1] = NAN;
+    r.value[1] = (double)NAN;
     CHECK_STATUS(pf_erase(NULL, 1, &s, &d, &r, &cnt, 1), PF_ERR_INVALID_ARGUMENT);
     CHECK_MSG("value[1] is NaN");
     r.value[1] = 2;
