@@ -450,7 +450,7 @@ typedef struct pf_erase_rect {
  * rectangles taken consecutively from `rects` (sample 0's first) when
  * ncounts == count, or the same rect_counts[0] rectangles
  * rects[0 .. rect_counts[0]) when ncounts == 1. Later rectangles paint
- * over earlier ones. Any dtype, 1..4 channels, HWC or CHW; in place
+ * over earlier ones. u8, u16 or f32, 1..4 channels, HWC or CHW; in place
  * (dst == src) writes only the rectangles.
  */
 PF_API pf_status pf_erase(pf_stream *stream, int count, const pf_image src[], pf_image dst[],

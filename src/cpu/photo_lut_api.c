@@ -62,7 +62,7 @@ static uint8_t pw_u8(pw_op op, const pw_sample *p, int c, int v) {
     case PW_GAMMA: return pfk_unit_to_u8(pw_apply(op, p, c, pfk_u8_to_unit((uint8_t)v)));
     case PW_INVERT: return (uint8_t)(255 - v);
     case PW_SOLAR: return (float)v >= p->a[0] ? (uint8_t)(255 - v) : (uint8_t)v;
-    case PW_POSTER: return p->bits >= 8 ? (uint8_t)v : (uint8_t)(v & ((0xff << (8 - p->bits)) & 0xff));
+    case PW_POSTER: return (uint8_t)(p->bits >= 8 ? (unsigned)v : (unsigned)v & (0xffu << (8 - p->bits)) & 0xffu);
     case PW_AUTOC:
         return pfk_trunc_u8(pfk_clampf(((float)v - p->a[c]) / p->b[c], 0.0f, 255.0f));
     default: return 0; /* equalize builds its tables directly */
