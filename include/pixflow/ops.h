@@ -481,6 +481,133 @@ PF_API pf_status pf_affine_from_points(const float src[6], const float dst[6], d
 PF_API pf_status pf_perspective_from_points(const float src[8], const float dst[8], double m[9]);
 PF_API pf_status pf_invert_affine(const double m[6], double inv[6]);
 
+/* ========================================================== photometric */
+
+/*
+ * Photometric augmentation ops: torchvision.transforms.v2.functional
+ * semantics (adjust_brightness/contrast/saturation/hue/gamma,
+ * rgb_to_grayscale, invert, solarize, posterize, autocontrast, equalize,
+ * gaussian_noise, erase), plus pf_color_twist (a 3x4 colour matrix).
+ *
+ * Common rules:
+ *  - dtypes PF_U8 (0..255) and PF_F32 (values in [0, 1], as torchvision);
+ *    src[i] and dst[i] have the same size, dtype and layout.
+ *  - Per-sample parameters are arrays of n entries: n == count (sample i
+ *    uses entry i) or n == 1 (every sample uses entry 0), like pf_flip.
+ *    Factors are doubles because torchvision takes Python floats: each is
+ *    rounded to float32 where torch does, and 1 - factor is formed in
+ *    double first, as torch does.
+ *  - Channel-wise ops (brightness, gamma, invert, solarize, posterize,
+ *    autocontrast, equalize, gaussian_noise, erase): 1..4 channels, HWC or
+ *    CHW. Colour ops (contrast, saturation, hue, grayscale, color_twist):
+ *    3 channels (RGB order) HWC; contrast, saturation, hue and grayscale
+ *    also take 1 channel as torchvision does (saturation and hue: a copy;
+ *    contrast: blend with the image mean; grayscale: copy or repeat).
+ *  - dst may be src (the same view: in place); any other overlap is
+ *    rejected. Results never depend on the thread count.
+ *  - Exactness against torchvision (a numpy transcription of its float32
+ *    arithmetic; docs/exactness.md): u8 bit-exact for every op except
+ *    contrast (torch's mean reduction order), gamma (torch's SLEEF powf)
+ *    and hue; f32 within a few ulp. gaussian_noise uses pixflow's Philox
+ *    stream, not torch's generator.
+ */
+
+/* dst = clamp(src * factor, 0, max); factor >= 0 (max = 255 or 1). */
+PF_API pf_status pf_adjust_brightness(pf_stream *stream, int count, const pf_image src[],
+                                      pf_image dst[], const double factors[], int n);
+/* Blend with the mean of the (floored, for u8) grayscale image;
+ * factor >= 0. */
+PF_API pf_status pf_adjust_contrast(pf_stream *stream, int count, const pf_image src[],
+                                    pf_image dst[], const double factors[], int n);
+/* Blend with the (floored, for u8) grayscale pixel; factor >= 0. */
+PF_API pf_status pf_adjust_saturation(pf_stream *stream, int count, const pf_image src[],
+                                      pf_image dst[], const double factors[], int n);
+/* Hue rotation through torchvision's float HSV round trip;
+ * hue in [-0.5, 0.5] (fractions of a turn). */
+PF_API pf_status pf_adjust_hue(pf_stream *stream, int count, const pf_image src[],
+                               pf_image dst[], const double hues[], int n);
+/* dst = clamp(gain * (src/max)^gamma, 0, 1) * max; gamma >= 0, gain >= 0
+ * and finite. gains may be NULL (gain 1 for all: no clamp, as torch). */
+PF_API pf_status pf_adjust_gamma(pf_stream *stream, int count, const pf_image src[],
+                                 pf_image dst[], const double gammas[], const double gains[],
+                                 int n);
+/* Luma 0.2989 R + 0.587 G + 0.114 B (truncated for u8); dst has 1 channel
+ * or 3 (the luma repeated). A 1-channel src is copied or repeated. */
+PF_API pf_status pf_rgb_to_grayscale(pf_stream *stream, int count, const pf_image src[],
+                                     pf_image dst[]);
+/* dst = max - src. */
+PF_API pf_status pf_invert(pf_stream *stream, int count, const pf_image src[], pf_image dst[]);
+/* dst = src >= threshold ? max - src : src; threshold <= max (dtype units:
+ * 0..255 for u8, 0..1 for f32), not NaN. */
+PF_API pf_status pf_solarize(pf_stream *stream, int count, const pf_image src[], pf_image dst[],
+                             const double thresholds[], int n);
+/* Keep the top `bits` bits (0..8, torchvision's range; 0 gives black).
+ * f32: floor(x * 2^bits) clamped to [0, 2^bits - 1], times 2^-bits. */
+PF_API pf_status pf_posterize(pf_stream *stream, int count, const pf_image src[], pf_image dst[],
+                              const int bits[], int n);
+/* Per channel: stretch [min, max] of the image to [0, max]. */
+PF_API pf_status pf_autocontrast(pf_stream *stream, int count, const pf_image src[],
+                                 pf_image dst[]);
+/* Per channel histogram equalization with torchvision's (= PIL's) LUT
+ * rule; f32 goes through u8 (trunc(x * 255.999)) and back (/255). */
+PF_API pf_status pf_equalize(pf_stream *stream, int count, const pf_image src[], pf_image dst[]);
+
+/*
+ * pf_color_twist: dst[c] = M[c][0] R + M[c][1] G + M[c][2] B + M[c][3],
+ * with M a row-major 3x4 float matrix (12 floats per entry of
+ * `matrices`; n == 1 or count), evaluated in float32 as
+ * ((M0 R + M1 G) + M2 B) + M3 without fused multiply-adds, on pixel
+ * values in the dtype's units (0..255 for u8). u8: rounded half to even
+ * and saturated (OpenCV saturate_cast); f32: not clamped. 3 channels, HWC.
+ */
+PF_API pf_status pf_color_twist(pf_stream *stream, int count, const pf_image src[],
+                                pf_image dst[], const float matrices[], int n);
+
+typedef struct pf_noise_opts {
+    uint64_t seed;               /* Philox key; default 0 */
+    bool clip;                   /* default true: clamp to [0, max] */
+    const uint64_t *sample_ids;  /* optional, count entries: the id that keys each
+                                    sample's stream (default: its batch index) */
+} pf_noise_opts;
+
+PF_API pf_noise_opts pf_noise_opts_defaults(void);
+
+/*
+ * pf_gaussian_noise: dst = src + (mean + sigma * z), z standard normal,
+ * means/sigmas in [0, 1] units for both dtypes (torchvision v2
+ * GaussianNoise); sigma >= 0, both finite. f32: added in float, then
+ * clamped to [0, 1] when clip. u8 (torchvision 0.29's rule): the noise
+ * mean*255 + z*sigma*255 is truncated toward zero to an integer, added,
+ * then clamped to [0, 255] (clip) or wrapped modulo 256 (no clip).
+ * z comes from Philox4x32-10 keyed by (seed, sample id): element
+ * (c, y, x) of a sample takes normal number (y*W + x)*C + c of its
+ * stream, whatever the layout, batch position or thread count.
+ * opts may be NULL.
+ */
+PF_API pf_status pf_gaussian_noise(pf_stream *stream, int count, const pf_image src[],
+                                   pf_image dst[], const double means[], const double sigmas[],
+                                   int n, const pf_noise_opts *opts);
+
+/* A rectangle for pf_erase: pixels [x, x + width) x [y, y + height) get
+ * value[c] in channel c (saturated to the dtype, rounded for u8). */
+typedef struct pf_erase_rect {
+    int32_t x, y, width, height; /* width/height 0 = nothing; must lie inside the image */
+    double value[4];
+} pf_erase_rect;
+
+/*
+ * pf_erase (torchvision erase / RandomErasing with constant values):
+ * dst = src with rectangles filled. Sample i uses rect_counts[i]
+ * rectangles taken consecutively from `rects` (sample 0's first) when
+ * ncounts == count, or the same rect_counts[0] rectangles
+ * rects[0 .. rect_counts[0]) when ncounts == 1. Later rectangles paint
+ * over earlier ones. u8, u16 or f32, 1..4 channels, HWC or CHW; in place
+ * (dst == src) writes only the rectangles.
+ */
+PF_API pf_status pf_erase(pf_stream *stream, int count, const pf_image src[], pf_image dst[],
+                          const pf_erase_rect rects[], const int32_t rect_counts[], int ncounts);
+
+
 #ifdef __cplusplus
 }
 #endif

@@ -5,11 +5,24 @@
 #include "cpu/kfamily.h"
 #include "cpu/resize_exec.h"
 
-extern pfi_kfamily pfi_color_family, pfi_yuv_family, pfi_convert_family, pfi_lut_family,
-    pfi_geom_family, pfi_warp_family;
+/* One line per family, so adding one never touches another line. */
+extern pfi_kfamily pfi_color_family;
+extern pfi_kfamily pfi_yuv_family;
+extern pfi_kfamily pfi_convert_family;
+extern pfi_kfamily pfi_lut_family;
+extern pfi_kfamily pfi_geom_family;
+extern pfi_kfamily pfi_warp_family;
+extern pfi_kfamily pfi_photo_family;
 
-pfi_kfamily *const pfi_kfamilies[] = {&pfi_color_family, &pfi_yuv_family, &pfi_convert_family,
-                                      &pfi_lut_family, &pfi_geom_family, &pfi_warp_family, NULL};
+pfi_kfamily *const pfi_kfamilies[] = {
+    &pfi_color_family,
+    &pfi_yuv_family,
+    &pfi_convert_family,
+    &pfi_lut_family,
+    &pfi_geom_family,
+    &pfi_warp_family,
+    &pfi_photo_family,
+    NULL};
 
 int pf_dispatch_count(void) {
     int n = PFI_RESIZE_SLOTS;

@@ -12,6 +12,7 @@ typedef struct bench_entry {
 static const bench_entry k_benches[] = {
     {"resize", bench_resize},
     {"lut", bench_lut},
+    {"photo", bench_photo},
     {"geom", bench_geom},
     {"convert", bench_convert},
     {"yuv", bench_yuv},

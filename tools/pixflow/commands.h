@@ -8,6 +8,7 @@ int cmd_bench(int argc, char **argv);
 /* pixflow bench <name> (one file each, bench_<name>.c) */
 int bench_resize(int argc, char **argv);
 int bench_lut(int argc, char **argv);
+int bench_photo(int argc, char **argv);
 int bench_geom(int argc, char **argv);
 int bench_convert(int argc, char **argv);
 int bench_yuv(int argc, char **argv);

@@ -1,0 +1,26 @@
+/* Photometric kernel family: the float-heavy row kernels (blends, HSV
+ * round trip, colour matrix, grayscale, gray sum, Philox noise). The LUT
+ * shaped ops (u8 brightness, gamma, invert, solarize, posterize,
+ * autocontrast, equalize, contrast's final pass) go through pf_lut. */
+#ifndef PF_CPU_PHOTO_EXEC_H
+#define PF_CPU_PHOTO_EXEC_H
+
+#include "cpu/kfamily.h"
+#include "ref/photo_rows.h"
+
+enum {
+    PFI_PHOTO_CONTRAST_F32 = 0,
+    PFI_PHOTO_SAT_U8, PFI_PHOTO_SAT_F32,
+    PFI_PHOTO_HUE_U8, PFI_PHOTO_HUE_F32,
+    PFI_PHOTO_TWIST_U8, PFI_PHOTO_TWIST_F32,
+    PFI_PHOTO_GRAY1_U8, PFI_PHOTO_GRAY3_U8,
+    PFI_PHOTO_GRAYSUM_U8,
+    PFI_PHOTO_NOISE_U8, PFI_PHOTO_NOISE_F32,
+    PFI_PHOTO_SLOTS
+};
+
+extern pfi_kfamily pfi_photo_family;
+
+void pfi_photo_fill_avx512(pfi_kfn *slots);
+
+#endif
