@@ -208,4 +208,5 @@ void pfi_color_fill_avx512(pfi_kfn *slots) {
     slots[PFI_COLOR_GRAY_U8C4] = (pfi_kfn)gray_u8c4;
     slots[PFI_COLOR_GRAY2BGR_U8] = (pfi_kfn)gray2bgr_u8;
     slots[PFI_COLOR_GRAY2BGRA_U8] = (pfi_kfn)gray2bgra_u8;
+    pfi_color_fill_avx512_math(slots);
 }
