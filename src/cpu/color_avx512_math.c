@@ -44,15 +44,25 @@ typedef __mmask16 VM;
 #define PFS_MASK48 0xffffffffffffull
 #define PFS_DWORD_LOW 0x1111111111111111ull
 
-/* vpermb indexes: channel c of pixel i -> byte 4i (ld3); byte j of the
- * 48 output bytes <- byte 4 (j / 3) + j % 3 of the dwords (st3). */
-static uint8_t g_ld3_idx[3][64], g_st3_idx[64];
-
-static void idx_init(void) {
-    for (int i = 0; i < 16; i++)
-        for (int c = 0; c < 3; c++) g_ld3_idx[c][4 * i] = (uint8_t)(3 * i + c);
-    for (int j = 0; j < 64; j++) g_st3_idx[j] = (uint8_t)(j < 48 ? 4 * (j / 3) + j % 3 : 0);
-}
+/* vpermb indexes (const, so the loops keep them in registers): channel c
+ * of pixel i -> byte 4i (ld3); byte j of the 48 output bytes <- byte
+ * 4 (j / 3) + j % 3 of the dwords (st3). */
+static const uint8_t g_ld3_idx[3][64] __attribute__((aligned(64))) = {{
+    0, 0, 0, 0, 3, 0, 0, 0, 6, 0, 0, 0, 9, 0, 0, 0, 12, 0, 0, 0, 15, 0, 0, 0, 18, 0, 0, 0, 21, 0,
+    0, 0, 24, 0, 0, 0, 27, 0, 0, 0, 30, 0, 0, 0, 33, 0, 0, 0, 36, 0, 0, 0, 39, 0, 0, 0, 42, 0, 0,
+    0, 45, 0, 0, 0},
+{
+    1, 0, 0, 0, 4, 0, 0, 0, 7, 0, 0, 0, 10, 0, 0, 0, 13, 0, 0, 0, 16, 0, 0, 0, 19, 0, 0, 0, 22, 0,
+    0, 0, 25, 0, 0, 0, 28, 0, 0, 0, 31, 0, 0, 0, 34, 0, 0, 0, 37, 0, 0, 0, 40, 0, 0, 0, 43, 0, 0,
+    0, 46, 0, 0, 0},
+{
+    2, 0, 0, 0, 5, 0, 0, 0, 8, 0, 0, 0, 11, 0, 0, 0, 14, 0, 0, 0, 17, 0, 0, 0, 20, 0, 0, 0, 23, 0,
+    0, 0, 26, 0, 0, 0, 29, 0, 0, 0, 32, 0, 0, 0, 35, 0, 0, 0, 38, 0, 0, 0, 41, 0, 0, 0, 44, 0, 0,
+    0, 47, 0, 0, 0}};
+static const uint8_t g_st3_idx[64] __attribute__((aligned(64))) = {
+    0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 16, 17, 18, 20, 21, 22, 24, 25, 26, 28, 29, 30, 32, 33,
+    34, 36, 37, 38, 40, 41, 42, 44, 45, 46, 48, 49, 50, 52, 53, 54, 56, 57, 58, 60, 61, 62, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 
 static inline VI ld1(const uint8_t *p) {
     return _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)p));
@@ -88,6 +98,5 @@ static inline void st4(uint8_t *p, VI a, VI b, VI c, VI d) {
 #include "cpu/color_simd_impl.h"
 
 void pfi_color_fill_avx512_math(pfi_kfn *slots) {
-    idx_init();
     PFS(fill)(slots);
 }
