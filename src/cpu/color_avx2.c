@@ -28,11 +28,11 @@ typedef __m256i VM; /* all-ones / all-zeros lanes */
 #define vi_eq _mm256_cmpeq_epi32
 #define vi_lt(a, b) _mm256_cmpgt_epi32((b), (a))
 #define vi_sel(m, t, f) _mm256_blendv_epi8((f), (t), (m))
-#define vi_gather(t, i) _mm256_i32gather_epi32((const int *)(t), (i), 4)
 #define vf_set1 _mm256_set1_ps
 #define vf_from_vi _mm256_cvtepi32_ps
 #define vf_mul _mm256_mul_ps
 #define vf_sub _mm256_sub_ps
+#define vf_div _mm256_div_ps
 #define vf_fnmadd _mm256_fnmadd_ps
 #define vf_floor _mm256_floor_ps
 #define vf_ge(a, b) _mm256_castps_si256(_mm256_cmp_ps((a), (b), _CMP_GE_OQ))

@@ -29,11 +29,11 @@ typedef __mmask16 VM;
 #define vi_eq _mm512_cmpeq_epi32_mask
 #define vi_lt _mm512_cmplt_epi32_mask
 #define vi_sel(m, t, f) _mm512_mask_blend_epi32((m), (f), (t))
-#define vi_gather(t, i) _mm512_i32gather_epi32((i), (const void *)(t), 4)
 #define vf_set1 _mm512_set1_ps
 #define vf_from_vi _mm512_cvtepi32_ps
 #define vf_mul _mm512_mul_ps
 #define vf_sub _mm512_sub_ps
+#define vf_div _mm512_div_ps
 #define vf_fnmadd _mm512_fnmadd_ps
 #define vf_floor(v) _mm512_roundscale_ps((v), _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC)
 #define vf_ge(a, b) _mm512_cmp_ps_mask((a), (b), _CMP_GE_OQ)

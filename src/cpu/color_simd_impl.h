@@ -10,8 +10,8 @@
  * Required before inclusion (all values in lanes are int32):
  *   PFS_N, PFS(name), VI, VF, VM (lane mask)
  *   vi_set1 vi_add vi_sub vi_mullo vi_srai vi_slli vi_min vi_max
- *   vi_eq(a,b) vi_lt(a,b) -> VM; vi_sel(m, t, f); vi_gather(int32 *t, idx)
- *   vf_set1 vf_from_vi vf_mul vf_sub vf_fnmadd(a,b,c) = c - a*b, one rounding
+ *   vi_eq(a,b) vi_lt(a,b) -> VM; vi_sel(m, t, f)
+ *   vf_set1 vf_from_vi vf_mul vf_sub vf_div vf_fnmadd(a,b,c) = c - a*b, one rounding
  *   vf_floor vf_ge(a,b) -> VM; vf_sel(m, t, f); vi_trunc(vf) vi_round(vf)
  *   ld1(p) ld3(p,&a,&b,&c) ld4(p,&a,&b,&c)  (N pixels, u8 -> lanes)
  *   st1(p,a) st3(p,a,b,c) st4(p,a,b,c,d)    (lanes in [0,255] -> u8)
@@ -179,12 +179,25 @@ static void PFS(ycrcb2rgb_u8)(const void *s, void *d, int32_t n, const pfi_color
 
 /* --------------------------------------------------------- RGB -> HSV */
 
-/* pfk_hsv_u8_core with OpenCV's reciprocal tables gathered (256 entries
- * each, indexed by V and by V - min). */
+/* OpenCV's reciprocal table entry round_half_even(num / den) (0 for den 0),
+ * computed instead of gathered: one correctly rounded float division and a
+ * round-half-even conversion give exactly the table value. Why: for the
+ * tables' num (255 << 12, 180 << 12, 256 << 12; all < 2^21) and den (v or
+ * 6 * diff, <= 1530), the quotient q is < 2^20 and the division errs by at
+ * most q * 2^-24 <= 2^-4 / den, while an inexact fraction of num / den lies
+ * at least 1 / (2 den) from one half; a quotient ending in exactly .5 is
+ * representable. test_simd_color checks all 2^24 inputs. */
+PFS_AI VI PFS(recip_entry)(VF num, VI den) {
+    VI q = vi_round(vf_div(num, vf_from_vi(den)));
+    return vi_sel(vi_eq(den, vi_set1(0)), vi_set1(0), q);
+}
+
+/* pfk_hsv_u8_core with the table entries sdiv[v] and hdiv[v - min]. */
 PFS_AI void PFS(hsv_body)(const uint8_t *src, uint8_t *dst, int32_t n, int scn, int bidx,
-                          const int32_t *sdiv, const int32_t *hdiv, int32_t hrange) {
+                          int32_t hrange) {
     const VI round = vi_set1(1 << (PFK_HSV_SHIFT - 1)), hr = vi_set1(hrange);
-    const VI zero = vi_set1(0);
+    const VF snum = vf_set1((float)(255 << PFK_HSV_SHIFT)), hnum = vf_set1((float)(hrange << PFK_HSV_SHIFT));
+    const VI zero = vi_set1(0), six = vi_set1(6);
     for (int32_t x = 0; x < n; x += PFS_N) {
         VI s0, s1, s2;
         PFS(ld_rgb)(src + (size_t)scn * (size_t)x, scn, &s0, &s1, &s2);
@@ -195,21 +208,20 @@ PFS_AI void PFS(hsv_body)(const uint8_t *src, uint8_t *dst, int32_t n, int scn, 
         VI hg = vi_add(vi_sub(b, r), vi_add(diff, diff));
         VI hb = vi_add(vi_sub(r, g), vi_slli(diff, 2));
         VI h = vi_sel(vi_eq(v, r), vi_sub(g, b), vi_sel(vi_eq(v, g), hg, hb));
-        VI sv = vi_srai(vi_add(vi_mullo(diff, vi_gather(sdiv, v)), round), PFK_HSV_SHIFT);
-        h = vi_srai(vi_add(vi_mullo(h, vi_gather(hdiv, diff)), round), PFK_HSV_SHIFT);
+        VI sdiv = PFS(recip_entry)(snum, v), hdiv = PFS(recip_entry)(hnum, vi_mullo(diff, six));
+        VI sv = vi_srai(vi_add(vi_mullo(diff, sdiv), round), PFK_HSV_SHIFT);
+        h = vi_srai(vi_add(vi_mullo(h, hdiv), round), PFK_HSV_SHIFT);
         h = vi_sel(vi_lt(h, zero), vi_add(h, hr), h);
         st3(dst + 3 * (size_t)x, PFS(clamp_u8)(h), sv, v);
     }
 }
 static void PFS(hsv_u8)(const void *s, void *d, int32_t n, const pfi_color_desc *c) {
-    const pfi_hsv_tables *t = pfi_hsv_tables_get();
-    const int32_t *hd = c->hrange == 180 ? t->hdiv180 : t->hdiv256;
     if (c->scn == 3) {
-        if (c->bidx == 0) PFS(hsv_body)(s, d, n, 3, 0, t->sdiv, hd, c->hrange);
-        else PFS(hsv_body)(s, d, n, 3, 2, t->sdiv, hd, c->hrange);
+        if (c->bidx == 0) PFS(hsv_body)(s, d, n, 3, 0, c->hrange);
+        else PFS(hsv_body)(s, d, n, 3, 2, c->hrange);
     } else {
-        if (c->bidx == 0) PFS(hsv_body)(s, d, n, 4, 0, t->sdiv, hd, c->hrange);
-        else PFS(hsv_body)(s, d, n, 4, 2, t->sdiv, hd, c->hrange);
+        if (c->bidx == 0) PFS(hsv_body)(s, d, n, 4, 0, c->hrange);
+        else PFS(hsv_body)(s, d, n, 4, 2, c->hrange);
     }
 }
 
