@@ -64,10 +64,6 @@ static const uint8_t g_st3_idx[64] __attribute__((aligned(64))) = {
     34, 36, 37, 38, 40, 41, 42, 44, 45, 46, 48, 49, 50, 52, 53, 54, 56, 57, 58, 60, 61, 62, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 
-static inline VI ld1(const uint8_t *p) {
-    return _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)p));
-}
-
 static inline void ld3(const uint8_t *p, VI *a, VI *b, VI *c) {
     __m512i v = _mm512_maskz_loadu_epi8(PFS_MASK48, p);
     *a = _mm512_maskz_permutexvar_epi8(PFS_DWORD_LOW, _mm512_loadu_si512(g_ld3_idx[0]), v);

@@ -13,8 +13,10 @@
  *   vi_eq(a,b) vi_lt(a,b) -> VM; vi_sel(m, t, f)
  *   vf_set1 vf_from_vi vf_mul vf_sub vf_div vf_fnmadd(a,b,c) = c - a*b, one rounding
  *   vf_floor vf_ge(a,b) -> VM; vf_sel(m, t, f); vi_trunc(vf) vi_round(vf)
- *   ld1(p) ld3(p,&a,&b,&c) ld4(p,&a,&b,&c)  (N pixels, u8 -> lanes)
- *   st1(p,a) st3(p,a,b,c) st4(p,a,b,c,d)    (lanes in [0,255] -> u8)
+ *   ld3(p,&a,&b,&c) ld4(p,&a,&b,&c)  (N pixels, u8 -> lanes)
+ *   st3(p,a,b,c) st4(p,a,b,c,d)      (lanes in [0,255] -> u8)
+ *   PFS_SHUFFLES: 1 to build the shuffle/gray kernels too, which also need
+ *   ld1(p), ld4a(p,&a,&b,&c,&d) (keeps the 4th byte) and st1(p,a)
  *   PFS_FMA: 1 when vf_fnmadd is available (HSV -> RGB truncating path)
  */
 
