@@ -154,7 +154,9 @@ PF_API pf_color_opts pf_color_opts_defaults(void);
  *   - in place: allowed with the very same view when src and dst have the
  *     same channel count; any other overlap is rejected.
  *   - exactness: u8/u16 bit-identical to OpenCV 4.6 cv::cvtColor (incl. its
- *     position-dependent HSV->BGR u8 rounding); f32 within
+ *     position-dependent HSV->BGR u8 rounding, as OpenCV's AVX2 path
+ *     computes it: on a CPU where OpenCV would take its SSE path instead,
+ *     OpenCV itself differs from that by up to 1); f32 within
  *     1e-6 * max(1, |OpenCV|), and the same bits at every ISA and thread
  *     count (docs/exactness.md, "pf_cvt_color").
  *   - 4:2:0 video codes -> PF_ERR_INVALID_ARGUMENT naming the right

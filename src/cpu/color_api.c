@@ -137,11 +137,18 @@ typedef struct color_job {
  * more block that ends at the segment's end (it recomputes a few pixels
  * with the same result), or by the reference when the segment is shorter
  * than a block or the call is in place (src already overwritten). */
-static void run_segment(pfi_color_row_fn fast, const char *s, char *d, int32_t n,
-                        const pfi_color_desc *desc, int in_place) {
-    size_t es = pf_dtype_size(desc->dtype);
-    size_t sp = es * (size_t)desc->scn, dp = es * (size_t)desc->dcn;
-    int32_t done = fast == NULL || fast == pfi_color_row_ref ? 0 : n / PFI_COLOR_BLOCK * PFI_COLOR_BLOCK;
+typedef struct seg_ctx {
+    pfi_color_row_fn fast; /* NULL: the reference only */
+    size_t sp, dp;         /* bytes per src / dst pixel */
+    int in_place;
+} seg_ctx;
+
+static inline void run_segment(const seg_ctx *c, const char *s, char *d, int32_t n,
+                               const pfi_color_desc *desc) {
+    pfi_color_row_fn fast = c->fast;
+    size_t sp = c->sp, dp = c->dp;
+    int in_place = c->in_place;
+    int32_t done = fast == NULL ? 0 : n / PFI_COLOR_BLOCK * PFI_COLOR_BLOCK;
     if (done) fast(s, d, done, desc);
     if (done == n) return;
     if (done && !in_place) {
@@ -167,21 +174,39 @@ static void color_rows(void *ctx, int i, int32_t y0, int32_t y1) {
     desc.hsv_trunc = 0;
     int slot = pfi_color_slot(&desc);
     pfi_color_row_fn fast = slot >= 0 ? (pfi_color_row_fn)j->k->fn[slot] : NULL;
+    if (fast == pfi_color_row_ref) fast = NULL;
     int32_t w = s->width;
-    int in_place = s->data == d->data;
+    int hsv2rgb_u8 = desc.kind == PFI_CK_HSV2RGB && desc.dtype == PF_U8;
+    /* Rows stored back to back are one long row: no per-row call and tail
+     * for small images. Not for u8 HSV -> RGB unless the whole row is
+     * truncated (its rule depends on the x position). */
+    size_t es = pf_dtype_size(desc.dtype);
+    seg_ctx sc = {fast, es * (size_t)desc.scn, es * (size_t)desc.dcn, s->data == d->data};
+    int packed = s->row_stride == (ptrdiff_t)((size_t)w * (size_t)desc.scn * es) &&
+                 d->row_stride == (ptrdiff_t)((size_t)w * (size_t)desc.dcn * es) &&
+                 (!hsv2rgb_u8 || pfi_hsv2rgb_trunc_px(w) == w);
+    if (packed) {
+        int32_t chunk = (int32_t)((1 << 30) / w); /* rows per call: n stays < 2^30 */
+        if (chunk < 1) chunk = 1;
+        if (hsv2rgb_u8) desc.hsv_trunc = 1;
+        for (int32_t y = y0; y < y1; y += chunk) {
+            int32_t rows = y1 - y < chunk ? y1 - y : chunk;
+            run_segment(&sc, pfi_row_ptr(s, 0, y), pfi_row_ptr(d, 0, y), w * rows, &desc);
+        }
+        return;
+    }
     for (int32_t y = y0; y < y1; y++) {
         const char *sr = pfi_row_ptr(s, 0, y);
         char *dr = pfi_row_ptr(d, 0, y);
-        if (desc.kind == PFI_CK_HSV2RGB && desc.dtype == PF_U8) {
+        if (hsv2rgb_u8) {
             /* OpenCV truncates the first pixels of a row and rounds the rest */
             int32_t t = pfi_hsv2rgb_trunc_px(w);
             pfi_color_desc dt = desc;
             dt.hsv_trunc = 1;
-            run_segment(fast, sr, dr, t, &dt, in_place);
-            run_segment(fast, sr + (size_t)t * 3, dr + (size_t)t * (size_t)desc.dcn, w - t, &desc,
-                        in_place);
+            run_segment(&sc, sr, dr, t, &dt);
+            run_segment(&sc, sr + (size_t)t * 3, dr + (size_t)t * (size_t)desc.dcn, w - t, &desc);
         } else {
-            run_segment(fast, sr, dr, w, &desc, in_place);
+            run_segment(&sc, sr, dr, w, &desc);
         }
     }
 }

@@ -82,26 +82,34 @@ static int plan_build(perm_plan *p, int scn, int dcn, int swap) {
 
 static perm_plan g_swap3, g_swap4, g_add[2], g_drop[2], g_g2c3, g_g2c4;
 
-/* One block per iteration; scn/dcn are constants in each caller. */
+/* One block per iteration; scn/dcn are constants in each caller. The plan
+ * is copied to registers first: byte stores to dst may alias it as far as
+ * the compiler knows, and reloading six 64-byte indexes per block would
+ * double the load traffic. */
 static inline __attribute__((always_inline)) void perm_run(const perm_plan *p, int scn, int dcn,
                                                            const uint8_t *src, uint8_t *dst,
                                                            int32_t n) {
     const __m512i ff = _mm512_set1_epi8((char)0xff);
+    __m512i idx1[4], idx2[4];
+    __mmask64 m2[4], alpha[4];
+    for (int k = 0; k < dcn; k++) {
+        idx1[k] = _mm512_loadu_si512(p->v[k].idx1);
+        idx2[k] = _mm512_loadu_si512(p->v[k].idx2);
+        m2[k] = p->v[k].m2;
+        alpha[k] = p->v[k].alpha;
+    }
     for (int32_t x = 0; x < n; x += 64, src += 64 * scn, dst += 64 * dcn) {
         __m512i in[6];
         for (int i = 0; i < scn; i++) in[i] = _mm512_loadu_si512(src + 64 * i);
         for (int i = scn; i < 6; i++) in[i] = _mm512_setzero_si512();
         __m512i out[4];
         for (int k = 0; k < dcn; k++) {
-            const perm_vec *v = &p->v[k];
             const int p1 = pair_lo(scn, dcn, k); /* constants once inlined */
-            __m512i r = _mm512_permutex2var_epi8(in[p1], _mm512_loadu_si512(v->idx1), in[p1 + 1]);
+            __m512i r = _mm512_permutex2var_epi8(in[p1], idx1[k], in[p1 + 1]);
             if (needs_pair2(scn, dcn, k))
-                r = _mm512_mask_mov_epi8(r, v->m2,
-                                         _mm512_permutex2var_epi8(in[p1 + 2],
-                                                                  _mm512_loadu_si512(v->idx2),
-                                                                  in[p1 + 3]));
-            if (dcn == 4 && scn != 4) r = _mm512_mask_mov_epi8(r, v->alpha, ff);
+                r = _mm512_mask_mov_epi8(r, m2[k],
+                                         _mm512_permutex2var_epi8(in[p1 + 2], idx2[k], in[p1 + 3]));
+            if (dcn == 4 && scn != 4) r = _mm512_mask_mov_epi8(r, alpha[k], ff);
             out[k] = r;
         }
         for (int k = 0; k < dcn; k++) _mm512_storeu_si512(dst + 64 * k, out[k]);
@@ -168,14 +176,20 @@ static inline __attribute__((always_inline)) void gray_run(const gray_plan *p, i
     const __m512i one_hi = _mm512_set1_epi32(1 << 16); /* word 2i + 1 = 1 */
     const __mmask64 even_b = 0x5555555555555555ull;     /* low byte of each word */
     const __mmask64 low_b = 0x1111111111111111ull;      /* low byte of each dword */
+    __m512i ibg[4], ir[4]; /* in registers, as in perm_run */
+    for (int g = 0; g < 4; g++) {
+        ibg[g] = _mm512_loadu_si512(p->bg[g]);
+        ir[g] = _mm512_loadu_si512(p->r[g]);
+    }
     for (int32_t x = 0; x < n; x += 64, src += 64 * scn, dst += 64) {
         __m512i in[5];
         for (int i = 0; i < scn; i++) in[i] = _mm512_loadu_si512(src + 64 * i);
         in[scn] = _mm512_setzero_si512();
         for (int g = 0; g < 4; g++) {
-            __m512i a = in[p->q[g]], b = in[p->q[g] + 1];
-            __m512i bg = _mm512_maskz_permutex2var_epi8(even_b, a, _mm512_loadu_si512(p->bg[g]), b);
-            __m512i r = _mm512_maskz_permutex2var_epi8(low_b, a, _mm512_loadu_si512(p->r[g]), b);
+            const int q = 16 * g * scn / 64; /* p->q[g], a constant once inlined */
+            __m512i a = in[q], b = in[q + 1];
+            __m512i bg = _mm512_maskz_permutex2var_epi8(even_b, a, ibg[g], b);
+            __m512i r = _mm512_maskz_permutex2var_epi8(low_b, a, ir[g], b);
             r = _mm512_or_si512(r, one_hi);
             __m512i y = _mm512_add_epi32(_mm512_madd_epi16(bg, c01), _mm512_madd_epi16(r, c2d));
             y = _mm512_srli_epi32(y, PFK_GRAY_SHIFT);
@@ -208,4 +222,5 @@ void pfi_color_fill_avx512(pfi_kfn *slots) {
     slots[PFI_COLOR_GRAY_U8C4] = (pfi_kfn)gray_u8c4;
     slots[PFI_COLOR_GRAY2BGR_U8] = (pfi_kfn)gray2bgr_u8;
     slots[PFI_COLOR_GRAY2BGRA_U8] = (pfi_kfn)gray2bgra_u8;
+    pfi_color_fill_avx512_math(slots);
 }

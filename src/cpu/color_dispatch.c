@@ -1,16 +1,21 @@
-/* Colour kernel family: the reference everywhere; on x86 the AVX-512 level
- * takes the VBMI byte-permute kernels when the CPU has AVX-512 VBMI. */
+/* Colour kernel family: the reference everywhere; on x86 the AVX2 level
+ * takes the 8-lane kernels of color_avx2.c, and the AVX-512 level, when
+ * the CPU has AVX-512 VBMI, the byte-permute shuffles of color_avx512.c
+ * and the 16-lane arithmetic kernels of color_avx512_math.c (without VBMI
+ * it keeps the AVX2 kernels). */
 #include "cpu/color_exec.h"
 
 static const char *const k_names[PFI_COLOR_SLOTS] = {
     "color.swap_rb_u8c3", "color.swap_rb_u8c4", "color.add_alpha_u8", "color.drop_alpha_u8",
-    "color.gray_u8c3",    "color.gray_u8c4",    "color.gray2bgr_u8",  "color.gray2bgra_u8"};
+    "color.gray_u8c3",    "color.gray_u8c4",    "color.gray2bgr_u8",  "color.gray2bgra_u8",
+    "color.ycrcb_u8",     "color.ycrcb2rgb_u8", "color.hsv_u8",       "color.hsv2rgb_u8"};
 
 static void fill_ref(pfi_kfn *slots) {
     for (int k = 0; k < PFI_COLOR_SLOTS; k++) slots[k] = (pfi_kfn)pfi_color_row_ref;
 }
 
-pfi_kfamily pfi_color_family = PFI_KFAMILY_INIT(k_names, PFI_COLOR_SLOTS, fill_ref, NULL, NULL,
+pfi_kfamily pfi_color_family = PFI_KFAMILY_INIT(k_names, PFI_COLOR_SLOTS, fill_ref, NULL,
+                                                PFI_X86(pfi_color_fill_avx2),
                                                 PFI_X86(pfi_color_fill_avx512), NULL);
 
 int pfi_color_slot(const pfi_color_desc *d) {
@@ -22,6 +27,10 @@ int pfi_color_slot(const pfi_color_desc *d) {
         return d->scn == 3 ? PFI_COLOR_ADD_ALPHA_U8 : PFI_COLOR_DROP_ALPHA_U8;
     case PFI_CK_RGB2GRAY: return d->scn == 3 ? PFI_COLOR_GRAY_U8C3 : PFI_COLOR_GRAY_U8C4;
     case PFI_CK_GRAY2RGB: return d->dcn == 3 ? PFI_COLOR_GRAY2BGR_U8 : PFI_COLOR_GRAY2BGRA_U8;
-    default: return -1;
+    case PFI_CK_RGB2YCRCB: return PFI_COLOR_YCRCB_U8;
+    case PFI_CK_YCRCB2RGB: return PFI_COLOR_YCRCB2RGB_U8;
+    case PFI_CK_RGB2HSV: return PFI_COLOR_HSV_U8;
+    case PFI_CK_HSV2RGB: return PFI_COLOR_HSV2RGB_U8;
     }
+    return -1;
 }

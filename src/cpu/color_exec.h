@@ -16,6 +16,10 @@ enum {
     PFI_COLOR_GRAY_U8C4,     /* BGRA/RGBA -> GRAY */
     PFI_COLOR_GRAY2BGR_U8,   /* GRAY -> BGR */
     PFI_COLOR_GRAY2BGRA_U8,  /* GRAY -> BGRA */
+    PFI_COLOR_YCRCB_U8,      /* BGR/RGB(A) -> YCrCb, desc->scn, bidx honoured */
+    PFI_COLOR_YCRCB2RGB_U8,  /* YCrCb -> BGR/RGB(A), desc->dcn, bidx honoured */
+    PFI_COLOR_HSV_U8,        /* BGR/RGB(A) -> HSV, hrange 180 / 256 */
+    PFI_COLOR_HSV2RGB_U8,    /* HSV -> BGR/RGB(A), hrange 180 / 255, hsv_trunc */
     PFI_COLOR_SLOTS
 };
 
@@ -24,6 +28,9 @@ extern pfi_kfamily pfi_color_family;
 /* Slot for a conversion, or -1 when only the reference handles it. */
 int pfi_color_slot(const pfi_color_desc *d);
 
+void pfi_color_fill_avx2(pfi_kfn *slots);
 void pfi_color_fill_avx512(pfi_kfn *slots);
+/* The YCrCb / HSV kernels of the AVX-512 level (color_avx512_math.c). */
+void pfi_color_fill_avx512_math(pfi_kfn *slots);
 
 #endif

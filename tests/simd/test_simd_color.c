@@ -36,21 +36,33 @@ static void fill_rand(uint8_t *p, size_t n, uint64_t *s) {
 }
 
 /* The u8 shapes each slot serves (see pfi_color_slot). */
-typedef struct slot_case { int slot; pfi_color_kind kind; int scn, dcn, swap, bidx; } slot_case;
+typedef struct slot_case { int slot; pfi_color_kind kind; int scn, dcn, swap, bidx, hrange, trunc; } slot_case;
 static const slot_case k_slot_cases[] = {
-    {PFI_COLOR_SWAP_U8C3, PFI_CK_RGB2RGB, 3, 3, 1, 0},
-    {PFI_COLOR_SWAP_U8C4, PFI_CK_RGB2RGB, 4, 4, 1, 0},
-    {PFI_COLOR_ADD_ALPHA_U8, PFI_CK_RGB2RGB, 3, 4, 0, 0},
-    {PFI_COLOR_ADD_ALPHA_U8, PFI_CK_RGB2RGB, 3, 4, 1, 0},
-    {PFI_COLOR_DROP_ALPHA_U8, PFI_CK_RGB2RGB, 4, 3, 0, 0},
-    {PFI_COLOR_DROP_ALPHA_U8, PFI_CK_RGB2RGB, 4, 3, 1, 0},
-    {PFI_COLOR_GRAY_U8C3, PFI_CK_RGB2GRAY, 3, 1, 0, 0},
-    {PFI_COLOR_GRAY_U8C3, PFI_CK_RGB2GRAY, 3, 1, 0, 2},
-    {PFI_COLOR_GRAY_U8C4, PFI_CK_RGB2GRAY, 4, 1, 0, 0},
-    {PFI_COLOR_GRAY_U8C4, PFI_CK_RGB2GRAY, 4, 1, 0, 2},
-    {PFI_COLOR_GRAY2BGR_U8, PFI_CK_GRAY2RGB, 1, 3, 0, 0},
-    {PFI_COLOR_GRAY2BGRA_U8, PFI_CK_GRAY2RGB, 1, 4, 0, 0},
+    {PFI_COLOR_SWAP_U8C3, PFI_CK_RGB2RGB, 3, 3, 1, 0, 0, 0},
+    {PFI_COLOR_SWAP_U8C4, PFI_CK_RGB2RGB, 4, 4, 1, 0, 0, 0},
+    {PFI_COLOR_ADD_ALPHA_U8, PFI_CK_RGB2RGB, 3, 4, 0, 0, 0, 0},
+    {PFI_COLOR_ADD_ALPHA_U8, PFI_CK_RGB2RGB, 3, 4, 1, 0, 0, 0},
+    {PFI_COLOR_DROP_ALPHA_U8, PFI_CK_RGB2RGB, 4, 3, 0, 0, 0, 0},
+    {PFI_COLOR_DROP_ALPHA_U8, PFI_CK_RGB2RGB, 4, 3, 1, 0, 0, 0},
+    {PFI_COLOR_GRAY_U8C3, PFI_CK_RGB2GRAY, 3, 1, 0, 0, 0, 0},
+    {PFI_COLOR_GRAY_U8C3, PFI_CK_RGB2GRAY, 3, 1, 0, 2, 0, 0},
+    {PFI_COLOR_GRAY_U8C4, PFI_CK_RGB2GRAY, 4, 1, 0, 0, 0, 0},
+    {PFI_COLOR_GRAY_U8C4, PFI_CK_RGB2GRAY, 4, 1, 0, 2, 0, 0},
+    {PFI_COLOR_GRAY2BGR_U8, PFI_CK_GRAY2RGB, 1, 3, 0, 0, 0, 0},
+    {PFI_COLOR_GRAY2BGRA_U8, PFI_CK_GRAY2RGB, 1, 4, 0, 0, 0, 0},
+    {PFI_COLOR_YCRCB_U8, PFI_CK_RGB2YCRCB, 3, 3, 0, 0, 0, 0},
+    {PFI_COLOR_YCRCB_U8, PFI_CK_RGB2YCRCB, 4, 3, 0, 2, 0, 0},
+    {PFI_COLOR_YCRCB2RGB_U8, PFI_CK_YCRCB2RGB, 3, 3, 0, 2, 0, 0},
+    {PFI_COLOR_YCRCB2RGB_U8, PFI_CK_YCRCB2RGB, 3, 4, 0, 0, 0, 0},
+    {PFI_COLOR_HSV_U8, PFI_CK_RGB2HSV, 3, 3, 0, 0, 180, 0},
+    {PFI_COLOR_HSV_U8, PFI_CK_RGB2HSV, 4, 3, 0, 2, 256, 0},
+    {PFI_COLOR_HSV_U8, PFI_CK_RGB2HSV, 3, 3, 0, 2, 256, 0},
+    {PFI_COLOR_HSV2RGB_U8, PFI_CK_HSV2RGB, 3, 3, 0, 0, 180, 1},
+    {PFI_COLOR_HSV2RGB_U8, PFI_CK_HSV2RGB, 3, 3, 0, 0, 180, 0},
+    {PFI_COLOR_HSV2RGB_U8, PFI_CK_HSV2RGB, 3, 4, 0, 2, 255, 1},
+    {PFI_COLOR_HSV2RGB_U8, PFI_CK_HSV2RGB, 3, 3, 0, 2, 255, 0},
 };
+#define NSLOTCASES ((int)(sizeof k_slot_cases / sizeof k_slot_cases[0]))
 
 static void test_kernels(pf_isa isa, uint64_t *seed) {
     const pfi_ktable *t = pfi_kfamily_table(&pfi_color_family, isa);
@@ -59,7 +71,7 @@ static void test_kernels(pf_isa isa, uint64_t *seed) {
         const slot_case *sc = &k_slot_cases[c];
         pfi_color_row_fn fn = (pfi_color_row_fn)t->fn[sc->slot];
         if (fn != pfi_color_row_ref) nfast++;
-        pfi_color_desc d = {sc->kind, PF_U8, sc->scn, sc->dcn, sc->bidx, sc->swap, 0, 0};
+        pfi_color_desc d = {sc->kind, PF_U8, sc->scn, sc->dcn, sc->bidx, sc->swap, sc->hrange, sc->trunc};
         const int32_t ns[] = {64, 128, 192, 64 * 31};
         for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
             int32_t n = ns[k];
@@ -85,8 +97,53 @@ static void test_kernels(pf_isa isa, uint64_t *seed) {
             }
         }
     }
-    if (isa == PF_ISA_AVX512 && (pf_cpu_features() & PF_CPU_AVX512VBMI)) CHECK(nfast == 12);
-    printf("test_simd_color: %s: %d of 12 slot cases use an optimized kernel\n", pf_isa_name(isa), nfast);
+    /* every slot is accelerated at AVX2 (HSV -> RGB needs FMA too) and at
+     * AVX-512 (VBMI kernels, or the AVX2 ones without VBMI) */
+    if ((isa == PF_ISA_AVX2 || isa == PF_ISA_AVX512) && (pf_cpu_features() & PF_CPU_FMA))
+        CHECK(nfast == NSLOTCASES);
+    printf("test_simd_color: %s: %d of %d slot cases use an optimized kernel\n", pf_isa_name(isa), nfast,
+           NSLOTCASES);
+}
+
+/* Every u8 (b, g, r) triple through the HSV kernels, and every (h, s, v)
+ * triple through the HSV -> RGB kernels (both hue ranges, truncating and
+ * rounding): the SIMD kernels at every level against the reference. */
+static void test_exhaustive(const pf_isa *levels, int nlev) {
+    const int32_t n = 1 << 24;
+    uint8_t *src = malloc((size_t)n * 3), *ref = malloc((size_t)n * 3), *got = malloc((size_t)n * 3);
+    if (!src || !ref || !got) {
+        CHECK(0);
+        free(src), free(ref), free(got);
+        return;
+    }
+    for (int32_t i = 0; i < n; i++) {
+        src[3 * i] = (uint8_t)(i >> 16);
+        src[3 * i + 1] = (uint8_t)(i >> 8);
+        src[3 * i + 2] = (uint8_t)i;
+    }
+    const pfi_color_desc descs[] = {
+        {PFI_CK_RGB2HSV, PF_U8, 3, 3, 0, 0, 180, 0}, {PFI_CK_RGB2HSV, PF_U8, 3, 3, 0, 0, 256, 0},
+        {PFI_CK_HSV2RGB, PF_U8, 3, 3, 0, 0, 180, 1}, {PFI_CK_HSV2RGB, PF_U8, 3, 3, 0, 0, 180, 0},
+        {PFI_CK_HSV2RGB, PF_U8, 3, 3, 0, 0, 255, 1}, {PFI_CK_HSV2RGB, PF_U8, 3, 3, 0, 0, 255, 0}};
+    for (size_t k = 0; k < sizeof descs / sizeof descs[0]; k++) {
+        const pfi_color_desc *d = &descs[k];
+        pfi_color_row_ref(src, ref, n, d);
+        for (int l = 0; l < nlev; l++) {
+            pfi_color_row_fn fn =
+                (pfi_color_row_fn)pfi_kfamily_table(&pfi_color_family, levels[l])->fn[pfi_color_slot(d)];
+            if (fn == pfi_color_row_ref) continue;
+            fn(src, got, n, d);
+            size_t bad = 0;
+            while (bad < (size_t)n * 3 && got[bad] == ref[bad]) bad++;
+            if (bad < (size_t)n * 3)
+                fprintf(stderr, "isa %s kind %d hrange %d trunc %d: input %02x%02x%02x differs\n",
+                        pf_isa_name(levels[l]), (int)d->kind, d->hrange, d->hsv_trunc,
+                        src[bad / 3 * 3], src[bad / 3 * 3 + 1], src[bad / 3 * 3 + 2]);
+            CHECK(bad == (size_t)n * 3);
+        }
+    }
+    printf("test_simd_color: all 2^24 u8 triples: HSV and HSV -> RGB kernels == reference\n");
+    free(src), free(ref), free(got);
 }
 
 static const int k_codes[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 36, 37, 38, 39,
@@ -145,6 +202,7 @@ int main(void) {
     if (best == PF_ISA_NEON) levels[nlev++] = PF_ISA_NEON;
     test_kernels(PF_ISA_SCALAR, &seed);
     for (int l = 0; l < nlev; l++) test_kernels(levels[l], &seed);
+    test_exhaustive(levels, nlev);
     const int32_t widths[] = {1, 7, 31, 32, 33, 63, 64, 65, 127, 129, 200};
     for (int l = 0; l < nlev; l++)
         for (size_t c = 0; c < sizeof k_codes / sizeof k_codes[0]; c++)
