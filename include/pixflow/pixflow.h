@@ -4,5 +4,6 @@
 
 #include "pixflow/core.h"
 #include "pixflow/ops.h"
+#include "pixflow/augment.h"
 
 #endif /* PIXFLOW_H */

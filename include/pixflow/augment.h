@@ -1,0 +1,170 @@
+/*
+ * pixflow augment: the fused preprocess (decoded images of any size ->
+ * one model-ready batch tensor in one pass) and the deterministic sampler
+ * that draws per-sample augmentation parameters with torchvision v2
+ * semantics from a counter-based generator.
+ *
+ * Typical training use:
+ *   pf_preprocess_desc d; pf_aug_policy p;
+ *   pf_recipe("imagenet-train", &d, &p);              // then override fields
+ *   pf_preprocess_plan *plan; pf_preprocess_plan_create(&d, &plan);
+ *   for each batch:
+ *     pf_aug_sample(&p, seed, epoch, first_index, n, widths, heights, params);
+ *     pf_preprocess_run(plan, stream, n, images, params, &tensor, NULL);
+ */
+#ifndef PIXFLOW_AUGMENT_H
+#define PIXFLOW_AUGMENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pixflow/core.h"
+#include "pixflow/ops.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------ per-sample parameters */
+
+/* Indices of the four ColorJitter ops in pf_aug_params.jitter_order. */
+enum { PF_JITTER_BRIGHTNESS = 0, PF_JITTER_CONTRAST = 1, PF_JITTER_SATURATION = 2, PF_JITTER_HUE = 3 };
+
+/* Everything that may differ between samples. pf_aug_params_identity()
+ * gives "no augmentation": whole image, no flip, no affine, factors 1,
+ * hue 0, gamma 1, no grayscale. */
+typedef struct pf_aug_params {
+    /* geometry, applied in this order: crop -> resize (to the plan's
+     * output size, or into the letterbox rectangle) -> flips. */
+    int32_t crop_x, crop_y, crop_w, crop_h; /* source rectangle; crop_w <= 0 or crop_h <= 0: whole image */
+    bool flip_h, flip_v;
+    /* Optional affine (torchvision RandomAffine / RandomRotation
+     * semantics, about the centre of the resized crop): when `affine` is
+     * true the crop+resize+affine compose into one warp (pf_warp_affine
+     * with the plan's interpolation, CONSTANT border = fill). */
+    bool affine;
+    float angle;                  /* degrees, counter-clockwise */
+    float translate_x, translate_y; /* pixels of the output */
+    float scale;                  /* 1 = none */
+    float shear_x, shear_y;       /* degrees */
+    /* colour (torchvision v2 ColorJitter / RandomGrayscale / adjust_gamma),
+     * applied to the u8 resized image in jitter_order, then grayscale, then
+     * gamma. Identity values: 1, 1, 1, 0, false, 1. */
+    float brightness, contrast, saturation, hue;
+    int8_t jitter_order[4];       /* a permutation of PF_JITTER_*; identity {0,1,2,3} */
+    bool grayscale;               /* 3-channel gray (num_output_channels = 3) */
+    float gamma;
+} pf_aug_params;
+
+PF_API pf_aug_params pf_aug_params_identity(void);
+
+/* --------------------------------------------------------- fused plan */
+
+typedef enum pf_letterbox_align {
+    PF_LETTERBOX_CENTER = 0,  /* pad equally on both sides (odd pixel right/bottom), YOLO style */
+    PF_LETTERBOX_TOP_LEFT = 1 /* image at (0,0), pad right and bottom */
+} pf_letterbox_align;
+
+/* What the plan does to every sample (fixed for the plan's life). */
+typedef struct pf_preprocess_desc {
+    int32_t out_width, out_height;   /* tensor spatial size (required, >= 1) */
+    int32_t out_channels;            /* 3 (default) or 1 (gray models) */
+    pf_interp interp;                /* default PF_INTERP_LINEAR */
+    bool antialias;                  /* default false (see pf_resize) */
+    bool letterbox;                  /* keep aspect ratio and pad (detection) */
+    pf_letterbox_align letterbox_align;
+    double pad_value[4];             /* letterbox / affine fill, in u8 pixel units (e.g. 114) */
+    bool swap_rb;                    /* input BGR -> output RGB (or back) */
+    float scale;                     /* output = (u8 * scale - mean[c]) / std[c]; default 1/255 */
+    float mean[4], std[4];           /* default 0 and 1 */
+    pf_dtype out_dtype;              /* PF_F32 (default), PF_F16, PF_BF16 or PF_U8 (u8: no normalization) */
+    pf_layout out_layout;            /* PF_CHW (NCHW, default) or PF_HWC (NHWC) */
+} pf_preprocess_desc;
+
+PF_API pf_preprocess_desc pf_preprocess_desc_defaults(void);
+
+typedef struct pf_preprocess_plan pf_preprocess_plan;
+
+PF_API pf_status pf_preprocess_plan_create(const pf_preprocess_desc *desc, pf_preprocess_plan **out);
+PF_API void pf_preprocess_plan_destroy(pf_preprocess_plan *plan);
+
+/* How output pixel coordinates of one sample map back to its source
+ * image: src_x = (out_x - offset_x) / scale_x + crop_x (same for y), for
+ * un-mapping detector boxes. Flips and affine are not included (boxes of
+ * flipped training samples are flipped by the caller). */
+typedef struct pf_letterbox_info {
+    float scale_x, scale_y;
+    float offset_x, offset_y;
+    int32_t crop_x, crop_y;
+} pf_letterbox_info;
+
+/*
+ * pf_preprocess_run: src[i] (u8, 1 or 3 channels HWC, any size) -> sample
+ * i of `dst` (a pf_tensor with n >= count, the plan's size, channels,
+ * dtype and layout; pitched allowed). params may be NULL (identity for all)
+ * or hold count entries. info may be NULL or receive count entries.
+ *
+ * Exactness: bit-identical to the op-by-op chain pf_resize (u8) ->
+ * colour ops in order -> pf_normalize/pf_convert into the tensor, hence
+ * OpenCV-exact where that chain is.
+ */
+PF_API pf_status pf_preprocess_run(pf_preprocess_plan *plan, pf_stream *stream, int count,
+                                   const pf_image src[], const pf_aug_params params[],
+                                   pf_tensor *dst, pf_letterbox_info info[]);
+
+/* ---------------------------------------------------------- sampler */
+
+/* Augmentation policy with torchvision.transforms.v2 parameter names and
+ * maths. Each enabled transform draws from Philox4x32-10 keyed by
+ * (seed, epoch, sample index, transform id): no hidden state, so the same
+ * (seed, epoch, index) gives the same parameters everywhere. */
+typedef struct pf_aug_policy {
+    /* RandomResizedCrop (train) */
+    bool random_resized_crop;
+    float rrc_scale[2];   /* default 0.08, 1.0 */
+    float rrc_ratio[2];   /* default 3/4, 4/3 */
+    /* Resize(shorter side) + CenterCrop (eval); used when RRC is off */
+    int32_t resize_shorter;  /* 0: none */
+    int32_t center_crop_w, center_crop_h; /* 0: none */
+    /* RandomHorizontalFlip / RandomVerticalFlip */
+    float hflip_p, vflip_p;
+    /* ColorJitter: ranges [lo, hi] as torchvision builds them from the
+     * scalar arguments (brightness b -> [max(0, 1-b), 1+b], hue h -> [-h, h]);
+     * a range of {1,1} (or {0,0} for hue) disables that op. */
+    bool color_jitter;
+    float brightness[2], contrast[2], saturation[2], hue[2];
+    /* RandomGrayscale */
+    float grayscale_p;
+    /* RandomAffine / RandomRotation (degrees range; translate fractions;
+     * scale range; shear ranges x and y) */
+    bool random_affine;
+    float degrees[2];
+    float translate[2];
+    float scale_range[2];
+    float shear[4];
+} pf_aug_policy;
+
+PF_API pf_aug_policy pf_aug_policy_defaults(void); /* everything off */
+
+/* Draws parameters for samples first_index .. first_index + count - 1 of
+ * an epoch; widths/heights are the source image sizes (RandomResizedCrop
+ * and CenterCrop depend on them). */
+PF_API pf_status pf_aug_sample(const pf_aug_policy *policy, uint64_t seed, uint64_t epoch,
+                               uint64_t first_index, int count, const int32_t widths[],
+                               const int32_t heights[], pf_aug_params out[]);
+
+/* ---------------------------------------------------------- recipes */
+
+/* Named presets: "imagenet-train" (RRC 224, hflip 0.5, ColorJitter
+ * 0.4/0.4/0.4/0.1 present but off (color_jitter = false), ImageNet mean/std,
+ * NCHW f32), "imagenet-eval" (resize shorter side 256 + center crop 224),
+ * "yolo" (letterbox 640, pad 114, /255, NCHW f32). Fills both structs;
+ * either may be NULL. Unknown name -> PF_ERR_INVALID_ARGUMENT listing the
+ * known names. */
+PF_API pf_status pf_recipe(const char *name, pf_preprocess_desc *desc, pf_aug_policy *policy);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PIXFLOW_AUGMENT_H */
