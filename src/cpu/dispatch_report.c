@@ -6,10 +6,10 @@
 #include "cpu/resize_exec.h"
 
 extern pfi_kfamily pfi_color_family, pfi_yuv_family, pfi_convert_family, pfi_lut_family,
-    pfi_geom_family;
+    pfi_geom_family, pfi_filter_family;
 
 pfi_kfamily *const pfi_kfamilies[] = {&pfi_color_family, &pfi_yuv_family, &pfi_convert_family,
-                                      &pfi_lut_family, &pfi_geom_family, NULL};
+                                      &pfi_lut_family, &pfi_geom_family, &pfi_filter_family, NULL};
 
 int pf_dispatch_count(void) {
     int n = PFI_RESIZE_SLOTS;
