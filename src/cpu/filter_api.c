@@ -137,6 +137,26 @@ static pfi_filter_plan *new_plans(const char *op, int count) {
 
 /* ----------------------------------------------------------- Gaussian */
 
+/* Common power-of-two factor of a tap set (at most 8: taps sum to 256). */
+static int32_t taps_shift(const uint16_t *q, int32_t n) {
+    uint32_t all = 0;
+    for (int32_t t = 0; t < n; t++) all |= q[t];
+    int32_t s = 0;
+    while (s < 8 && !(all & (1u << s))) s++;
+    return s;
+}
+
+/* When the taps share 2^8 or more between them, the u8 2D sum fits 16
+ * bits after dividing it out: select the 16-bit vertical pass. */
+static void reduce_taps(pfi_filter_plan *p) {
+    int32_t sx = taps_shift(p->qx, p->kx), sy = taps_shift(p->qy, p->ky);
+    if (sx + sy < 8) return;
+    while (sx + sy > 15) sy > 0 ? sy-- : sx--; /* keep a shift >= 1 (gshift 0 means "32-bit pass") */
+    for (int32_t t = 0; t < p->kx; t++) p->qx[t] = (uint16_t)(p->qx[t] >> sx);
+    for (int32_t t = 0; t < p->ky; t++) p->qy[t] = (uint16_t)(p->qy[t] >> sy);
+    p->gshift = 16 - sx - sy;
+}
+
 static pf_status gauss_plan(int k, const pf_gaussian_params *gp, const pf_image *s, pfi_filter_plan *p) {
     static const char op[] = "pf_gaussian_blur";
     int is_u8 = s->dtype == PF_U8;
@@ -192,6 +212,7 @@ static pf_status gauss_plan(int k, const pf_gaussian_params *gp, const pf_image 
     pfk_gauss_kernel_q8(tmp + kxs, kys, p->qy);
     for (size_t t = 0; t < n; t++) p->fx[t] = (float)tmp[t];
     free(tmp);
+    reduce_taps(p);
     return PF_OK;
 }
 

@@ -27,6 +27,7 @@ typedef __m256 VF;
 #define add32 _mm256_add_epi32
 #define mullo32 _mm256_mullo_epi32
 #define srli32(v, n) _mm256_srli_epi32((v), (n))
+#define srl16 _mm256_srl_epi16
 #define madd16 _mm256_madd_epi16
 #define unpacklo16 _mm256_unpacklo_epi16
 #define unpackhi16 _mm256_unpackhi_epi16

@@ -28,6 +28,7 @@ typedef __m512 VF;
 #define add32 _mm512_add_epi32
 #define mullo32 _mm512_mullo_epi32
 #define srli32(v, n) _mm512_srli_epi32((v), (n))
+#define srl16 _mm512_srl_epi16
 #define madd16 _mm512_madd_epi16
 #define unpacklo16 _mm512_unpacklo_epi16
 #define unpackhi16 _mm512_unpackhi_epi16

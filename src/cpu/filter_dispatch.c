@@ -6,7 +6,7 @@
 static const char *const k_names[PFI_FILTER_SLOTS] = {
     "filter.hsum_u8",   "filter.vgauss_u8", "filter.vbox_u8",     "filter.hmin_u8",     "filter.hmax_u8",
     "filter.vmin_u8",   "filter.vmax_u8",   "filter.hconv_f32",   "filter.vconv_f32",   "filter.conv2d_u8",
-    "filter.median3_u8", "filter.median5_u8", "filter.sharpen_u8"};
+    "filter.median3_u8", "filter.median5_u8", "filter.sharpen_u8", "filter.vgauss16_u8"};
 
 static void fill_ref(pfi_kfn *slots) {
     slots[PFI_FILTER_HSUM_U8] = (pfi_kfn)pfi_hsum_u8_ref;
@@ -22,6 +22,7 @@ static void fill_ref(pfi_kfn *slots) {
     slots[PFI_FILTER_MEDIAN3_U8] = (pfi_kfn)pfi_median3_u8_ref;
     slots[PFI_FILTER_MEDIAN5_U8] = (pfi_kfn)pfi_median5_u8_ref;
     slots[PFI_FILTER_SHARPEN_U8] = (pfi_kfn)pfi_sharpen_u8_ref;
+    slots[PFI_FILTER_VGAUSS16_U8] = (pfi_kfn)pfi_vgauss16_u8_ref;
 }
 
 pfi_kfamily pfi_filter_family = PFI_KFAMILY_INIT(k_names, PFI_FILTER_SLOTS, fill_ref, NULL,

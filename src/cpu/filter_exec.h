@@ -13,7 +13,7 @@ enum {
     PFI_FILTER_HSUM_U8 = 0, PFI_FILTER_VGAUSS_U8, PFI_FILTER_VBOX_U8,
     PFI_FILTER_HMIN_U8, PFI_FILTER_HMAX_U8, PFI_FILTER_VMIN_U8, PFI_FILTER_VMAX_U8,
     PFI_FILTER_HCONV_F32, PFI_FILTER_VCONV_F32, PFI_FILTER_CONV2D_U8,
-    PFI_FILTER_MEDIAN3_U8, PFI_FILTER_MEDIAN5_U8, PFI_FILTER_SHARPEN_U8,
+    PFI_FILTER_MEDIAN3_U8, PFI_FILTER_MEDIAN5_U8, PFI_FILTER_SHARPEN_U8, PFI_FILTER_VGAUSS16_U8,
     PFI_FILTER_SLOTS
 };
 
@@ -34,7 +34,8 @@ typedef struct pfi_filter_plan {
     int32_t kx, ky;     /* window */
     int32_t ax, ay;     /* anchor inside the window */
     int border;         /* pf_border (median: REPLICATE) */
-    uint16_t *qx, *qy;  /* Gaussian u8: 8.8 taps */
+    uint16_t *qx, *qy;  /* Gaussian u8: 8.8 taps (reduced by 2^sx, 2^sy when gshift > 0) */
+    int32_t gshift;     /* Gaussian u8: > 0 selects the 16-bit vertical pass with this shift */
     float *fx, *fy;     /* Gaussian f32: taps */
     pfi_taps2d taps;    /* filter_2d: non-zero taps */
     float delta;        /* filter_2d */

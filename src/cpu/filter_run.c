@@ -121,7 +121,11 @@ static void vpass(const run_job *j, const pfi_filter_plan *p, const plane_geo *g
     int32_t e;
     switch (p->kind) {
     case PFI_FK_GAUSS:
-        if (g->is_u8) {
+        if (g->is_u8 && p->gshift > 0) {
+            e = ((pfi_vgauss16_u8_fn)k->fn[PFI_FILTER_VGAUSS16_U8])((const uint16_t *const *)rows, p->qy, p->ky,
+                                                                    p->gshift, out, 0, n);
+            pfi_vgauss16_u8_ref((const uint16_t *const *)rows, p->qy, p->ky, p->gshift, out, e, n);
+        } else if (g->is_u8) {
             e = ((pfi_vgauss_u8_fn)k->fn[PFI_FILTER_VGAUSS_U8])((const uint16_t *const *)rows, p->qy, p->ky, out, 0, n);
             pfi_vgauss_u8_ref((const uint16_t *const *)rows, p->qy, p->ky, out, e, n);
         } else {

@@ -13,11 +13,19 @@
  *   stf8(p, vi32)             PFS_F i32 lanes (any value) saturated to u8
  *   and the integer / float operations used below. */
 
+/* Loop over whole vectors of W elements from x0; a last partial vector is
+ * redone as the full vector ending at n (outputs are pure functions of
+ * the inputs and never alias them, so overlapping elements get the same
+ * values). Only rows shorter than one vector are left to the caller. */
+#define PFS_FOR(i, x0, n, W) \
+    for (;; i += (W))        \
+        if (i + (W) > (n) && (i >= (n) || (n) - (x0) < (W) || ((i = (n) - (W)), 0))) break; else
+
 /* u8 horizontal weighted sum (Gaussian 8.8 taps or box ones). */
 static int32_t PFS(hsum_u8)(const uint8_t *pad, uint16_t *out, const uint16_t *k, int32_t taps, int32_t step,
                             int32_t x0, int32_t n) {
     int32_t i = x0;
-    for (; i + PFS_B16 <= n; i += PFS_B16) {
+    PFS_FOR(i, x0, n, PFS_B16) {
         VI acc = mul16(ld8w16(pad + i), set16(k[0]));
         for (int32_t j = 1; j < taps; j++) acc = add16(acc, mul16(ld8w16(pad + i + j * step), set16(k[j])));
         st16(out + i, acc);
@@ -34,7 +42,7 @@ static int32_t PFS(vgauss_u8)(const uint16_t *const *rows, const uint16_t *k, in
     int32_t i = x0;
     const VI bias = set16(0x8000);
     const VI zero = zero_v();
-    for (; i + PFS_B16 <= n; i += PFS_B16) {
+    PFS_FOR(i, x0, n, PFS_B16) {
         VI lo = set32((1 << 23) + (1 << 15)), hi = lo;
         int32_t j = 0;
         for (; j + 1 < taps; j += 2) {
@@ -54,12 +62,26 @@ static int32_t PFS(vgauss_u8)(const uint16_t *const *rows, const uint16_t *k, in
     return i;
 }
 
+/* u8 Gaussian vertical pass in 16 bits (reduced taps, see filter_rows.h). */
+static int32_t PFS(vgauss16_u8)(const uint16_t *const *rows, const uint16_t *k, int32_t taps, int32_t shift,
+                                uint8_t *out, int32_t x0, int32_t n) {
+    int32_t i = x0;
+    const VI rnd = set16(shift > 0 ? 1 << (shift - 1) : 0);
+    const __m128i cnt = _mm_cvtsi32_si128(shift);
+    PFS_FOR(i, x0, n, PFS_B16) {
+        VI acc = add16(rnd, mul16(ld16(rows[0] + i), set16(k[0])));
+        for (int32_t j = 1; j < taps; j++) acc = add16(acc, mul16(ld16(rows[j] + i), set16(k[j])));
+        st16n8(out + i, srl16(acc, cnt));
+    }
+    return i;
+}
+
 /* u8 box vertical pass, area <= 256: exact division as OpenCV's. */
 static int32_t PFS(vbox_u8)(const uint16_t *const *rows, int32_t taps, pfk_box_div d, uint8_t *out, int32_t x0,
                             int32_t n) {
     int32_t i = x0;
     const VI zero = zero_v(), mul = set32((int32_t)d.mul), dd = set16((int16_t)d.delta);
-    for (; i + PFS_B16 <= n; i += PFS_B16) {
+    PFS_FOR(i, x0, n, PFS_B16) {
         VI s = ld16(rows[0] + i);
         for (int32_t j = 1; j < taps; j++) s = add16(s, ld16(rows[j] + i));
         s = add16(s, dd);
@@ -74,7 +96,7 @@ static int32_t PFS(vbox_u8)(const uint16_t *const *rows, int32_t taps, pfk_box_d
     static int32_t PFS(h##name##_u8)(const uint8_t *pad, uint8_t *out, int32_t taps, int32_t step, int32_t x0,    \
                                      int32_t n) {                                                                \
         int32_t i = x0;                                                                                          \
-        for (; i + PFS_B8 <= n; i += PFS_B8) {                                                                   \
+        PFS_FOR(i, x0, n, PFS_B8) {                                                                   \
             VI v = ld8(pad + i);                                                                                 \
             for (int32_t j = 1; j < taps; j++) v = op(v, ld8(pad + i + j * step));                               \
             st8(out + i, v);                                                                                     \
@@ -84,7 +106,7 @@ static int32_t PFS(vbox_u8)(const uint16_t *const *rows, int32_t taps, pfk_box_d
     static int32_t PFS(v##name##_u8)(const uint8_t *const *rows, int32_t taps, uint8_t *out, int32_t x0,          \
                                      int32_t n) {                                                                \
         int32_t i = x0;                                                                                          \
-        for (; i + PFS_B8 <= n; i += PFS_B8) {                                                                   \
+        PFS_FOR(i, x0, n, PFS_B8) {                                                                   \
             VI v = ld8(rows[0] + i);                                                                             \
             for (int32_t j = 1; j < taps; j++) v = op(v, ld8(rows[j] + i));                                      \
             st8(out + i, v);                                                                                     \
@@ -97,7 +119,7 @@ PFS_MORPH(max, maxu8)
 static int32_t PFS(hconv_f32)(const float *pad, float *out, const float *k, int32_t taps, int32_t step, int32_t x0,
                               int32_t n) {
     int32_t i = x0;
-    for (; i + PFS_F <= n; i += PFS_F) {
+    PFS_FOR(i, x0, n, PFS_F) {
         VF acc = mulf(ldf(pad + i), setf(k[0]));
         for (int32_t j = 1; j < taps; j++) acc = addf(acc, mulf(ldf(pad + i + j * step), setf(k[j])));
         stf(out + i, acc);
@@ -108,7 +130,7 @@ static int32_t PFS(hconv_f32)(const float *pad, float *out, const float *k, int3
 static int32_t PFS(vconv_f32)(const float *const *rows, const float *k, int32_t taps, float *out, int32_t x0,
                               int32_t n) {
     int32_t i = x0;
-    for (; i + PFS_F <= n; i += PFS_F) {
+    PFS_FOR(i, x0, n, PFS_F) {
         VF acc = mulf(ldf(rows[0] + i), setf(k[0]));
         for (int32_t j = 1; j < taps; j++) acc = addf(acc, mulf(ldf(rows[j] + i), setf(k[j])));
         stf(out + i, acc);
@@ -122,7 +144,7 @@ static int32_t PFS(conv2d_u8)(const uint8_t *const *rows, const pfi_taps2d *taps
                               int32_t x0, int32_t n) {
     int32_t i = x0;
     const VF d = setf(delta);
-    for (; i + PFS_F <= n; i += PFS_F) {
+    PFS_FOR(i, x0, n, PFS_F) {
         VF acc = d;
         for (int32_t t = 0; t < taps->count; t++)
             acc = addf(acc, mulf(setf(taps->w[t]), ld8f(rows[taps->row[t]] + i + taps->off[t])));
@@ -141,7 +163,7 @@ static int32_t PFS(conv2d_u8)(const uint8_t *const *rows, const pfi_taps2d *taps
 /* Median of 9 with the classic 19-exchange network (p4 ends as the median). */
 static int32_t PFS(median3_u8)(const uint8_t *const *rows, int32_t step, uint8_t *out, int32_t x0, int32_t n) {
     int32_t i = x0;
-    for (; i + PFS_B8 <= n; i += PFS_B8) {
+    PFS_FOR(i, x0, n, PFS_B8) {
         VI p0 = ld8(rows[0] + i), p1 = ld8(rows[0] + i + step), p2 = ld8(rows[0] + i + 2 * step);
         VI p3 = ld8(rows[1] + i), p4 = ld8(rows[1] + i + step), p5 = ld8(rows[1] + i + 2 * step);
         VI p6 = ld8(rows[2] + i), p7 = ld8(rows[2] + i + step), p8 = ld8(rows[2] + i + 2 * step);
@@ -163,18 +185,21 @@ static int32_t PFS(median3_u8)(const uint8_t *const *rows, int32_t step, uint8_t
  * the middle of the last 3. */
 static int32_t PFS(median5_u8)(const uint8_t *const *rows, int32_t step, uint8_t *out, int32_t x0, int32_t n) {
     int32_t i = x0;
-    for (; i + PFS_B8 <= n; i += PFS_B8) {
+    PFS_FOR(i, x0, n, PFS_B8) {
         VI v[25];
         for (int r = 0; r < 5; r++)
             for (int c = 0; c < 5; c++) v[r * 5 + c] = ld8(rows[r] + i + c * step);
-        int lo = 0, hi = 13, next = 14; /* candidates v[lo..hi] */
-        for (;;) {
-            for (int t = lo + 1; t <= hi; t++) PFS_SORT(v[lo], v[t]); /* min to the front */
-            for (int t = lo + 1; t < hi; t++) PFS_SORT(v[t], v[hi]);  /* max to the back */
-            if (next == 25) break;
-            lo++;
-            v[hi] = v[next++];
+        /* Round r keeps candidates v[r..13]; fully unrolled so the
+         * indices are constants and v[] lives in registers. */
+#pragma GCC unroll 12
+        for (int r = 0; r < 12; r++) {
+#pragma GCC unroll 14
+            for (int t = r + 1; t <= 13; t++) PFS_SORT(v[r], v[t]); /* min to the front */
+#pragma GCC unroll 14
+            for (int t = r + 1; t < 13; t++) PFS_SORT(v[t], v[13]); /* max to the back */
+            if (r < 11) v[13] = v[14 + r];                           /* drop both, take the next */
         }
+        int lo = 11;
         /* 3 candidates left at lo..lo+2 after the last sweep: min at lo, max at lo+2 */
         st8(out + i, v[lo + 1]);
     }
@@ -187,7 +212,7 @@ static int32_t PFS(sharpen_u8)(const uint8_t *r0, const uint8_t *r1, const uint8
     int32_t i = x0;
     const VF s = setf(pfk_sharpen_side()), c = setf(pfk_sharpen_centre());
     const VF vf = setf(f), vg = setf(g), z = setf(0.0f), top = setf(255.0f);
-    for (; i + PFS_F <= n; i += PFS_F) {
+    PFS_FOR(i, x0, n, PFS_F) {
         VF acc = mulf(ld8f(r0 + i - step), s);
         acc = addf(acc, mulf(ld8f(r0 + i), s));
         acc = addf(acc, mulf(ld8f(r0 + i + step), s));
@@ -220,4 +245,5 @@ static void PFS(fill)(pfi_kfn *slots) {
     slots[PFI_FILTER_MEDIAN3_U8] = (pfi_kfn)PFS(median3_u8);
     slots[PFI_FILTER_MEDIAN5_U8] = (pfi_kfn)PFS(median5_u8);
     slots[PFI_FILTER_SHARPEN_U8] = (pfi_kfn)PFS(sharpen_u8);
+    slots[PFI_FILTER_VGAUSS16_U8] = (pfi_kfn)PFS(vgauss16_u8);
 }

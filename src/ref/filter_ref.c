@@ -25,6 +25,18 @@ int32_t pfi_vgauss_u8_ref(const uint16_t *const *rows, const uint16_t *k, int32_
     return n;
 }
 
+int32_t pfi_vgauss16_u8_ref(const uint16_t *const *rows, const uint16_t *k, int32_t taps, int32_t shift,
+                            uint8_t *out, int32_t x0, int32_t n) {
+    uint32_t rnd = shift > 0 ? 1u << (shift - 1) : 0;
+    for (int32_t i = x0; i < n; i++) {
+        uint32_t acc = 0;
+        for (int32_t j = 0; j < taps; j++) acc += (uint32_t)k[j] * rows[j][i];
+        acc = (acc + rnd) >> shift;
+        out[i] = (uint8_t)(acc > 255 ? 255 : acc);
+    }
+    return n;
+}
+
 int32_t pfi_vbox_u8_ref(const uint16_t *const *rows, int32_t taps, pfk_box_div d, uint8_t *out, int32_t x0,
                         int32_t n) {
     for (int32_t i = x0; i < n; i++) {

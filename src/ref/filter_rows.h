@@ -27,6 +27,13 @@ typedef int32_t (*pfi_hsum_u8_fn)(const uint8_t *pad, uint16_t *out, const uint1
 /* u8 Gaussian vertical pass: out[i] = pfk_gauss_q16_to_u8(sum_j k[j] * rows[j][i]). */
 typedef int32_t (*pfi_vgauss_u8_fn)(const uint16_t *const *rows, const uint16_t *k, int32_t taps, uint8_t *out,
                                     int32_t x0, int32_t n);
+/* u8 Gaussian vertical pass when every tap of both kernels is a multiple
+ * of 2^sx / 2^sy with sx + sy >= 8 (OpenCV's default 3x3 and 5x5
+ * kernels): with the reduced taps (k >> s) the whole 2D sum fits 16 bits,
+ * and out[i] = (sum_j k[j] * rows[j][i] + round) >> shift, shift =
+ * 16 - sx - sy, equals pfi_vgauss_u8 on the full taps exactly. */
+typedef int32_t (*pfi_vgauss16_u8_fn)(const uint16_t *const *rows, const uint16_t *k, int32_t taps, int32_t shift,
+                                      uint8_t *out, int32_t x0, int32_t n);
 /* u8 box vertical pass, area <= 256: out[i] = pfk_box_div_u8(sum_j rows[j][i], d). */
 typedef int32_t (*pfi_vbox_u8_fn)(const uint16_t *const *rows, int32_t taps, pfk_box_div d, uint8_t *out,
                                   int32_t x0, int32_t n);
@@ -70,6 +77,8 @@ int32_t pfi_hsum_u8_ref(const uint8_t *pad, uint16_t *out, const uint16_t *k, in
                         int32_t x0, int32_t n);
 int32_t pfi_vgauss_u8_ref(const uint16_t *const *rows, const uint16_t *k, int32_t taps, uint8_t *out, int32_t x0,
                           int32_t n);
+int32_t pfi_vgauss16_u8_ref(const uint16_t *const *rows, const uint16_t *k, int32_t taps, int32_t shift,
+                            uint8_t *out, int32_t x0, int32_t n);
 int32_t pfi_vbox_u8_ref(const uint16_t *const *rows, int32_t taps, pfk_box_div d, uint8_t *out, int32_t x0,
                         int32_t n);
 int32_t pfi_hmin_u8_ref(const uint8_t *pad, uint8_t *out, int32_t taps, int32_t step, int32_t x0, int32_t n);

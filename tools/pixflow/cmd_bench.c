@@ -13,6 +13,7 @@ static const bench_entry k_benches[] = {
     {"resize", bench_resize},
     {"lut", bench_lut},
     {"geom", bench_geom},
+    {"filter", bench_filter},
 };
 #define NBENCH ((int)(sizeof k_benches / sizeof k_benches[0]))
 

@@ -9,5 +9,6 @@ int cmd_bench(int argc, char **argv);
 int bench_resize(int argc, char **argv);
 int bench_lut(int argc, char **argv);
 int bench_geom(int argc, char **argv);
+int bench_filter(int argc, char **argv);
 
 #endif
