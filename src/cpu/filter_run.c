@@ -66,25 +66,33 @@ static void border_pixel(const pfi_filter_plan *p, const plane_geo *g, int plane
     }
 }
 
-/* pad = source row s extended by L pixels left and R right under the
- * plan's border; s < 0 (a CONSTANT row outside the image) fills the whole
- * padded row with the border pixel. */
-static void pad_row(const plane_geo *g, const uint8_t *row, int32_t s, int border, int32_t L, int32_t R,
-                    const uint8_t *cpx, uint8_t *pad) {
+/* pad = pixels [xa, xb) of source row s (xa may be negative, xb beyond
+ * the width), the outside ones under the plan's border; s < 0 (a
+ * CONSTANT row outside the image) fills everything with the border pixel. */
+static void pad_range(const plane_geo *g, const uint8_t *row, int32_t s, int border, int32_t xa, int32_t xb,
+                      const uint8_t *cpx, uint8_t *pad) {
     size_t px = (size_t)g->cn * g->esz;
     if (s < 0) {
-        for (int32_t x = 0; x < g->W + L + R; x++) memcpy(pad + (size_t)x * px, cpx, px);
+        for (int32_t x = xa; x < xb; x++) memcpy(pad + (size_t)(x - xa) * px, cpx, px);
         return;
     }
-    memcpy(pad + (size_t)L * px, row, (size_t)g->W * px);
-    for (int32_t x = -L; x < 0; x++) {
+    int32_t ia = xa < 0 ? 0 : xa, ib = xb > g->W ? g->W : xb;
+    if (ib > ia) memcpy(pad + (size_t)(ia - xa) * px, row + (size_t)ia * px, (size_t)(ib - ia) * px);
+    for (int32_t x = xa; x < xb; x++) {
+        if (x >= 0 && x < g->W) {
+            x = ib - 1; /* interior done above */
+            continue;
+        }
         int32_t sx = pfk_border_index(x, g->W, border);
-        memcpy(pad + (size_t)(x + L) * px, sx < 0 ? cpx : row + (size_t)sx * px, px);
+        memcpy(pad + (size_t)(x - xa) * px, sx < 0 ? cpx : row + (size_t)sx * px, px);
     }
-    for (int32_t x = g->W; x < g->W + R; x++) {
-        int32_t sx = pfk_border_index(x, g->W, border);
-        memcpy(pad + (size_t)(x + L) * px, sx < 0 ? cpx : row + (size_t)sx * px, px);
-    }
+}
+
+/* Columns are processed in strips so a strip's ring rows stay in L1. */
+static int32_t strip_pixels(const pfi_filter_plan *p, const plane_geo *g, size_t slot_elem) {
+    int64_t budget = 20000 / ((int64_t)slot_elem * (p->ky + 1) * g->cn);
+    int64_t px = budget < 64 ? 64 : budget;
+    return px >= g->W ? g->W : (int32_t)px;
 }
 
 /* Horizontal pass of a separable plan: padded row -> ring slot. */
@@ -238,9 +246,11 @@ static void filter_band(void *ctx, int i, int32_t y0, int32_t y1) {
     }
 
     int32_t L = p->ax, R = p->kx - 1 - p->ax;
-    size_t pad_bytes = (size_t)(g.W + p->kx - 1) * (size_t)g.cn * g.esz + 64;
     int padded = ring_holds_padded(p->kind);
-    size_t slot_bytes = padded ? pad_bytes : (size_t)g.n * ring_elem_size(p, g.is_u8) + 64;
+    size_t helem = padded ? g.esz : ring_elem_size(p, g.is_u8);
+    int32_t sw = strip_pixels(p, &g, helem);
+    size_t pad_bytes = (size_t)(sw + p->kx - 1) * (size_t)g.cn * g.esz + 64;
+    size_t slot_bytes = padded ? pad_bytes : (size_t)sw * (size_t)g.cn * helem + 64;
     size_t ky = (size_t)p->ky;
     uint8_t *mem = malloc(pad_bytes + ky * slot_bytes + ky * (sizeof(int32_t) + sizeof(void *)));
     if (mem == NULL) {
@@ -251,29 +261,38 @@ static void filter_band(void *ctx, int i, int32_t y0, int32_t y1) {
     const void **rows = (const void **)(void *)(ring + ky * slot_bytes);
     int32_t *tag = (int32_t *)(void *)(rows + ky);
     uint8_t cpx[16];
+    size_t px_bytes = (size_t)g.cn * g.esz;
 
     for (int c = 0; c < planes; c++) {
         border_pixel(p, &g, c, cpx);
-        for (size_t t = 0; t < ky; t++) tag[t] = INT32_MIN;
-        for (int32_t y = y0; y < y1; y++) {
-            for (int32_t r = 0; r < p->ky; r++) {
-                int32_t v = y - p->ay + r;
-                size_t slot = (size_t)(((v % p->ky) + p->ky) % p->ky);
-                uint8_t *buf = ring + slot * slot_bytes;
-                if (tag[slot] != v) {
-                    int32_t sy = pfk_border_index(v, g.H, p->border);
-                    const uint8_t *srow = sy >= 0 ? pfi_row_ptr(s, c, sy) : NULL;
-                    if (padded) {
-                        pad_row(&g, srow, sy, p->border, L, R, cpx, buf);
-                    } else {
-                        pad_row(&g, srow, sy, p->border, L, R, cpx, pad);
-                        hpass(j, p, &g, pad, buf);
+        for (int32_t x0 = 0; x0 < g.W; x0 += sw) {
+            plane_geo sg = g; /* the strip: pixels [x0, x0 + sg.W) */
+            sg.W = g.W - x0 < sw ? g.W - x0 : sw;
+            sg.n = sg.W * g.cn;
+            for (size_t t = 0; t < ky; t++) tag[t] = INT32_MIN;
+            for (int32_t y = y0; y < y1; y++) {
+                for (int32_t r = 0; r < p->ky; r++) {
+                    int32_t v = y - p->ay + r;
+                    size_t slot = (size_t)(((v % p->ky) + p->ky) % p->ky);
+                    uint8_t *buf = ring + slot * slot_bytes;
+                    if (tag[slot] != v) {
+                        int32_t sy = pfk_border_index(v, g.H, p->border);
+                        const uint8_t *srow = sy >= 0 ? pfi_row_ptr(s, c, sy) : NULL;
+                        if (padded) {
+                            pad_range(&g, srow, sy, p->border, x0 - L, x0 + sg.W + R, cpx, buf);
+                        } else if (srow != NULL && x0 - L >= 0 && x0 + sg.W + R <= g.W) {
+                            /* the window stays inside the row: read the source in place */
+                            hpass(j, p, &sg, srow + (size_t)(x0 - L) * px_bytes, buf);
+                        } else {
+                            pad_range(&g, srow, sy, p->border, x0 - L, x0 + sg.W + R, cpx, pad);
+                            hpass(j, p, &sg, pad, buf);
+                        }
+                        tag[slot] = v;
                     }
-                    tag[slot] = v;
+                    rows[r] = buf;
                 }
-                rows[r] = buf;
+                vpass(j, p, &sg, rows, (uint8_t *)pfi_row_ptr(d, c, y) + (size_t)x0 * px_bytes);
             }
-            vpass(j, p, &g, rows, pfi_row_ptr(d, c, y));
         }
     }
     free(mem);

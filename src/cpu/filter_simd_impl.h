@@ -21,9 +21,37 @@
     for (;; i += (W))        \
         if (i + (W) > (n) && (i >= (n) || (n) - (x0) < (W) || ((i = (n) - (W)), 0))) break; else
 
-/* u8 horizontal weighted sum (Gaussian 8.8 taps or box ones). */
+/* u8 horizontal weighted sum (Gaussian 8.8 taps or box ones). 3 and 5
+ * taps are unrolled with the weights held in registers. */
+static int32_t PFS(hsum3_u8)(const uint8_t *pad, uint16_t *out, const uint16_t *k, int32_t step, int32_t x0,
+                             int32_t n) {
+    int32_t i = x0;
+    const VI k0 = set16(k[0]), k1 = set16(k[1]), k2 = set16(k[2]);
+    PFS_FOR(i, x0, n, PFS_B16) {
+        const uint8_t *p = pad + i;
+        VI acc = add16(mul16(ld8w16(p), k0), mul16(ld8w16(p + step), k1));
+        st16(out + i, add16(acc, mul16(ld8w16(p + 2 * step), k2)));
+    }
+    return i;
+}
+
+static int32_t PFS(hsum5_u8)(const uint8_t *pad, uint16_t *out, const uint16_t *k, int32_t step, int32_t x0,
+                             int32_t n) {
+    int32_t i = x0;
+    const VI k0 = set16(k[0]), k1 = set16(k[1]), k2 = set16(k[2]), k3 = set16(k[3]), k4 = set16(k[4]);
+    PFS_FOR(i, x0, n, PFS_B16) {
+        const uint8_t *p = pad + i;
+        VI a = add16(mul16(ld8w16(p), k0), mul16(ld8w16(p + step), k1));
+        VI b = add16(mul16(ld8w16(p + 2 * step), k2), mul16(ld8w16(p + 3 * step), k3));
+        st16(out + i, add16(add16(a, b), mul16(ld8w16(p + 4 * step), k4)));
+    }
+    return i;
+}
+
 static int32_t PFS(hsum_u8)(const uint8_t *pad, uint16_t *out, const uint16_t *k, int32_t taps, int32_t step,
                             int32_t x0, int32_t n) {
+    if (taps == 3) return PFS(hsum3_u8)(pad, out, k, step, x0, n);
+    if (taps == 5) return PFS(hsum5_u8)(pad, out, k, step, x0, n);
     int32_t i = x0;
     PFS_FOR(i, x0, n, PFS_B16) {
         VI acc = mul16(ld8w16(pad + i), set16(k[0]));
@@ -63,8 +91,38 @@ static int32_t PFS(vgauss_u8)(const uint16_t *const *rows, const uint16_t *k, in
 }
 
 /* u8 Gaussian vertical pass in 16 bits (reduced taps, see filter_rows.h). */
+static int32_t PFS(vgauss16_3_u8)(const uint16_t *const *rows, const uint16_t *k, int32_t shift, uint8_t *out,
+                                  int32_t x0, int32_t n) {
+    int32_t i = x0;
+    const VI rnd = set16(1 << (shift - 1)), k0 = set16(k[0]), k1 = set16(k[1]), k2 = set16(k[2]);
+    const __m128i cnt = _mm_cvtsi32_si128(shift);
+    const uint16_t *r0 = rows[0], *r1 = rows[1], *r2 = rows[2];
+    PFS_FOR(i, x0, n, PFS_B16) {
+        VI acc = add16(add16(rnd, mul16(ld16(r0 + i), k0)), mul16(ld16(r1 + i), k1));
+        st16n8(out + i, srl16(add16(acc, mul16(ld16(r2 + i), k2)), cnt));
+    }
+    return i;
+}
+
+static int32_t PFS(vgauss16_5_u8)(const uint16_t *const *rows, const uint16_t *k, int32_t shift, uint8_t *out,
+                                  int32_t x0, int32_t n) {
+    int32_t i = x0;
+    const VI rnd = set16(1 << (shift - 1)), k0 = set16(k[0]), k1 = set16(k[1]), k2 = set16(k[2]);
+    const VI k3 = set16(k[3]), k4 = set16(k[4]);
+    const __m128i cnt = _mm_cvtsi32_si128(shift);
+    const uint16_t *r0 = rows[0], *r1 = rows[1], *r2 = rows[2], *r3 = rows[3], *r4 = rows[4];
+    PFS_FOR(i, x0, n, PFS_B16) {
+        VI a = add16(add16(rnd, mul16(ld16(r0 + i), k0)), mul16(ld16(r1 + i), k1));
+        VI b = add16(mul16(ld16(r2 + i), k2), mul16(ld16(r3 + i), k3));
+        st16n8(out + i, srl16(add16(add16(a, b), mul16(ld16(r4 + i), k4)), cnt));
+    }
+    return i;
+}
+
 static int32_t PFS(vgauss16_u8)(const uint16_t *const *rows, const uint16_t *k, int32_t taps, int32_t shift,
                                 uint8_t *out, int32_t x0, int32_t n) {
+    if (shift >= 1 && taps == 3) return PFS(vgauss16_3_u8)(rows, k, shift, out, x0, n);
+    if (shift >= 1 && taps == 5) return PFS(vgauss16_5_u8)(rows, k, shift, out, x0, n);
     int32_t i = x0;
     const VI rnd = set16(shift > 0 ? 1 << (shift - 1) : 0);
     const __m128i cnt = _mm_cvtsi32_si128(shift);
@@ -96,6 +154,12 @@ static int32_t PFS(vbox_u8)(const uint16_t *const *rows, int32_t taps, pfk_box_d
     static int32_t PFS(h##name##_u8)(const uint8_t *pad, uint8_t *out, int32_t taps, int32_t step, int32_t x0,    \
                                      int32_t n) {                                                                \
         int32_t i = x0;                                                                                          \
+        if (taps == 3) {                                                                                         \
+            PFS_FOR(i, x0, n, PFS_B8) {                                                                          \
+                st8(out + i, op(op(ld8(pad + i), ld8(pad + i + step)), ld8(pad + i + 2 * step)));              \
+            }                                                                                                    \
+            return i;                                                                                            \
+        }                                                                                                        \
         PFS_FOR(i, x0, n, PFS_B8) {                                                                   \
             VI v = ld8(pad + i);                                                                                 \
             for (int32_t j = 1; j < taps; j++) v = op(v, ld8(pad + i + j * step));                               \
@@ -106,6 +170,11 @@ static int32_t PFS(vbox_u8)(const uint16_t *const *rows, int32_t taps, pfk_box_d
     static int32_t PFS(v##name##_u8)(const uint8_t *const *rows, int32_t taps, uint8_t *out, int32_t x0,          \
                                      int32_t n) {                                                                \
         int32_t i = x0;                                                                                          \
+        if (taps == 3) {                                                                                         \
+            const uint8_t *r0 = rows[0], *r1 = rows[1], *r2 = rows[2];                                           \
+            PFS_FOR(i, x0, n, PFS_B8) { st8(out + i, op(op(ld8(r0 + i), ld8(r1 + i)), ld8(r2 + i))); }           \
+            return i;                                                                                            \
+        }                                                                                                        \
         PFS_FOR(i, x0, n, PFS_B8) {                                                                   \
             VI v = ld8(rows[0] + i);                                                                             \
             for (int32_t j = 1; j < taps; j++) v = op(v, ld8(rows[j] + i));                                      \
