@@ -96,7 +96,7 @@ static int32_t strip_pixels(const pfi_filter_plan *p, const plane_geo *g, size_t
 }
 
 /* Horizontal pass of a separable plan: padded row -> ring slot. */
-static void hpass(const run_job *j, const pfi_filter_plan *p, const plane_geo *g, const uint8_t *pad, void *out) {
+static void hpass(const run_job *j, const pfi_filter_plan *p, const plane_geo *g, const void *pad, void *out) {
     int32_t n = g->n, step = g->cn;
     const pfi_ktable *k = j->k;
     if (p->kind == PFI_FK_GAUSS && g->is_u8) {
@@ -193,29 +193,28 @@ static void sharpen_rows(const run_job *j, const pfi_filter_plan *p, const plane
                          const pf_image *d, int c, int32_t y0, int32_t y1) {
     int32_t n = g->n, cn = g->cn;
     for (int32_t y = y0; y < y1; y++) {
-        const uint8_t *r1 = pfi_row_ptr(s, c, y);
-        uint8_t *out = pfi_row_ptr(d, c, y);
+        const void *r1 = pfi_row_ptr(s, c, y);
+        void *out = pfi_row_ptr(d, c, y);
         int edge_row = y == 0 || y == g->H - 1;
         /* border pixels: blurred == source, but the blend still runs */
         for (int32_t x = 0; x < n; x++) {
             if (!edge_row && x == cn && n - cn > cn) x = n - cn; /* interior: below */
             if (g->is_u8) {
-                float v = (float)r1[x];
-                out[x] = (uint8_t)pfk_sharpen_blend(v, v, p->f, p->g, 255.0f);
+                float v = (float)((const uint8_t *)r1)[x];
+                ((uint8_t *)out)[x] = (uint8_t)pfk_sharpen_blend(v, v, p->f, p->g, 255.0f);
             } else {
                 float v = ((const float *)r1)[x];
                 ((float *)out)[x] = pfk_sharpen_blend(v, v, p->f, p->g, 1.0f);
             }
         }
         if (edge_row) continue;
-        const uint8_t *r0 = pfi_row_ptr(s, c, y - 1), *r2 = pfi_row_ptr(s, c, y + 1);
+        const void *r0 = pfi_row_ptr(s, c, y - 1), *r2 = pfi_row_ptr(s, c, y + 1);
         if (g->is_u8) {
             int32_t e = ((pfi_sharpen_u8_fn)j->k->fn[PFI_FILTER_SHARPEN_U8])(r0, r1, r2, out, cn, p->f, p->g, cn,
                                                                              n - cn);
             pfi_sharpen_u8_ref(r0, r1, r2, out, cn, p->f, p->g, e, n - cn);
         } else {
-            pfi_sharpen_f32_ref((const float *)r0, (const float *)r1, (const float *)r2, (float *)out, cn, p->f,
-                                p->g, cn, n - cn);
+            pfi_sharpen_f32_ref(r0, r1, r2, out, cn, p->f, p->g, cn, n - cn);
         }
     }
 }

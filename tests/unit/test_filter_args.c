@@ -48,7 +48,7 @@ static void bad_arguments(void) {
     CHECK_STATUS(pf_gaussian_blur(NULL, 1, &src, &dst, &gp, 1), PF_ERR_INVALID_ARGUMENT);
     CHECK_MSG("positive sigma");
     gp.ksize_x = 3;
-    gp.sigma_x = NAN;
+    gp.sigma_x = (double)NAN;
     CHECK_STATUS(pf_gaussian_blur(NULL, 1, &src, &dst, &gp, 1), PF_ERR_INVALID_ARGUMENT);
     CHECK_MSG("not finite");
     gp.sigma_x = 0;
