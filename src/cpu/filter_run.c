@@ -248,8 +248,9 @@ static void filter_band(void *ctx, int i, int32_t y0, int32_t y1) {
     int padded = ring_holds_padded(p->kind);
     size_t helem = padded ? g.esz : ring_elem_size(p, g.is_u8);
     int32_t sw = strip_pixels(p, &g, helem);
-    size_t pad_bytes = (size_t)(sw + p->kx - 1) * (size_t)g.cn * g.esz + 64;
-    size_t slot_bytes = padded ? pad_bytes : (size_t)sw * (size_t)g.cn * helem + 64;
+    /* every buffer starts on a 64-byte boundary (malloc gives 16) */
+    size_t pad_bytes = ((size_t)(sw + p->kx - 1) * (size_t)g.cn * g.esz + 127) & ~(size_t)63;
+    size_t slot_bytes = padded ? pad_bytes : ((size_t)sw * (size_t)g.cn * helem + 127) & ~(size_t)63;
     size_t ky = (size_t)p->ky;
     uint8_t *mem = malloc(pad_bytes + ky * slot_bytes + ky * (sizeof(int32_t) + sizeof(void *)));
     if (mem == NULL) {
