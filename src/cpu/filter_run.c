@@ -252,14 +252,15 @@ static void filter_band(void *ctx, int i, int32_t y0, int32_t y1) {
     size_t pad_bytes = ((size_t)(sw + p->kx - 1) * (size_t)g.cn * g.esz + 127) & ~(size_t)63;
     size_t slot_bytes = padded ? pad_bytes : ((size_t)sw * (size_t)g.cn * helem + 127) & ~(size_t)63;
     size_t ky = (size_t)p->ky;
-    uint8_t *mem = malloc(pad_bytes + ky * slot_bytes + ky * (sizeof(int32_t) + sizeof(void *)));
+    uint8_t *mem = malloc(pad_bytes + ky * slot_bytes + ky * (sizeof(int32_t) + 2 * sizeof(void *)));
     if (mem == NULL) {
         atomic_store(&j->oom, 1);
         return;
     }
     uint8_t *pad = mem, *ring = mem + pad_bytes;
     const void **rows = (const void **)(void *)(ring + ky * slot_bytes);
-    int32_t *tag = (int32_t *)(void *)(rows + ky);
+    const void **slot_ptr = rows + ky; /* what slot t stands for: its buffer or a source row in place */
+    int32_t *tag = (int32_t *)(void *)(slot_ptr + ky);
     uint8_t cpx[16];
     size_t px_bytes = (size_t)g.cn * g.esz;
 
@@ -278,18 +279,23 @@ static void filter_band(void *ctx, int i, int32_t y0, int32_t y1) {
                     if (tag[slot] != v) {
                         int32_t sy = pfk_border_index(v, g.H, p->border);
                         const uint8_t *srow = sy >= 0 ? pfi_row_ptr(s, c, sy) : NULL;
-                        if (padded) {
+                        /* a window inside the row reads the source in place */
+                        int inside = srow != NULL && x0 - L >= 0 && x0 + sg.W + R <= g.W;
+                        const uint8_t *in_place = inside ? srow + (size_t)(x0 - L) * px_bytes : NULL;
+                        slot_ptr[slot] = buf;
+                        if (padded && inside) {
+                            slot_ptr[slot] = in_place;
+                        } else if (padded) {
                             pad_range(&g, srow, sy, p->border, x0 - L, x0 + sg.W + R, cpx, buf);
-                        } else if (srow != NULL && x0 - L >= 0 && x0 + sg.W + R <= g.W) {
-                            /* the window stays inside the row: read the source in place */
-                            hpass(j, p, &sg, srow + (size_t)(x0 - L) * px_bytes, buf);
+                        } else if (inside) {
+                            hpass(j, p, &sg, in_place, buf);
                         } else {
                             pad_range(&g, srow, sy, p->border, x0 - L, x0 + sg.W + R, cpx, pad);
                             hpass(j, p, &sg, pad, buf);
                         }
                         tag[slot] = v;
                     }
-                    rows[r] = buf;
+                    rows[r] = slot_ptr[slot];
                 }
                 vpass(j, p, &sg, rows, (uint8_t *)pfi_row_ptr(d, c, y) + (size_t)x0 * px_bytes);
             }
