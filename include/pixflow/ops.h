@@ -347,6 +347,7 @@ PF_API pf_status pf_copy_make_border(pf_stream *stream, int count, const pf_imag
  * - A view has no parent image: pixels outside it are never read. This
  *   equals OpenCV on a whole Mat or with BORDER_ISOLATED (a cv::Mat ROI
  *   without BORDER_ISOLATED reads its parent's pixels instead).
+ * - Kernel sides are at most 1023 (median: 255).
  * - Results do not depend on the thread count or the SIMD level.
  * Exactness vs OpenCV 4.6 per op is stated below and in docs/exactness.md.
  */
