@@ -610,6 +610,136 @@ PF_API pf_status pf_erase(pf_stream *stream, int count, const pf_image src[], pf
                           const pf_erase_rect rects[], const int32_t rect_counts[], int ncounts);
 
 
+/* ============================================================== filters */
+
+/*
+ * Neighbourhood filters. Common rules for every op of this section:
+ * - u8 and f32 samples, 1..4 channels, HWC or CHW (same layout on both
+ *   sides; a CHW plane is filtered on its own), any strides (negative
+ *   included); dst has src's size, dtype and channel count. src and dst
+ *   must not overlap (no in-place).
+ * - Per-sample parameters: params[i] (nparams == count) or params[0] for
+ *   every sample (nparams == 1).
+ * - Borders are pf_border modes with cv::borderInterpolate semantics;
+ *   PF_BORDER_CONSTANT reads 0 outside the image (OpenCV's filters do the
+ *   same) except for erode/dilate (see pf_morph_params). PF_BORDER_WRAP is
+ *   rejected, as OpenCV's filters reject it.
+ * - A view has no parent image: pixels outside it are never read. This
+ *   equals OpenCV on a whole Mat or with BORDER_ISOLATED (a cv::Mat ROI
+ *   without BORDER_ISOLATED reads its parent's pixels instead).
+ * - Kernel sides are at most 1023 (median: 255).
+ * - Results do not depend on the thread count or the SIMD level.
+ * Exactness vs OpenCV 4.6 per op is stated below and in docs/exactness.md.
+ */
+
+/* cv::GaussianBlur parameters. ksize: odd >= 1, or 0 to derive it from
+ * sigma (OpenCV's rule: round(sigma * (u8 ? 6 : 8) + 1) | 1). sigma <= 0
+ * derives sigma from ksize (0.3 * ((k - 1) * 0.5 - 1) + 0.8, with OpenCV's
+ * fixed tables for k <= 9); sigma_y <= 0 means sigma_y = sigma_x. */
+typedef struct pf_gaussian_params {
+    int32_t ksize_x, ksize_y;
+    double sigma_x, sigma_y;
+    pf_border border; /* default PF_BORDER_REFLECT_101 */
+} pf_gaussian_params;
+
+/* 3x3, sigma 0 (from ksize), PF_BORDER_REFLECT_101. */
+PF_API void pf_gaussian_params_defaults(pf_gaussian_params *params);
+
+/* pf_gaussian_blur: equals cv::GaussianBlur. u8: bit-exact (OpenCV's
+ * 8.8 fixed-point separable path: kernel quantized to 1/256 with error
+ * diffusion, horizontal sums exact, vertical sum rounded at 16 bits).
+ * f32: separable float filter, within 1e-5 relative of OpenCV. */
+PF_API pf_status pf_gaussian_blur(pf_stream *stream, int count, const pf_image src[], pf_image dst[],
+                                  const pf_gaussian_params params[], int nparams);
+
+/* cv::blur (normalized box filter) parameters; anchor -1 = centre. */
+typedef struct pf_box_params {
+    int32_t ksize_x, ksize_y; /* >= 1, any parity */
+    int32_t anchor_x, anchor_y;
+    pf_border border; /* default PF_BORDER_REFLECT_101 */
+} pf_box_params;
+
+/* 3x3, anchor centre, PF_BORDER_REFLECT_101. */
+PF_API void pf_box_params_defaults(pf_box_params *params);
+
+/* pf_box_blur: equals cv::blur. u8 with ksize_x * ksize_y <= 256:
+ * bit-exact (OpenCV's exact integer division of the window sum); larger
+ * u8 windows round sum * (float)(1/area) in float like OpenCV's SIMD body
+ * (its scalar tail columns use double and may differ by 1). f32: sums in
+ * double, within 1e-5 relative. */
+PF_API pf_status pf_box_blur(pf_stream *stream, int count, const pf_image src[], pf_image dst[],
+                             const pf_box_params params[], int nparams);
+
+/* pf_median_blur: equals cv::medianBlur bit for bit, whose border is
+ * always replicate. ksizes[i] (nksizes 1 or count): odd; 1 copies; 3 and 5
+ * for u8 and f32; 7 and above for u8 only, and then 1, 3 or 4 channels
+ * (OpenCV's limits). */
+PF_API pf_status pf_median_blur(pf_stream *stream, int count, const pf_image src[], pf_image dst[],
+                                const int32_t ksizes[], int nksizes);
+
+/* cv::filter2D parameters (correlation, like OpenCV: the kernel is not
+ * flipped). kernel: ksize_y rows of ksize_x floats, row-major. */
+typedef struct pf_filter2d_params {
+    const float *kernel;
+    int32_t ksize_x, ksize_y; /* >= 1 */
+    int32_t anchor_x, anchor_y; /* -1 = centre (ksize / 2) */
+    double delta;               /* added to every output */
+    pf_border border;           /* default PF_BORDER_REFLECT_101 */
+} pf_filter2d_params;
+
+/* kernel NULL, ksize 0 (the caller must set both), anchor centre,
+ * delta 0, PF_BORDER_REFLECT_101. */
+PF_API void pf_filter2d_params_defaults(pf_filter2d_params *params);
+
+/* pf_filter_2d: dst = saturate(round(delta + sum k * src)) for u8 (round
+ * half to even), accumulated in f32 over the non-zero taps in row-major
+ * order, no FMA. Matches cv::filter2D within 1 for u8 (OpenCV's AVX2 body
+ * uses FMA, and kernels of >= 130 taps go through its DFT path) and within
+ * 1e-4 relative for f32. */
+PF_API pf_status pf_filter_2d(pf_stream *stream, int count, const pf_image src[], pf_image dst[],
+                              const pf_filter2d_params params[], int nparams);
+
+/* cv::erode / cv::dilate with a rectangular structuring element. */
+typedef struct pf_morph_params {
+    int32_t ksize_x, ksize_y;   /* >= 1 */
+    int32_t anchor_x, anchor_y; /* -1 = centre */
+    int32_t iterations;         /* >= 0; 0 copies */
+    pf_border border;           /* default PF_BORDER_CONSTANT */
+    /* PF_BORDER_CONSTANT only. 0 (default): OpenCV's
+     * morphologyDefaultBorderValue, i.e. outside pixels never win (erode
+     * reads the dtype's max, dilate its min). 1: border_value[c],
+     * saturated to the dtype. */
+    int32_t use_border_value;
+    double border_value[4];
+} pf_morph_params;
+
+/* 3x3, anchor centre, 1 iteration, PF_BORDER_CONSTANT with OpenCV's
+ * default border value. */
+PF_API void pf_morph_params_defaults(pf_morph_params *params);
+
+/* pf_erode / pf_dilate: windowed min / max, bit-exact with cv::erode /
+ * cv::dilate. Like OpenCV, n iterations of a k x k rectangle run as one
+ * pass of a (k - 1) * n + 1 rectangle with the anchor scaled by n. */
+PF_API pf_status pf_erode(pf_stream *stream, int count, const pf_image src[], pf_image dst[],
+                          const pf_morph_params params[], int nparams);
+PF_API pf_status pf_dilate(pf_stream *stream, int count, const pf_image src[], pf_image dst[],
+                           const pf_morph_params params[], int nparams);
+
+/*
+ * pf_sharpen: torchvision's adjust_sharpness(img, factor) (factors[i],
+ * nfactors 1 or count; >= 0, finite). With the 3x3 smoothing kernel
+ * [[1,1,1],[1,5,1],[1,1,1]] / 13 (f32 weights):
+ *   blurred = the kernel applied to interior pixels (rounded half to even
+ *             for u8); the first/last row and column keep the source;
+ *   dst = clamp(factor * src + (1 - factor) * blurred, 0, 1 or 255),
+ *         computed in f32 and truncated to u8 (torchvision's _blend).
+ * Images with width or height <= 2 are copied. factor 1 = identity,
+ * 0 = the blurred image, > 1 sharpens. No border mode: torchvision keeps
+ * the border pixels.
+ */
+PF_API pf_status pf_sharpen(pf_stream *stream, int count, const pf_image src[], pf_image dst[],
+                            const float factors[], int nfactors);
+
 #ifdef __cplusplus
 }
 #endif

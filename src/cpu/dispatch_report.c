@@ -13,6 +13,7 @@ extern pfi_kfamily pfi_lut_family;
 extern pfi_kfamily pfi_geom_family;
 extern pfi_kfamily pfi_warp_family;
 extern pfi_kfamily pfi_photo_family;
+extern pfi_kfamily pfi_filter_family;
 
 pfi_kfamily *const pfi_kfamilies[] = {
     &pfi_color_family,
@@ -22,6 +23,7 @@ pfi_kfamily *const pfi_kfamilies[] = {
     &pfi_geom_family,
     &pfi_warp_family,
     &pfi_photo_family,
+    &pfi_filter_family,
     NULL};
 
 int pf_dispatch_count(void) {

@@ -18,6 +18,7 @@ static const bench_entry k_benches[] = {
     {"yuv", bench_yuv},
     {"color", bench_color},
     {"warp", bench_warp},
+    {"filter", bench_filter},
 };
 #define NBENCH ((int)(sizeof k_benches / sizeof k_benches[0]))
 
