@@ -2,7 +2,7 @@
 #include "opencv_headers.hpp"
 #include "opencv_yuv.h"
 
-extern "C" int pfb_cv_cvt_color(const uint8_t *src, int sw, int sh, int scn, ptrdiff_t sstride,
+extern "C" int pfb_cv_cvt_color_frame(const uint8_t *src, int sw, int sh, int scn, ptrdiff_t sstride,
                                 uint8_t *dst, int dw, int dh, int dcn, ptrdiff_t dstride, int code) {
     try {
         cv::Mat s(sh, sw, CV_8UC(scn), const_cast<uint8_t *>(src), (size_t)sstride);

@@ -14,7 +14,7 @@ extern "C" {
  * preallocated (dh x dw x dcn) u8 Mat, both wrapping caller memory with the
  * given byte strides (for 4:2:0 codes the frame side is OpenCV's single
  * H*3/2 x W plane). Returns 0 when OpenCV wrote into dst in place. */
-int pfb_cv_cvt_color(const uint8_t *src, int sw, int sh, int scn, ptrdiff_t sstride, uint8_t *dst,
+int pfb_cv_cvt_color_frame(const uint8_t *src, int sw, int sh, int scn, ptrdiff_t sstride, uint8_t *dst,
                      int dw, int dh, int dcn, ptrdiff_t dstride, int code);
 
 #ifdef __cplusplus

@@ -26,6 +26,7 @@
 #include <pixflow/ops.h>
 
 #include "opencv_headers.hpp"
+#include "parity_rng.hpp"
 
 #include <cinttypes>
 #include <cmath>
@@ -38,19 +39,7 @@
 
 namespace {
 
-struct Rng {
-    uint64_t s;
-    explicit Rng(uint64_t seed) : s(seed) {}
-    uint64_t next() {
-        uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        return z ^ (z >> 31);
-    }
-    double uni() { return static_cast<double>(next() >> 11) * (1.0 / 9007199254740992.0); }
-    int range(int lo, int hi) { return lo + static_cast<int>(next() % static_cast<uint64_t>(hi - lo + 1)); }
-    bool chance(double p) { return uni() < p; }
-};
+using Rng = pft::Rng;
 
 struct Group {
     const char *name;

@@ -15,6 +15,7 @@
 #include <pixflow/ops.h>
 
 #include "opencv_headers.hpp"
+#include "parity_rng.hpp"
 
 #include <cstdint>
 #include <cstdio>
@@ -24,17 +25,7 @@
 
 namespace {
 
-struct Rng {
-    uint64_t s;
-    explicit Rng(uint64_t seed) : s(seed) {}
-    uint64_t next() {
-        uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        return z ^ (z >> 31);
-    }
-    int range(int lo, int hi) { return lo + static_cast<int>(next() % static_cast<uint64_t>(hi - lo + 1)); }
-};
+using Rng = pft::Rng;
 
 const pf_dtype k_dtypes[] = {PF_U8, PF_U8, PF_U8, PF_U16, PF_S16, PF_S32, PF_F32, PF_F16};
 

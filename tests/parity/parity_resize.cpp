@@ -29,6 +29,7 @@
 #include <pixflow/ops.h>
 
 #include "opencv_headers.hpp"
+#include "parity_rng.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -45,24 +46,9 @@ namespace {
 
 /* ------------------------------------------------------------------ rng */
 
-/* splitmix64: tiny, fast, and identical on every platform (the std::
- * distributions are not). */
-struct Rng {
-    uint64_t s;
-    explicit Rng(uint64_t seed) : s(seed) {}
-    uint64_t next() {
-        uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        return z ^ (z >> 31);
-    }
-    /* [0, 1) */
-    double uni() { return static_cast<double>(next() >> 11) * (1.0 / 9007199254740992.0); }
-    /* inclusive */
-    int range(int lo, int hi) {
-        return lo + static_cast<int>(next() % static_cast<uint64_t>(hi - lo + 1));
-    }
-    bool chance(double p) { return uni() < p; }
+/* The shared generator plus the size helpers this test draws from. */
+struct Rng : pft::Rng {
+    explicit Rng(uint64_t seed) : pft::Rng(seed) {}
     /* log-uniform integer in [lo, hi] */
     int logu(int lo, int hi) {
         const double a = std::log(static_cast<double>(lo));

@@ -8,28 +8,12 @@
  * SIMD kernels where the CPU has VBMI (so the comparison is not
  * reference-vs-reference). */
 #include <stdlib.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "cpu/color_exec.h"
 #include "pixflow/pixflow.h"
+#include "simd/simd_harness.h"
 #include "test_util.h"
 
-typedef struct guarded { void *map; size_t map_len; char *data; } guarded;
-
-/* `bytes` of memory whose last byte is immediately followed by a guard page. */
-static guarded guarded_alloc(size_t bytes) {
-    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
-    size_t len = (bytes + pg - 1) / pg * pg + pg;
-    guarded g = {0};
-    g.map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (g.map == MAP_FAILED) { g.map = NULL; return g; }
-    g.map_len = len;
-    mprotect((char *)g.map + len - pg, pg, PROT_NONE);
-    g.data = (char *)g.map + len - pg - bytes;
-    return g;
-}
-static void guarded_free(guarded g) { if (g.map) munmap(g.map, g.map_len); }
 
 static void fill_rand(uint8_t *p, size_t n, uint64_t *s) {
     for (size_t i = 0; i < n; i++) p[i] = (uint8_t)pft_rand(s);

@@ -10,6 +10,7 @@
 #include "timing.h"
 
 #ifdef PF_BENCH_OPENCV
+#include "bench_common.h"
 #include "opencv_color.h"
 #include "opencv_io.h"
 #include "opencv_ref.h"
@@ -46,14 +47,9 @@ int bench_color(int argc, char **argv) {
     int rounds = 9;
     int prc = bench_parse_args(argc, argv, "color", &rounds, &data);
     if (prc) return prc;
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", data, "water_drop_1920x1080.jpg");
     uint8_t *px = NULL;
     int w = 0, h = 0;
-    if (pfb_cv_load_u8(path, 3, &px, &w, &h) != 0) {
-        fprintf(stderr, "pixflow bench color: cannot read %s\n", path);
-        return 1;
-    }
+    if (bench_load_rgb("color", data, "water_drop_1920x1080.jpg", &px, &w, &h)) return 1;
     size_t npx = (size_t)w * (size_t)h;
     uint8_t *gray = malloc(npx), *hsv = malloc(npx * 3);
     uint8_t *pd = malloc(npx * 4), *cd = malloc(npx * 4);
@@ -69,8 +65,7 @@ int bench_color(int argc, char **argv) {
         pf_stream_destroy(s2);
         return 1;
     }
-    printf("pixflow %s vs OpenCV; isa %s; median of %d rounds, ms per call\n", pf_version(),
-           pf_isa_name(pf_cpu_active_isa()), rounds);
+    bench_print_banner(rounds);
     bench_print_header("cvt_color (u8)");
     int rc = 0;
     for (size_t k = 0; k < sizeof k_codes / sizeof k_codes[0]; k++) {
@@ -96,11 +91,7 @@ int bench_color(int argc, char **argv) {
             }
             char label[64];
             snprintf(label, sizeof label, "%s %dx%d", bc->name, bw, bh);
-            for (int t = 1; t <= 2; t++) {
-                pfb_cv_set_threads(t);
-                ctx.stream = t == 1 ? NULL : s2;
-                bench_print_row(label, t, bench_compare(run_pf, &ctx, run_cv, &ctx, rounds), verdict);
-            }
+            bench_rows_1_2(label, s2, &ctx.stream, run_pf, run_cv, &ctx, rounds, verdict);
         }
     }
     pf_stream_destroy(s2);

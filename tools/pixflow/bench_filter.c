@@ -13,6 +13,7 @@
 #include "timing.h"
 
 #ifdef PF_BENCH_OPENCV
+#include "bench_common.h"
 #include "opencv_filter.h"
 #include "opencv_io.h"
 #include "opencv_ref.h"
@@ -86,14 +87,9 @@ int bench_filter(int argc, char **argv) {
     int rounds = 9;
     int prc = bench_parse_args(argc, argv, "filter", &rounds, &data);
     if (prc) return prc;
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", data, "water_drop_1920x1080.jpg");
     uint8_t *px = NULL;
     int w = 0, h = 0;
-    if (pfb_cv_load_u8(path, 3, &px, &w, &h) != 0) {
-        fprintf(stderr, "pixflow bench filter: cannot read %s\n", path);
-        return 1;
-    }
+    if (bench_load_rgb("filter", data, "water_drop_1920x1080.jpg", &px, &w, &h)) return 1;
     size_t cap = (size_t)w * (size_t)h * 3;
     uint8_t *pd = malloc(cap), *cd = malloc(cap);
     pf_stream *s2 = NULL;
@@ -102,8 +98,7 @@ int bench_filter(int argc, char **argv) {
         free(px); free(pd); free(cd);
         return 1;
     }
-    printf("pixflow %s vs OpenCV %s; isa %s; median of %d rounds, ms per call\n", pf_version(), pfb_cv_version(),
-           pf_isa_name(pf_cpu_active_isa()), rounds);
+    bench_print_banner(rounds);
     bench_print_header("filters (u8 RGB)");
     int rc = 0;
     for (int size = 0; size < 2; size++) {
@@ -129,11 +124,7 @@ int bench_filter(int argc, char **argv) {
             if (maxd > (fc->op == 4 ? 1 : 0) && fc->op != 5) rc = 1;
             char label[64];
             snprintf(label, sizeof label, "%s %s", size ? "224" : "1080p", fc->name);
-            for (int t = 1; t <= 2; t++) {
-                pfb_cv_set_threads(t);
-                ctx.stream = t == 1 ? NULL : s2;
-                bench_print_row(label, t, bench_compare(run_pf, &ctx, run_cv, &ctx, rounds), verdict);
-            }
+            bench_rows_1_2(label, s2, &ctx.stream, run_pf, run_cv, &ctx, rounds, verdict);
         }
     }
     pf_stream_destroy(s2);

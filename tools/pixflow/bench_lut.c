@@ -10,6 +10,7 @@
 #include "timing.h"
 
 #ifdef PF_BENCH_OPENCV
+#include "bench_common.h"
 #include "opencv_io.h"
 #include "opencv_lut.h"
 #include "opencv_ref.h"
@@ -40,14 +41,9 @@ int bench_lut(int argc, char **argv) {
     int rounds = 9;
     int prc = bench_parse_args(argc, argv, "lut", &rounds, &data);
     if (prc) return prc;
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", data, "water_drop_1920x1080.jpg");
     uint8_t *px = NULL;
     int w = 0, h = 0;
-    if (pfb_cv_load_u8(path, 3, &px, &w, &h) != 0) {
-        fprintf(stderr, "pixflow bench lut: cannot read %s\n", path);
-        return 1;
-    }
+    if (bench_load_rgb("lut", data, "water_drop_1920x1080.jpg", &px, &w, &h)) return 1;
     uint8_t tables[3 * 256];
     for (int c = 0; c < 3; c++)
         for (int v = 0; v < 256; v++) tables[c * 256 + v] = (uint8_t)(c == 0 ? 255 - v : (v * (c + 2)) >> 2);
@@ -58,8 +54,7 @@ int bench_lut(int argc, char **argv) {
         free(px); free(pd); free(cd);
         return 1;
     }
-    printf("pixflow %s vs OpenCV; isa %s; median of %d rounds, ms per call\n", pf_version(),
-           pf_isa_name(pf_cpu_active_isa()), rounds);
+    bench_print_banner(rounds);
     bench_print_header("lut (u8 RGB)");
     int rc = 0;
     for (int size = 0; size < 2; size++) {
@@ -81,11 +76,7 @@ int bench_lut(int argc, char **argv) {
             if (memcmp(pd, cd, (size_t)bw * (size_t)bh * 3) != 0) { verdict = "DIFFERENT"; rc = 1; }
             char label[64];
             snprintf(label, sizeof label, "%dx%d %s", bw, bh, tcn == 1 ? "one table" : "per-channel");
-            for (int t = 1; t <= 2; t++) {
-                pfb_cv_set_threads(t);
-                ctx.stream = t == 1 ? NULL : s2;
-                bench_print_row(label, t, bench_compare(run_pf, &ctx, run_cv, &ctx, rounds), verdict);
-            }
+            bench_rows_1_2(label, s2, &ctx.stream, run_pf, run_cv, &ctx, rounds, verdict);
         }
     }
     pf_stream_destroy(s2);

@@ -12,6 +12,7 @@
 #include "timing.h"
 
 #ifdef PF_BENCH_OPENCV
+#include "bench_common.h"
 #include "opencv_io.h"
 #include "opencv_ref.h"
 
@@ -62,8 +63,7 @@ int bench_resize(int argc, char **argv) {
     int rounds = 9;
     int prc = bench_parse_args(argc, argv, "resize", &rounds, &data);
     if (prc) return prc;
-    printf("pixflow %s (%s) vs OpenCV %s; isa %s; median of %d rounds, ms per call\n", pf_version(),
-           pf_build_info(), pfb_cv_version(), pf_isa_name(pf_cpu_active_isa()), rounds);
+    bench_print_banner(rounds);
     bench_print_header("resize (u8 RGB)");
     pf_stream *s2 = NULL;
     if (pf_stream_create_cpu(2, &s2) != PF_OK) {
@@ -73,12 +73,9 @@ int bench_resize(int argc, char **argv) {
     int rc = 0;
     for (size_t c = 0; c < sizeof k_cases / sizeof k_cases[0]; c++) {
         const bcase *bc = &k_cases[c];
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", data, bc->file);
         uint8_t *px = NULL;
         int w = 0, h = 0;
-        if (pfb_cv_load_u8(path, 3, &px, &w, &h) != 0) {
-            fprintf(stderr, "pixflow bench: cannot read %s\n", path);
+        if (bench_load_rgb("resize", data, bc->file, &px, &w, &h)) {
             rc = 1;
             continue;
         }
@@ -104,11 +101,7 @@ int bench_resize(int argc, char **argv) {
         } else {
             verdict = "(vs INTER_AREA)";
         }
-        for (int t = 1; t <= 2; t++) {
-            pfb_cv_set_threads(t);
-            ctx.stream = t == 1 ? NULL : s2;
-            bench_print_row(bc->label, t, bench_compare(run_pf, &ctx, run_cv, &ctx, rounds), verdict);
-        }
+        bench_rows_1_2(bc->label, s2, &ctx.stream, run_pf, run_cv, &ctx, rounds, verdict);
         free(px);
         free(pd);
         free(cd);

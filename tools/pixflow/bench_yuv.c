@@ -12,6 +12,7 @@
 #include "timing.h"
 
 #ifdef PF_BENCH_OPENCV
+#include "bench_common.h"
 #include "opencv_io.h"
 #include "opencv_ref.h"
 #include "opencv_yuv.h"
@@ -55,9 +56,9 @@ static int run_cv(void *p) {
     yuv_ctx *c = p;
     int w = c->w, h = c->h, cn = c->c->cn;
     if (c->c->encode)
-        return pfb_cv_cvt_color(c->cv_in, w, h, cn, c->cv_in_stride, c->cv_out, w, h * 3 / 2, 1, w,
+        return pfb_cv_cvt_color_frame(c->cv_in, w, h, cn, c->cv_in_stride, c->cv_out, w, h * 3 / 2, 1, w,
                                 c->c->cv_code);
-    return pfb_cv_cvt_color(c->cv_in, w, h * 3 / 2, 1, w, c->cv_out, w, h, cn, (ptrdiff_t)w * cn,
+    return pfb_cv_cvt_color_frame(c->cv_in, w, h * 3 / 2, 1, w, c->cv_out, w, h, cn, (ptrdiff_t)w * cn,
                             c->c->cv_code);
 }
 
@@ -76,7 +77,7 @@ static int outputs_equal(const yuv_ctx *c, const uint8_t *pf_out) {
 
 /* I420 frame of an RGB view (by OpenCV) and its NV12 twin. */
 static int make_frames(const uint8_t *rgb, int w, int h, ptrdiff_t stride, uint8_t *i420, uint8_t *nv12) {
-    if (pfb_cv_cvt_color(rgb, w, h, 3, stride, i420, w, h * 3 / 2, 1, w, 127) != 0) return -1;
+    if (pfb_cv_cvt_color_frame(rgb, w, h, 3, stride, i420, w, h * 3 / 2, 1, w, 127) != 0) return -1;
     size_t wh = (size_t)w * (size_t)h;
     memcpy(nv12, i420, wh);
     for (size_t k = 0; k < wh / 4; k++) {
@@ -91,14 +92,9 @@ int bench_yuv(int argc, char **argv) {
     int rounds = 9;
     int prc = bench_parse_args(argc, argv, "yuv", &rounds, &data);
     if (prc) return prc;
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", data, "water_drop_1920x1080.jpg");
     uint8_t *px = NULL;
     int w = 0, h = 0;
-    if (pfb_cv_load_u8(path, 3, &px, &w, &h) != 0) {
-        fprintf(stderr, "pixflow bench yuv: cannot read %s\n", path);
-        return 1;
-    }
+    if (bench_load_rgb("yuv", data, "water_drop_1920x1080.jpg", &px, &w, &h)) return 1;
     w &= ~1, h &= ~1;
     size_t big = (size_t)w * (size_t)h * 4;
     uint8_t *i420 = malloc(big), *nv12 = malloc(big), *pd = malloc(big), *cd = malloc(big);
@@ -108,8 +104,7 @@ int bench_yuv(int argc, char **argv) {
         free(px); free(i420); free(nv12); free(pd); free(cd);
         return 1;
     }
-    printf("pixflow %s vs OpenCV; isa %s; median of %d rounds, ms per call\n", pf_version(),
-           pf_isa_name(pf_cpu_active_isa()), rounds);
+    bench_print_banner(rounds);
     bench_print_header("4:2:0 YUV <-> RGB (u8, BT.601 limited)");
     int rc = 0;
     for (int size = 0; size < 2; size++) {
@@ -150,11 +145,7 @@ int bench_yuv(int argc, char **argv) {
             if (verdict[0] == 'D') rc = 1;
             char label[64];
             snprintf(label, sizeof label, "%dx%d %s", bw, bh, yc->name);
-            for (int t = 1; t <= 2; t++) {
-                pfb_cv_set_threads(t);
-                ctx.stream = t == 1 ? NULL : s2;
-                bench_print_row(label, t, bench_compare(run_pf, &ctx, run_cv, &ctx, rounds), verdict);
-            }
+            bench_rows_1_2(label, s2, &ctx.stream, run_pf, run_cv, &ctx, rounds, verdict);
         }
     }
     pf_stream_destroy(s2);
