@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "core/image_util.h"
 #include "cpu/batch_rows.h"
+#include "cpu/op_check.h"
 #include "kernels/border_math.h"
 #include "pixflow/ops.h"
 
@@ -95,15 +96,8 @@ static void border_rows(void *ctx, int i, int32_t y0, int32_t y1) {
 
 static pf_status check_pair(int i, const pf_image *s, const pf_image *d, const pf_border_params *p,
                             int pi) {
-    char name[48];
-    snprintf(name, sizeof name, "pf_copy_make_border: src[%d]", i);
-    pf_status st = pf_image_validate(s, name);
+    pf_status st = pfi_check_host_pair("pf_copy_make_border", i, s, d);
     if (st != PF_OK) return st;
-    snprintf(name, sizeof name, "pf_copy_make_border: dst[%d]", i);
-    if ((st = pf_image_validate(d, name)) != PF_OK) return st;
-    if (s->mem != PF_MEM_HOST || d->mem != PF_MEM_HOST)
-        return pfi_fail(PF_ERR_UNSUPPORTED, "pf_copy_make_border: %s[%d] is device memory; the CPU path needs host views",
-                        s->mem != PF_MEM_HOST ? "src" : "dst", i);
     if (s->dtype != d->dtype || s->channels != d->channels)
         return pfi_fail(PF_ERR_INVALID_ARGUMENT,
                         "pf_copy_make_border: src[%d] is %s x%d but dst[%d] is %s x%d; dtype and channels are kept",
@@ -157,16 +151,9 @@ static pf_status make_const_rows(const pf_image *d, const pf_border_params *p, u
 pf_status pf_copy_make_border(pf_stream *stream, int count, const pf_image src[], pf_image dst[],
                               const pf_border_params params[], int nparams) {
     pfi_clear_error();
-    if (count < 0)
-        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_copy_make_border: count is %d; it must be >= 0", count);
-    if (count == 0) return PF_OK;
-    if (src == NULL || dst == NULL)
-        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_copy_make_border: %s is NULL with count %d",
-                        src == NULL ? "src" : "dst", count);
-    if (params == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_copy_make_border: params is NULL");
-    if (nparams != 1 && nparams != count)
-        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_copy_make_border: nparams is %d; it must be 1 or count (%d)",
-                        nparams, count);
+    pf_status cst = pfi_check_batch("pf_copy_make_border", count, src, dst);
+    if (cst != PF_OK || count <= 0) return cst;
+    if ((cst = pfi_check_params("pf_copy_make_border", "params", params, nparams, count)) != PF_OK) return cst;
     size_t ncols = 0;
     for (int i = 0; i < count; i++) {
         int pi = nparams == 1 ? 0 : i;

@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "core/image_util.h"
 #include "cpu/filter_exec.h"
+#include "cpu/op_check.h"
 
 #define MAXK PFK_FILTER_MAX_KSIZE
 
@@ -46,27 +47,14 @@ void pf_morph_params_defaults(pf_morph_params *p) {
 
 static pf_status check_batch(const char *op, int count, const void *src, const void *dst, const void *params,
                              int nparams, const char *pname) {
-    if (count < 0) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: count is %d; it must be >= 0", op, count);
-    if (count == 0) return PF_OK;
-    if (src == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: src is NULL with count %d", op, count);
-    if (dst == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: dst is NULL with count %d", op, count);
-    if (params == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: %s is NULL", op, pname);
-    if (nparams != 1 && nparams != count)
-        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: n%s is %d; it must be 1 or count (%d)", op, pname, nparams,
-                        count);
-    return PF_OK;
+    pf_status st = pfi_check_batch(op, count, src, dst);
+    if (st != PF_OK || count <= 0) return st;
+    return pfi_check_params(op, pname, params, nparams, count);
 }
 
 static pf_status check_pair(const char *op, int i, const pf_image *s, const pf_image *d) {
-    char name[48];
-    snprintf(name, sizeof name, "%s: src[%d]", op, i);
-    pf_status st = pf_image_validate(s, name);
+    pf_status st = pfi_check_host_pair(op, i, s, d);
     if (st != PF_OK) return st;
-    snprintf(name, sizeof name, "%s: dst[%d]", op, i);
-    if ((st = pf_image_validate(d, name)) != PF_OK) return st;
-    if (s->mem != PF_MEM_HOST || d->mem != PF_MEM_HOST)
-        return pfi_fail(PF_ERR_UNSUPPORTED, "%s: %s[%d] is device memory; the CPU path needs host views", op,
-                        s->mem != PF_MEM_HOST ? "src" : "dst", i);
     if (s->dtype != PF_U8 && s->dtype != PF_F32)
         return pfi_fail(PF_ERR_UNSUPPORTED, "%s: src[%d].dtype is %s; filters take u8 or f32", op, i,
                         pf_dtype_name(s->dtype));

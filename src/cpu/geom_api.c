@@ -12,6 +12,7 @@
 #include "core/image_util.h"
 #include "cpu/batch_rows.h"
 #include "cpu/geom_exec.h"
+#include "cpu/op_check.h"
 #include "pixflow/ops.h"
 
 #define PFI_COL_BLOCK 64
@@ -95,15 +96,8 @@ static void geom_rows(void *ctx, int i, int32_t y0, int32_t y1) {
 
 /* Validates one pair; `turn` means dst is src's transpose in shape. */
 static pf_status check_pair(const char *op, int i, const pf_image *s, const pf_image *d, int turn) {
-    char name[48];
-    snprintf(name, sizeof name, "%s: src[%d]", op, i);
-    pf_status st = pf_image_validate(s, name);
+    pf_status st = pfi_check_host_pair(op, i, s, d);
     if (st != PF_OK) return st;
-    snprintf(name, sizeof name, "%s: dst[%d]", op, i);
-    if ((st = pf_image_validate(d, name)) != PF_OK) return st;
-    if (s->mem != PF_MEM_HOST || d->mem != PF_MEM_HOST)
-        return pfi_fail(PF_ERR_UNSUPPORTED, "%s: %s[%d] is device memory; the CPU path needs host views", op,
-                        s->mem != PF_MEM_HOST ? "src" : "dst", i);
     if (s->dtype != d->dtype)
         return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: src[%d] is %s but dst[%d] is %s; the dtype is kept", op, i,
                         pf_dtype_name(s->dtype), i, pf_dtype_name(d->dtype));
@@ -121,23 +115,6 @@ static pf_status check_pair(const char *op, int i, const pf_image *s, const pf_i
     if (pfi_images_overlap(s, d))
         return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: src[%d] and dst[%d] overlap; in-place is not supported",
                         op, i, i);
-    return PF_OK;
-}
-
-static pf_status check_batch(const char *op, int count, const pf_image *src, const pf_image *dst) {
-    if (count < 0) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: count is %d; it must be >= 0", op, count);
-    if (count > 0 && src == NULL)
-        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: src is NULL with count %d", op, count);
-    if (count > 0 && dst == NULL)
-        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: dst is NULL with count %d", op, count);
-    return PF_OK;
-}
-
-static pf_status check_codes(const char *op, int count, const void *codes, int ncodes) {
-    if (codes == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: codes is NULL", op);
-    if (ncodes != 1 && ncodes != count)
-        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: ncodes is %d; it must be 1 or count (%d)", op, ncodes,
-                        count);
     return PF_OK;
 }
 
@@ -168,9 +145,9 @@ static geom_kind flip_kind(pf_flip_code c) {
 pf_status pf_flip(pf_stream *stream, int count, const pf_image src[], pf_image dst[],
                   const pf_flip_code codes[], int ncodes) {
     pfi_clear_error();
-    pf_status st = check_batch("pf_flip", count, src, dst);
+    pf_status st = pfi_check_batch("pf_flip", count, src, dst);
     if (st != PF_OK || count <= 0) return st;
-    if ((st = check_codes("pf_flip", count, codes, ncodes)) != PF_OK) return st;
+    if ((st = pfi_check_params("pf_flip", "codes", codes, ncodes, count)) != PF_OK) return st;
     geom_kind *kinds = malloc((size_t)count * sizeof *kinds);
     if (kinds == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_flip: out of memory");
     for (int i = 0; i < count && st == PF_OK; i++) {
@@ -190,9 +167,9 @@ pf_status pf_flip(pf_stream *stream, int count, const pf_image src[], pf_image d
 pf_status pf_rotate(pf_stream *stream, int count, const pf_image src[], pf_image dst[],
                     const pf_rotate_code codes[], int ncodes) {
     pfi_clear_error();
-    pf_status st = check_batch("pf_rotate", count, src, dst);
+    pf_status st = pfi_check_batch("pf_rotate", count, src, dst);
     if (st != PF_OK || count <= 0) return st;
-    if ((st = check_codes("pf_rotate", count, codes, ncodes)) != PF_OK) return st;
+    if ((st = pfi_check_params("pf_rotate", "codes", codes, ncodes, count)) != PF_OK) return st;
     geom_kind *kinds = malloc((size_t)count * sizeof *kinds);
     if (kinds == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_rotate: out of memory");
     for (int i = 0; i < count && st == PF_OK; i++) {
@@ -218,7 +195,7 @@ pf_status pf_rotate(pf_stream *stream, int count, const pf_image src[], pf_image
 
 pf_status pf_transpose(pf_stream *stream, int count, const pf_image src[], pf_image dst[]) {
     pfi_clear_error();
-    pf_status st = check_batch("pf_transpose", count, src, dst);
+    pf_status st = pfi_check_batch("pf_transpose", count, src, dst);
     if (st != PF_OK || count <= 0) return st;
     for (int i = 0; i < count; i++)
         if ((st = check_pair("pf_transpose", i, &src[i], &dst[i], 1)) != PF_OK) return st;

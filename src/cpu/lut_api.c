@@ -7,6 +7,7 @@
 #include "core/image_util.h"
 #include "cpu/batch_rows.h"
 #include "cpu/lut_exec.h"
+#include "cpu/op_check.h"
 
 pf_lut_opts pf_lut_opts_defaults(void) {
     pf_lut_opts o;
@@ -52,15 +53,8 @@ static void lut_rows(void *ctx, int i, int32_t y0, int32_t y1) {
 }
 
 static pf_status check_pair(int i, const pf_image *s, const pf_image *d, const pf_lut_opts *o) {
-    char name[40];
-    snprintf(name, sizeof name, "pf_lut: src[%d]", i);
-    pf_status st = pf_image_validate(s, name);
+    pf_status st = pfi_check_host_pair("pf_lut", i, s, d);
     if (st != PF_OK) return st;
-    snprintf(name, sizeof name, "pf_lut: dst[%d]", i);
-    if ((st = pf_image_validate(d, name)) != PF_OK) return st;
-    if (s->mem != PF_MEM_HOST || d->mem != PF_MEM_HOST)
-        return pfi_fail(PF_ERR_UNSUPPORTED, "pf_lut: %s[%d] is device memory; the CPU path needs host views",
-                        s->mem != PF_MEM_HOST ? "src" : "dst", i);
     if (s->dtype != PF_U8 || d->dtype != PF_U8)
         return pfi_fail(PF_ERR_UNSUPPORTED, "pf_lut: %s[%d].dtype is %s; pf_lut maps u8 to u8",
                         s->dtype != PF_U8 ? "src" : "dst", i,
@@ -89,10 +83,8 @@ static pf_status check_pair(int i, const pf_image *s, const pf_image *d, const p
 pf_status pf_lut(pf_stream *stream, int count, const pf_image src[], pf_image dst[],
                  const uint8_t *tables, const pf_lut_opts *opts) {
     pfi_clear_error();
-    if (count < 0) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_lut: count is %d; it must be >= 0", count);
-    if (count == 0) return PF_OK;
-    if (src == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_lut: src is NULL with count %d", count);
-    if (dst == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_lut: dst is NULL with count %d", count);
+    pf_status cst = pfi_check_batch("pf_lut", count, src, dst);
+    if (cst != PF_OK || count <= 0) return cst;
     if (tables == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_lut: tables is NULL");
     pf_lut_opts o = opts ? *opts : pf_lut_opts_defaults();
     if (o.table_channels < 1 || o.table_channels > 4)
