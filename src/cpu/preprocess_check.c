@@ -120,13 +120,22 @@ pf_status pfi_pp_check(const pf_preprocess_plan *plan, int count, const pf_image
     pf_status st = check_tensor(plan, count, dst);
     if (st != PF_OK) return st;
     pf_aug_params id = pf_aug_params_identity();
-    pf_image view;
+    /* the bytes samples [0, count) of dst span (samples run in parallel, so
+     * a source may overlap no written sample at all) */
+    pf_image first, last;
+    if ((st = pf_tensor_views(dst, 0, 1, &first)) != PF_OK) return st;
+    if ((st = pf_tensor_views(dst, count - 1, 1, &last)) != PF_OK) return st;
+    const char *lo0, *hi0, *lo1, *hi1;
+    pfi_image_extent(&first, &lo0, &hi0);
+    pfi_image_extent(&last, &lo1, &hi1);
+    const char *dlo = lo0 < lo1 ? lo0 : lo1, *dhi = hi0 > hi1 ? hi0 : hi1;
     for (int i = 0; i < count; i++) {
         if ((st = check_src(i, &src[i])) != PF_OK) return st;
         if ((st = check_params(plan, i, &src[i], params ? &params[i] : &id)) != PF_OK) return st;
-        if ((st = pf_tensor_views(dst, i, 1, &view)) != PF_OK) return st;
-        if (pfi_images_overlap(&src[i], &view))
-            return pfi_fail(PF_ERR_INVALID_ARGUMENT, OP ": src[%d] overlaps sample %d of dst", i, i);
+        const char *slo, *shi;
+        pfi_image_extent(&src[i], &slo, &shi);
+        if (slo < dhi && dlo < shi)
+            return pfi_fail(PF_ERR_INVALID_ARGUMENT, OP ": src[%d] overlaps the samples of dst being written", i);
     }
     pfi_clear_error();
     return PF_OK;
