@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cpu/preprocess_exec.h"
 #include "pixflow/augment.h"
 
 struct pf_preprocess_plan {
@@ -22,6 +23,10 @@ struct pf_preprocess_plan {
      * for u8 output. Normalization of u8 is a function of (c, v) alone, so
      * the table reproduces pf_normalize bit for bit. */
     unsigned char lut[4][256 * 4];
+    /* the reciprocal emit kernels (preprocess_exec.h) reproduce the
+     * division for every u8 value of every channel */
+    int rcp_exact;
+    pfi_pp_norm_k norm_k;
     /* Per-worker u8 scratch (resized image + 1-channel gray), grown when a
      * stream with more threads (or a larger sample) comes along. */
     int nscratch;
@@ -78,6 +83,7 @@ typedef struct pfi_pp_emit {
     int flip_h, flip_v;
     const void *cvt_table;     /* pfi_ktable of the convert family */
     const void *geom_table;    /* pfi_ktable of the geometry family */
+    const void *pp_table;      /* pfi_ktable of the preprocess family */
 } pfi_pp_emit;
 
 void pfi_pp_emit_rows(const pfi_pp_emit *e, int32_t y0, int32_t y1);

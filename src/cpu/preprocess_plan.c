@@ -120,6 +120,14 @@ pf_status pf_preprocess_plan_create(const pf_preprocess_desc *desc, pf_preproces
         p->pad_u8[c] = b[0];
         for (int v = 0; v < 256; v++) lut_entry(desc, c < desc->out_channels ? c : 0, v, p->lut[c] + (size_t)v * p->esize);
     }
+    p->rcp_exact = desc->out_channels == 3 && (desc->out_dtype == PF_F32 || desc->out_dtype == PF_F16);
+    p->norm_k.scale = desc->scale;
+    for (int c = 0; c < 3 && p->rcp_exact; c++) {
+        p->norm_k.mean[c] = desc->mean[c];
+        p->norm_k.stdv[c] = desc->std[c];
+        p->norm_k.inv[c] = 1.0f / desc->std[c];
+        p->rcp_exact = pfi_pp_rcp_exact(desc->scale, desc->mean[c], desc->std[c], p->norm_k.inv[c]);
+    }
     *out = p;
     return PF_OK;
 }
@@ -197,7 +205,8 @@ void pfi_pp_geometry(const pf_preprocess_plan *plan, const pf_image *src, const 
     g->rw = d->out_width;
     g->rh = d->out_height;
     double ic[6];
-    tv_inverse_affine(-(double)p->angle, p->translate_x, p->translate_y, p->scale, p->shear_x, p->shear_y, ic);
+    tv_inverse_affine(-(double)p->angle, (double)p->translate_x, (double)p->translate_y, (double)p->scale,
+                      (double)p->shear_x, (double)p->shear_y, ic);
     double ocx = (d->out_width - 1) * 0.5, ocy = (d->out_height - 1) * 0.5;
     /* q = ic * (o - oc) + oc */
     double q[6] = {ic[0], ic[1], ic[2] - ic[0] * ocx - ic[1] * ocy + ocx,

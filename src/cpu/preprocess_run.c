@@ -33,7 +33,7 @@ typedef struct run_job {
     const pf_aug_params *params;
     const pf_tensor *dst;
     const pfi_pp_geom *geom;
-    const pfi_ktable *cvt, *geo;
+    const pfi_ktable *cvt, *geo, *pp;
     atomic_int failed;       /* sample index + 1 of a failure, 0 when none */
     pf_status status;
 } run_job;
@@ -54,6 +54,7 @@ static void emit_init(const run_job *j, int i, const pf_image *canvas, int swapp
     e->flip_v = p->flip_v;
     e->cvt_table = j->cvt;
     e->geom_table = j->geo;
+    e->pp_table = j->pp;
 }
 
 static void fail_sample(run_job *j, int i, pf_status st) {
@@ -132,7 +133,8 @@ pf_status pf_preprocess_run(pf_preprocess_plan *plan, pf_stream *stream, int cou
     pf_isa isa = pf_stream_isa(stream);
     run_job j = {.plan = plan, .isa = isa, .src = src, .params = params, .dst = dst, .geom = geom,
                  .cvt = pfi_kfamily_table(&pfi_convert_family, isa),
-                 .geo = pfi_kfamily_table(&pfi_geom_family, isa), .status = PF_OK};
+                 .geo = pfi_kfamily_table(&pfi_geom_family, isa),
+                 .pp = pfi_kfamily_table(&pfi_preprocess_family, isa), .status = PF_OK};
     atomic_init(&j.failed, 0);
     if (!banded) {
         pfi_stream_parallel(stream, count, sample_task, &j);
