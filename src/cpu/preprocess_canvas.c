@@ -66,19 +66,19 @@ static pf_status jitter_op(pf_stream *stream, const pf_image *a, const pf_aug_pa
     switch (op) {
     case PF_JITTER_BRIGHTNESS:
         if (p->brightness == 1.0f) return PF_OK;
-        f = p->brightness;
+        f = (double)p->brightness;
         return pf_adjust_brightness(stream, 1, a, io, &f, 1);
     case PF_JITTER_CONTRAST:
         if (p->contrast == 1.0f) return PF_OK;
-        f = p->contrast;
+        f = (double)p->contrast;
         return pf_adjust_contrast(stream, 1, a, io, &f, 1);
     case PF_JITTER_SATURATION:
         if (p->saturation == 1.0f || a->channels == 1) return PF_OK; /* 1 channel: identity (torchvision) */
-        f = p->saturation;
+        f = (double)p->saturation;
         return pf_adjust_saturation(stream, 1, a, io, &f, 1);
     default:
         if (p->hue == 0.0f || a->channels == 1) return PF_OK;
-        f = p->hue;
+        f = (double)p->hue;
         return pf_adjust_hue(stream, 1, a, io, &f, 1);
     }
 }
@@ -101,7 +101,7 @@ pf_status pfi_pp_canvas_isa(const pf_preprocess_plan *plan, pf_stream *stream, p
         if ((st = jitter_op(stream, &a, p, p->jitter_order[k])) != PF_OK) return st;
     if (p->grayscale && sc == 3 && (st = pf_rgb_to_grayscale(stream, 1, &a, &a)) != PF_OK) return st;
     if (p->gamma != 1.0f) {
-        double gm = p->gamma;
+        double gm = (double)p->gamma;
         if ((st = pf_adjust_gamma(stream, 1, &a, &a, &gm, NULL, 1)) != PF_OK) return st;
     }
     *canvas = a;

@@ -51,7 +51,7 @@ static void test_desc(void) {
     CHECK_STATUS(pf_preprocess_plan_create(&d, &plan), PF_ERR_INVALID_ARGUMENT);
     CHECK_MSG("letterbox_align is 7");
     d = pf_preprocess_desc_defaults();
-    d.pad_value[3] = NAN;
+    d.pad_value[3] = (double)NAN;
     CHECK_STATUS(pf_preprocess_plan_create(&d, &plan), PF_ERR_INVALID_ARGUMENT);
     CHECK_MSG("pad_value[3]");
     d = pf_preprocess_desc_defaults();

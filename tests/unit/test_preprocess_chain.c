@@ -56,7 +56,7 @@ static void affine_matrix(const pf_preprocess_desc *d, const pf_aug_params *p, i
     double rot = -(double)p->angle * k, sx = (double)p->shear_x * k, sy = (double)p->shear_y * k;
     double a = cos(rot - sy) / cos(sy), b = -cos(rot - sy) * tan(sx) / cos(sy) - sin(rot);
     double c = sin(rot - sy) / cos(sy), dd = -sin(rot - sy) * tan(sx) / cos(sy) + cos(rot);
-    double s = p->scale, ox = (d->out_width - 1) * 0.5, oy = (d->out_height - 1) * 0.5;
+    double s = (double)p->scale, ox = (d->out_width - 1) * 0.5, oy = (d->out_height - 1) * 0.5;
     double center_out[9] = {1, 0, -ox, 0, 1, -oy, 0, 0, 1};
     double untranslate[9] = {1, 0, -(double)p->translate_x, 0, 1, -(double)p->translate_y, 0, 0, 1};
     double inv_rss[9] = {dd / s, -b / s, 0, -c / s, a / s, 0, 0, 0, 1};
@@ -122,21 +122,21 @@ static void chain(const pf_preprocess_desc *d, const pf_image *src, const pf_aug
         double f;
         switch (p->jitter_order[k]) {
         case PF_JITTER_BRIGHTNESS:
-            if (p->brightness != 1.0f) { f = p->brightness; CHECK_STATUS(pf_adjust_brightness(NULL, 1, &B, &B, &f, 1), PF_OK); }
+            if (p->brightness != 1.0f) { f = (double)p->brightness; CHECK_STATUS(pf_adjust_brightness(NULL, 1, &B, &B, &f, 1), PF_OK); }
             break;
         case PF_JITTER_CONTRAST:
-            if (p->contrast != 1.0f) { f = p->contrast; CHECK_STATUS(pf_adjust_contrast(NULL, 1, &B, &B, &f, 1), PF_OK); }
+            if (p->contrast != 1.0f) { f = (double)p->contrast; CHECK_STATUS(pf_adjust_contrast(NULL, 1, &B, &B, &f, 1), PF_OK); }
             break;
         case PF_JITTER_SATURATION:
-            if (p->saturation != 1.0f) { f = p->saturation; CHECK_STATUS(pf_adjust_saturation(NULL, 1, &B, &B, &f, 1), PF_OK); }
+            if (p->saturation != 1.0f) { f = (double)p->saturation; CHECK_STATUS(pf_adjust_saturation(NULL, 1, &B, &B, &f, 1), PF_OK); }
             break;
         default:
-            if (p->hue != 0.0f) { f = p->hue; CHECK_STATUS(pf_adjust_hue(NULL, 1, &B, &B, &f, 1), PF_OK); }
+            if (p->hue != 0.0f) { f = (double)p->hue; CHECK_STATUS(pf_adjust_hue(NULL, 1, &B, &B, &f, 1), PF_OK); }
         }
     }
     if (p->grayscale) CHECK_STATUS(pf_rgb_to_grayscale(NULL, 1, &B, &B), PF_OK);
     if (p->gamma != 1.0f) {
-        double gm = p->gamma;
+        double gm = (double)p->gamma;
         CHECK_STATUS(pf_adjust_gamma(NULL, 1, &B, &B, &gm, NULL, 1), PF_OK);
     }
     pf_image C = B;

@@ -111,11 +111,11 @@ static double max_diff(const void *a, const void *b, size_t n, int half) {
             pf_image d1 = pf_image_hwc(&f1, 1, 1, 1, PF_F32, 0), d2 = pf_image_hwc(&f2, 1, 1, 1, PF_F32, 0);
             pf_convert(NULL, 1, &s1, &d1, NULL);
             pf_convert(NULL, 1, &s2, &d2, NULL);
-            x = f1;
-            y = f2;
+            x = (double)f1;
+            y = (double)f2;
         } else {
-            x = ((const float *)a)[i];
-            y = ((const float *)b)[i];
+            x = (double)((const float *)a)[i];
+            y = (double)((const float *)b)[i];
         }
         double d = fabs(x - y);
         if (d > m || d != d) m = d;
