@@ -43,7 +43,8 @@ typedef struct pf_aug_params {
      * true the crop+resize+affine compose into one warp (pf_warp_affine
      * with the plan's interpolation, CONSTANT border = fill). */
     bool affine;
-    float angle;                  /* degrees, counter-clockwise */
+    float angle;                  /* degrees, counter-clockwise (= torchvision F.rotate(angle)
+                                     = F.affine(-angle): negate a RandomAffine draw) */
     float translate_x, translate_y; /* pixels of the output */
     float scale;                  /* 1 = none */
     float shear_x, shear_y;       /* degrees */
@@ -73,7 +74,8 @@ typedef struct pf_preprocess_desc {
     bool antialias;                  /* default false (see pf_resize) */
     bool letterbox;                  /* keep aspect ratio and pad (detection) */
     pf_letterbox_align letterbox_align;
-    double pad_value[4];             /* letterbox / affine fill, in u8 pixel units (e.g. 114) */
+    double pad_value[4];             /* letterbox / affine fill per OUTPUT channel, u8 units (e.g. 114),
+                                        rounded half-even; a 1-channel canvas uses pad_value[0] */
     bool swap_rb;                    /* input BGR -> output RGB (or back) */
     float scale;                     /* output = (u8 * scale - mean[c]) / std[c]; default 1/255 */
     float mean[4], std[4];           /* default 0 and 1 */
@@ -104,9 +106,23 @@ typedef struct pf_letterbox_info {
  * dtype and layout; pitched allowed). params may be NULL (identity for all)
  * or hold count entries. info may be NULL or receive count entries.
  *
- * Exactness: bit-identical to the op-by-op chain pf_resize (u8) ->
- * colour ops in order -> pf_normalize/pf_convert into the tensor, hence
- * OpenCV-exact where that chain is.
+ * Exactness: bit-identical to the op-by-op chain pf_resize (u8) (or
+ * pf_warp_affine with params.affine) -> pf_flip -> colour ops in order
+ * (identity values skipped) -> pf_copy_make_border (letterbox) ->
+ * pf_normalize (u8 output: pf_reformat) into the tensor, for any thread
+ * count, ISA and batch position; hence OpenCV-exact where that chain is
+ * (docs/exactness.md "Fused preprocess" spells the chain out).
+ * Letterbox (ultralytics): r = min(out_w/crop_w, out_h/crop_h), resized
+ * size round_half_even(crop * r), pad = pad_value; padding is not
+ * augmented. Colour ops see RGB: with swap_rb and a channel-mixing colour
+ * op the swap happens before them.
+ * Sources: u8, 1 or 3 channels, HWC, host. A 1-channel source fills 3
+ * output channels with its value; a 3-channel source into out_channels 1
+ * goes through pf_rgb_to_grayscale after gamma.
+ * The plan owns per-thread scratch (grown on first use with a stream of
+ * more threads or a larger sample): one pf_preprocess_run per plan at a
+ * time. Every argument is checked for the whole batch before anything is
+ * written.
  */
 PF_API pf_status pf_preprocess_run(pf_preprocess_plan *plan, pf_stream *stream, int count,
                                    const pf_image src[], const pf_aug_params params[],

@@ -14,6 +14,7 @@ extern pfi_kfamily pfi_geom_family;
 extern pfi_kfamily pfi_warp_family;
 extern pfi_kfamily pfi_photo_family;
 extern pfi_kfamily pfi_filter_family;
+extern pfi_kfamily pfi_preprocess_family;
 
 pfi_kfamily *const pfi_kfamilies[] = {
     &pfi_color_family,
@@ -24,6 +25,7 @@ pfi_kfamily *const pfi_kfamilies[] = {
     &pfi_warp_family,
     &pfi_photo_family,
     &pfi_filter_family,
+    &pfi_preprocess_family,
     NULL};
 
 int pf_dispatch_count(void) {

@@ -1,0 +1,94 @@
+/*
+ * Fused preprocess internals: the plan (description + derived constants +
+ * per-worker scratch), the per-sample geometry derived from the params,
+ * and the three stages the run is made of (validation, the u8 stage that
+ * produces the augmented canvas, the emit pass that normalizes it into
+ * the tensor).
+ */
+#ifndef PF_CPU_PREPROCESS_INTERNAL_H
+#define PF_CPU_PREPROCESS_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cpu/preprocess_exec.h"
+#include "pixflow/augment.h"
+
+struct pf_preprocess_plan {
+    pf_preprocess_desc d;
+    size_t esize;              /* bytes per output element */
+    uint8_t pad_u8[4];         /* pad_value per OUTPUT channel, rounded half-even, saturated */
+    /* lut[c][v]: output channel c's element (out dtype bytes) for a u8
+     * value v: (v * scale - mean[c]) / std[c] rounded to the dtype, or v
+     * for u8 output. Normalization of u8 is a function of (c, v) alone, so
+     * the table reproduces pf_normalize bit for bit. */
+    unsigned char lut[4][256 * 4];
+    /* the reciprocal emit kernels (preprocess_exec.h) reproduce the
+     * division for every u8 value of every channel */
+    int rcp_exact;
+    pfi_pp_norm_k norm_k;
+    /* Per-worker u8 scratch (resized image + 1-channel gray), grown when a
+     * stream with more threads (or a larger sample) comes along. */
+    int nscratch;
+    size_t scratch_bytes;
+    unsigned char **scratch;
+    struct pfi_pp_geom *geom;  /* per-sample geometry of the current run (grows to the largest batch) */
+    int ngeom;
+};
+
+/* Everything about one sample that depends on its params and source size. */
+typedef struct pfi_pp_geom pfi_pp_geom;
+struct pfi_pp_geom {
+    int32_t cx, cy, cw, ch;    /* crop rectangle in the source */
+    int32_t rw, rh;            /* size of the u8 canvas image (the resized crop, or out size with affine) */
+    int32_t left, top;         /* where the canvas image sits in the output */
+    double m[6];               /* affine: output pixel -> crop pixel (inverse map) */
+    pf_letterbox_info info;    /* what pf_preprocess_run reports for the sample */
+};
+
+/* Per-sample geometry (params already validated; p may be identity). */
+void pfi_pp_geometry(const pf_preprocess_plan *plan, const pf_image *src, const pf_aug_params *p,
+                     pfi_pp_geom *g);
+
+/* Letterbox size rule (ultralytics LetterBox): r = min(W/cw, H/ch),
+ * rw = round_half_even(cw * r) clamped to [1, W] (same for h); the left /
+ * top pad is floor((W - rw) / 2) for CENTER, 0 for TOP_LEFT. */
+void pfi_pp_letterbox(const pf_preprocess_desc *d, int32_t cw, int32_t ch, int32_t *rw, int32_t *rh,
+                      int32_t *left, int32_t *top);
+
+/* Whole-batch validation (every message names the argument). */
+pf_status pfi_pp_check(const pf_preprocess_plan *plan, int count, const pf_image src[],
+                       const pf_aug_params params[], const pf_tensor *dst);
+pf_status pfi_pp_check_desc(const pf_preprocess_desc *d, const char *op);
+
+/* The u8 stage of one sample into `canvas` (rw x rh x canvas channels,
+ * packed, in `scratch`): crop -> resize or warp -> channel swap when the
+ * colour ops need RGB -> colour ops -> gray to 1 channel; on `stream`
+ * (NULL: inline) with resize kernels of `isa`. *swapped tells the emit
+ * pass whether the swap was already applied. */
+pf_status pfi_pp_canvas_isa(const pf_preprocess_plan *plan, pf_stream *stream, pf_isa isa, const pf_image *src,
+                            const pf_aug_params *p, const pfi_pp_geom *g, unsigned char *scratch,
+                            pf_image *canvas, int *swapped);
+/* 1 when the sample's colour ops mix channels (so they need RGB order). */
+int pfi_pp_needs_rgb(const pf_preprocess_plan *plan, const pf_image *src, const pf_aug_params *p);
+
+/* Emit rows [y0, y1) of output sample `out` from the canvas: padding,
+ * flips (read mirrored), channel order, normalization, dtype, layout. */
+typedef struct pfi_pp_emit {
+    const pf_preprocess_plan *plan;
+    const pf_image *canvas;
+    const pfi_pp_geom *g;
+    pf_image out;              /* the tensor's sample view */
+    int8_t order[4];           /* output channel c reads canvas channel order[c] */
+    int flip_h, flip_v;
+    const void *cvt_table;     /* pfi_ktable of the convert family */
+    const void *geom_table;    /* pfi_ktable of the geometry family */
+    const void *pp_table;      /* pfi_ktable of the preprocess family */
+} pfi_pp_emit;
+
+void pfi_pp_emit_rows(const pfi_pp_emit *e, int32_t y0, int32_t y1);
+
+/* "pf_preprocess_run" */
+#define PFI_PP_OP "pf_preprocess_run"
+
+#endif

@@ -1,0 +1,164 @@
+/*
+ * pf_preprocess_run: validation of the whole batch, then per sample the
+ * u8 stage (preprocess_canvas.c) into a worker's scratch and the emit pass
+ * (preprocess_emit.c) into the tensor.
+ *
+ * Two schedules, chosen from the batch shape only (never affecting bits,
+ * since every stage is a pure function of its inputs):
+ *  - sample-parallel: one task per sample, the whole chain inline on a
+ *    worker with that worker's scratch (which stays in L2);
+ *  - banded: for big outputs or batches smaller than the thread count,
+ *    samples one after the other, each stage spread over the stream's
+ *    threads (resize bands, row-parallel colour ops, emit row bands).
+ */
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#include "core/error.h"
+#include "core/stream.h"
+#include "cpu/batch_rows.h"
+#include "cpu/convert_exec.h"
+#include "cpu/geom_exec.h"
+#include "cpu/preprocess_internal.h"
+
+#define OP PFI_PP_OP
+/* Outputs at least this large are banded: one sample is enough work to
+ * share, and a 640x640 canvas no longer fits a core's L2 anyway. */
+#define BANDED_PIXELS (320 * 320)
+
+typedef struct run_job {
+    pf_preprocess_plan *plan;
+    pf_isa isa;
+    const pf_image *src;
+    const pf_aug_params *params;
+    const pf_tensor *dst;
+    const pfi_pp_geom *geom;
+    const pfi_ktable *cvt, *geo, *pp;
+    atomic_int failed;       /* sample index + 1 of a failure, 0 when none */
+    pf_status status;
+} run_job;
+
+static pf_aug_params params_of(const run_job *j, int i) {
+    return j->params ? j->params[i] : pf_aug_params_identity();
+}
+
+static void emit_init(const run_job *j, int i, const pf_image *canvas, int swapped, const pf_aug_params *p,
+                      pfi_pp_emit *e) {
+    e->plan = j->plan;
+    e->canvas = canvas;
+    e->g = &j->geom[i];
+    pf_tensor_views(j->dst, i, 1, &e->out); /* validated */
+    int swap = j->plan->d.swap_rb && canvas->channels == 3 && !swapped;
+    for (int c = 0; c < 4; c++) e->order[c] = (int8_t)(canvas->channels == 1 ? 0 : swap && c < 3 ? 2 - c : c);
+    e->flip_h = p->flip_h;
+    e->flip_v = p->flip_v;
+    e->cvt_table = j->cvt;
+    e->geom_table = j->geo;
+    e->pp_table = j->pp;
+}
+
+static void fail_sample(run_job *j, int i, pf_status st) {
+    int expected = 0;
+    if (atomic_compare_exchange_strong(&j->failed, &expected, i + 1)) j->status = st;
+}
+
+static void sample_task(void *ctx, int i, int worker) {
+    run_job *j = ctx;
+    pf_aug_params p = params_of(j, i);
+    pf_image canvas;
+    int swapped;
+    pf_status st = pfi_pp_canvas_isa(j->plan, NULL, j->isa, &j->src[i], &p, &j->geom[i],
+                                     j->plan->scratch[worker], &canvas, &swapped);
+    if (st != PF_OK) {
+        fail_sample(j, i, st);
+        return;
+    }
+    pfi_pp_emit e;
+    emit_init(j, i, &canvas, swapped, &p, &e);
+    pfi_pp_emit_rows(&e, 0, e.out.height);
+}
+
+static void emit_band(void *ctx, int sample, int32_t y0, int32_t y1) {
+    (void)sample;
+    pfi_pp_emit_rows(ctx, y0, y1);
+}
+
+/* Scratch per worker: the largest canvas of the batch (+ its gray plane). */
+static pf_status ensure_scratch(pf_preprocess_plan *plan, int workers, size_t bytes) {
+    if (workers <= plan->nscratch && bytes <= plan->scratch_bytes) return PF_OK;
+    if (bytes < plan->scratch_bytes) bytes = plan->scratch_bytes;
+    int n = workers > plan->nscratch ? workers : plan->nscratch;
+    unsigned char **arr = calloc((size_t)n, sizeof *arr);
+    if (arr == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, OP ": out of memory for scratch");
+    for (int w = 0; w < n; w++) {
+        arr[w] = malloc(bytes);
+        if (arr[w] == NULL) {
+            for (int k = 0; k < w; k++) free(arr[k]);
+            free(arr);
+            return pfi_fail(PF_ERR_OUT_OF_MEMORY, OP ": out of memory for %zu bytes of scratch per thread", bytes);
+        }
+    }
+    for (int w = 0; w < plan->nscratch; w++) free(plan->scratch[w]);
+    free(plan->scratch);
+    plan->scratch = arr;
+    plan->nscratch = n;
+    plan->scratch_bytes = bytes;
+    return PF_OK;
+}
+
+pf_status pf_preprocess_run(pf_preprocess_plan *plan, pf_stream *stream, int count, const pf_image src[],
+                            const pf_aug_params params[], pf_tensor *dst, pf_letterbox_info info[]) {
+    pfi_clear_error();
+    pf_status st = pfi_pp_check(plan, count, src, params, dst);
+    if (st != PF_OK || count == 0) return st;
+    if (count > plan->ngeom) { /* grows to the largest batch; reused after */
+        pfi_pp_geom *ng = realloc(plan->geom, (size_t)count * sizeof *ng);
+        if (ng == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, OP ": out of memory for %d samples", count);
+        plan->geom = ng;
+        plan->ngeom = count;
+    }
+    pfi_pp_geom *geom = plan->geom;
+    size_t need = 64;
+    pf_aug_params id = pf_aug_params_identity();
+    for (int i = 0; i < count; i++) {
+        pfi_pp_geometry(plan, &src[i], params ? &params[i] : &id, &geom[i]);
+        size_t px = (size_t)geom[i].rw * (size_t)geom[i].rh;
+        size_t b = px * (size_t)src[i].channels + (plan->d.out_channels == 1 ? px : 0) + 64;
+        if (b > need) need = b;
+    }
+    int threads = pf_stream_threads(stream);
+    int64_t out_px = (int64_t)plan->d.out_width * plan->d.out_height;
+    int banded = threads > 1 && (out_px >= BANDED_PIXELS || count < threads);
+    if ((st = ensure_scratch(plan, banded ? 1 : threads, need)) != PF_OK) return st;
+    pf_isa isa = pf_stream_isa(stream);
+    run_job j = {.plan = plan, .isa = isa, .src = src, .params = params, .dst = dst, .geom = geom,
+                 .cvt = pfi_kfamily_table(&pfi_convert_family, isa),
+                 .geo = pfi_kfamily_table(&pfi_geom_family, isa),
+                 .pp = pfi_kfamily_table(&pfi_preprocess_family, isa), .status = PF_OK};
+    atomic_init(&j.failed, 0);
+    if (!banded) {
+        pfi_stream_parallel(stream, count, sample_task, &j);
+    } else {
+        for (int i = 0; i < count && atomic_load(&j.failed) == 0; i++) {
+            pf_aug_params p = params_of(&j, i);
+            pf_image canvas;
+            int swapped;
+            st = pfi_pp_canvas_isa(plan, stream, isa, &src[i], &p, &geom[i], plan->scratch[0], &canvas, &swapped);
+            if (st != PF_OK) {
+                fail_sample(&j, i, st);
+                break;
+            }
+            pfi_pp_emit e;
+            emit_init(&j, i, &canvas, swapped, &p, &e);
+            int32_t rows = e.out.height, px_row = e.out.width * e.out.channels;
+            pfi_run_rows(stream, 1, &rows, &px_row, 1, emit_band, &e);
+        }
+    }
+    if (info)
+        for (int i = 0; i < count; i++) info[i] = geom[i].info;
+    int bad = atomic_load(&j.failed);
+    if (bad)
+        return pfi_fail(j.status, OP ": sample %d failed (%s) in its resize / colour stage", bad - 1,
+                        pf_status_str(j.status));
+    return PF_OK;
+}
