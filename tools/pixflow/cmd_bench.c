@@ -19,6 +19,7 @@ static const bench_entry k_benches[] = {
     {"color", bench_color},
     {"warp", bench_warp},
     {"filter", bench_filter},
+    {"sampler", bench_sampler},
 };
 #define NBENCH ((int)(sizeof k_benches / sizeof k_benches[0]))
 

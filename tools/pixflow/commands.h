@@ -15,5 +15,6 @@ int bench_yuv(int argc, char **argv);
 int bench_color(int argc, char **argv);
 int bench_warp(int argc, char **argv);
 int bench_filter(int argc, char **argv);
+int bench_sampler(int argc, char **argv);
 
 #endif
