@@ -12,10 +12,11 @@ static pf_status check_p(const char *op, const char *name, float p) {
                     (double)p);
 }
 
-/* lo <= hi, both in [min, max] (finite unless the bound is infinite). */
+/* lo <= hi, both in [min, max], and a finite width hi - lo (the uniform
+ * draw multiplies by it). */
 static pf_status check_range(const char *op, const char *name, const float r[2], float min, float max,
                              const char *rule) {
-    if (r[0] >= min && r[0] <= r[1] && r[1] <= max && isfinite(r[0]) && isfinite(r[1])) return PF_OK;
+    if (r[0] >= min && r[0] <= r[1] && r[1] <= max && isfinite(r[1] - r[0])) return PF_OK;
     return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: policy->%s is [%g, %g]; need %s", op, name, (double)r[0],
                     (double)r[1], rule);
 }

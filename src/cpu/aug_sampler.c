@@ -127,8 +127,8 @@ static void eval_crop(const pf_aug_policy *p, int32_t W, int32_t H, pf_aug_param
     int32_t rw = W, rh = H;
     if (p->resize_shorter > 0) {
         int32_t S = p->resize_shorter, sh = W <= H ? W : H, lg = W <= H ? H : W;
-        int32_t nl = (int32_t)((double)((int64_t)S * lg) / (double)sh);
-        if (nl < 1) nl = 1;
+        double nld = (double)((int64_t)S * lg) / (double)sh;
+        int32_t nl = nld >= (double)INT32_MAX ? INT32_MAX : (int32_t)nld; /* >= S >= 1 */
         rw = W <= H ? S : nl;
         rh = W <= H ? nl : S;
     }

@@ -2,6 +2,7 @@
  * pf_aug_sample bad arguments: every rejected value names its field, and
  * a failing call writes nothing to out[].
  */
+#include <float.h>
 #include <math.h>
 
 #include "pixflow/augment.h"
@@ -56,6 +57,7 @@ static void test_policy_fields(void) {
     /* RandomAffine */
     BAD_FIELD((p_.degrees[0] = 10.0f, p_.degrees[1] = -10.0f), "degrees");
     BAD_FIELD(p_.degrees[1] = INFINITY, "degrees");
+    BAD_FIELD((p_.degrees[0] = -FLT_MAX, p_.degrees[1] = FLT_MAX), "degrees"); /* width overflows */
     BAD_FIELD(p_.translate[0] = 1.5f, "translate[0]");
     BAD_FIELD(p_.translate[1] = -0.1f, "translate[1]");
     BAD_FIELD(p_.scale_range[0] = 0.0f, "scale_range");
@@ -82,6 +84,13 @@ static void test_fine_values(void) {
     p.translate[0] = 0.25f; /* ignored with random_affine off */
     p.random_affine = false;
     CHECK_STATUS(pf_aug_sample(&p, 1, 0, 0, 3, g_w, g_h, g_out), PF_OK);
+    /* huge sizes: the resized long side saturates instead of overflowing */
+    pf_aug_policy e = pf_aug_policy_defaults();
+    e.resize_shorter = INT32_MAX;
+    e.center_crop_w = e.center_crop_h = 224;
+    int32_t bw = INT32_MAX, bh = 1;
+    CHECK_STATUS(pf_aug_sample(&e, 1, 0, 0, 1, &bw, &bh, g_out), PF_OK);
+    CHECK(g_out[0].crop_w >= 1 && g_out[0].crop_x + g_out[0].crop_w <= bw && g_out[0].crop_h == 1);
     /* count 0 with NULL arrays */
     CHECK_STATUS(pf_aug_sample(&p, 1, 0, 0, 0, NULL, NULL, NULL), PF_OK);
 }
