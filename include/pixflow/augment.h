@@ -133,38 +133,72 @@ PF_API pf_status pf_preprocess_run(pf_preprocess_plan *plan, pf_stream *stream, 
 /* Augmentation policy with torchvision.transforms.v2 parameter names and
  * maths. Each enabled transform draws from Philox4x32-10 keyed by
  * (seed, epoch, sample index, transform id): no hidden state, so the same
- * (seed, epoch, index) gives the same parameters everywhere. */
+ * (seed, epoch, index) gives the same parameters everywhere (any batch
+ * split, thread, run or platform). The generator is not torch's, so the
+ * values differ from torchvision's for the same seed; the distributions are
+ * the same (tests/parity/test_sampler_distributions.py). Keying layout and
+ * details: docs/exactness.md, "Sampler".
+ *
+ * Every field is checked on every call, enabled or not (the defaults are
+ * valid): pf_aug_sample fails with PF_ERR_INVALID_ARGUMENT naming the
+ * field for NaN, a probability outside [0, 1], or a range with lo > hi. */
 typedef struct pf_aug_policy {
-    /* RandomResizedCrop (train) */
+    /* RandomResizedCrop (train): 10 attempts, then the centre fallback.
+     * The crop rect is in source pixels; the resize to the output size is
+     * the plan's. */
     bool random_resized_crop;
-    float rrc_scale[2];   /* default 0.08, 1.0 */
-    float rrc_ratio[2];   /* default 3/4, 4/3 */
-    /* Resize(shorter side) + CenterCrop (eval); used when RRC is off */
-    int32_t resize_shorter;  /* 0: none */
-    int32_t center_crop_w, center_crop_h; /* 0: none */
-    /* RandomHorizontalFlip / RandomVerticalFlip */
+    float rrc_scale[2];   /* default 0.08, 1.0; need 0 < lo <= hi <= 1 */
+    float rrc_ratio[2];   /* default 3/4, 4/3; need 0 < lo <= hi (normal floats) */
+    /* Resize(shorter side) + CenterCrop (eval); used when RRC is off.
+     * Expressed as the source rect that resize-then-crop keeps (edges
+     * rounded to whole source pixels: exact up to that rounding). A centre
+     * crop larger than the (resized) image is clamped to it, where
+     * torchvision would pad with zeros. Resize alone gives the whole image
+     * (the output size is the plan's). */
+    int32_t resize_shorter;  /* 0: none; >= 0 */
+    int32_t center_crop_w, center_crop_h; /* both 0 (none) or both >= 1 */
+    /* RandomHorizontalFlip / RandomVerticalFlip: flip when u < p */
     float hflip_p, vflip_p;
     /* ColorJitter: ranges [lo, hi] as torchvision builds them from the
      * scalar arguments (brightness b -> [max(0, 1-b), 1+b], hue h -> [-h, h]);
-     * a range of {1,1} (or {0,0} for hue) disables that op. */
+     * a range of {1,1} (or {0,0} for hue) disables that op (its factor
+     * stays the identity and draws nothing), as torchvision's None. Need
+     * 0 <= lo <= hi for brightness/contrast/saturation, -0.5 <= lo <= hi
+     * <= 0.5 for hue. The order is a uniform random permutation. */
     bool color_jitter;
     float brightness[2], contrast[2], saturation[2], hue[2];
-    /* RandomGrayscale */
+    /* RandomGrayscale: gray when u < p */
     float grayscale_p;
-    /* RandomAffine / RandomRotation (degrees range; translate fractions;
-     * scale range; shear ranges x and y) */
+    /* RandomAffine / RandomRotation (degrees range, any sign; translate
+     * fractions in [0, 1] of affine_width/height, drawn then rounded to
+     * whole pixels as torchvision does; scale range, 0 < lo <= hi; shear
+     * ranges x (shear[0..1]) and y (shear[2..3]) in degrees). RandomRotation
+     * is this with translate {0,0}, scale {1,1}, shear all 0. */
     bool random_affine;
     float degrees[2];
     float translate[2];
     float scale_range[2];
     float shear[4];
+    /* Size of the image the affine applies to (the plan's output size):
+     * torchvision's translate bound is a fraction of it. Required (>= 1)
+     * when random_affine is on with a non-zero translate; else ignored. */
+    int32_t affine_width, affine_height;
 } pf_aug_policy;
 
-PF_API pf_aug_policy pf_aug_policy_defaults(void); /* everything off */
+/* Everything off; every range at its identity (RRC ranges at torchvision's
+ * defaults 0.08-1 and 3/4-4/3) so enabling a transform only needs its own
+ * fields. */
+PF_API pf_aug_policy pf_aug_policy_defaults(void);
 
 /* Draws parameters for samples first_index .. first_index + count - 1 of
- * an epoch; widths/heights are the source image sizes (RandomResizedCrop
- * and CenterCrop depend on them). */
+ * an epoch (epoch < 2^32: it is one 32-bit counter word); widths/heights
+ * are the source image sizes (>= 1; RandomResizedCrop and CenterCrop depend
+ * on them). out[i] is fully written: crop rect (always explicit, in source
+ * pixels), flips, jitter factors and order, grayscale flag, affine fields;
+ * gamma is 1. Validates everything before writing anything. count == 0 is
+ * a no-op (the arrays may then be NULL). Single-threaded and cheap (a few
+ * million samples per second, docs/performance.md); call it per batch from
+ * any thread. */
 PF_API pf_status pf_aug_sample(const pf_aug_policy *policy, uint64_t seed, uint64_t epoch,
                                uint64_t first_index, int count, const int32_t widths[],
                                const int32_t heights[], pf_aug_params out[]);

@@ -20,6 +20,7 @@ static const bench_entry k_benches[] = {
     {"warp", bench_warp},
     {"filter", bench_filter},
     {"preprocess", bench_preprocess},
+    {"sampler", bench_sampler},
 };
 #define NBENCH ((int)(sizeof k_benches / sizeof k_benches[0]))
 
