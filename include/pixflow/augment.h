@@ -43,8 +43,9 @@ typedef struct pf_aug_params {
      * true the crop+resize+affine compose into one warp (pf_warp_affine
      * with the plan's interpolation, CONSTANT border = fill). */
     bool affine;
-    float angle;                  /* degrees, counter-clockwise (= torchvision F.rotate(angle)
-                                     = F.affine(-angle): negate a RandomAffine draw) */
+    float angle;                  /* degrees, as torchvision F.affine(angle) and a
+                                     RandomAffine draw: clockwise on screen (y down);
+                                     F.rotate(a) is angle = -a */
     float translate_x, translate_y; /* pixels of the output */
     float scale;                  /* 1 = none */
     float shear_x, shear_y;       /* degrees */

@@ -205,7 +205,7 @@ void pfi_pp_geometry(const pf_preprocess_plan *plan, const pf_image *src, const 
     g->rw = d->out_width;
     g->rh = d->out_height;
     double ic[6];
-    tv_inverse_affine(-(double)p->angle, (double)p->translate_x, (double)p->translate_y, (double)p->scale,
+    tv_inverse_affine((double)p->angle, (double)p->translate_x, (double)p->translate_y, (double)p->scale,
                       (double)p->shear_x, (double)p->shear_y, ic);
     double ocx = (d->out_width - 1) * 0.5, ocy = (d->out_height - 1) * 0.5;
     /* q = ic * (o - oc) + oc */

@@ -48,12 +48,12 @@ static void mul3(const double a[9], const double b[9], double o[9]) {
 
 /* Output pixel -> crop pixel, built as a product of 3x3 matrices:
  * crop <- canvas (resize pixel-centre map) <- torchvision inverse affine
- * about the output centre (rotate(angle) == affine(-angle)). */
+ * about the output centre; angle as torchvision F.affine (clockwise). */
 static void affine_matrix(const pf_preprocess_desc *d, const pf_aug_params *p, int cw, int ch, double m[6]) {
     int rw = d->out_width, rh = d->out_height, l = 0, t = 0;
     if (d->letterbox) letterbox(d, cw, ch, &rw, &rh, &l, &t);
     const double k = 3.14159265358979323846 / 180.0;
-    double rot = -(double)p->angle * k, sx = (double)p->shear_x * k, sy = (double)p->shear_y * k;
+    double rot = (double)p->angle * k, sx = (double)p->shear_x * k, sy = (double)p->shear_y * k;
     double a = cos(rot - sy) / cos(sy), b = -cos(rot - sy) * tan(sx) / cos(sy) - sin(rot);
     double c = sin(rot - sy) / cos(sy), dd = -sin(rot - sy) * tan(sx) / cos(sy) + cos(rot);
     double s = (double)p->scale, ox = (d->out_width - 1) * 0.5, oy = (d->out_height - 1) * 0.5;
