@@ -4,33 +4,78 @@
  * multiply-add for convertTo's scaled path, cvtps2dq + saturation for
  * f32 -> u8 (max with 0 first so INT_MIN and negatives become 0, then the
  * unsigned saturating narrow), a true division for mean/std, vcvtps2ph
- * round-to-nearest-even for f16. Slots not defined here keep AVX2's.
+ * round-to-nearest-even for f16. Slots not defined here keep AVX2's; the
+ * u8 (de)interleaves are in convert_avx512vbmi.c (byte permutes).
  */
 #include <immintrin.h>
 
 #include "cpu/convert_exec.h"
 
+/* The convertTo kernels below run 64 elements per step (four independent
+ * 16-lane chains keep the FMA and convert ports busy) and then 16 at a
+ * time; `noscale` is tested outside the loops. */
+static inline __m512 u8x16_f32(const uint8_t *p) {
+    return _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)p)));
+}
+
 static void u8_f32(const pfi_cvt_row *r, const pfi_cvt_xform *x, int32_t n) {
     const uint8_t *s = r->src[0];
     float *d = r->dst[0];
-    __m512 a = _mm512_set1_ps(x->alpha), b = _mm512_set1_ps(x->beta);
-    for (int32_t j = 0; j < n; j += 16) {
-        __m512 f = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(s + j))));
-        if (!x->noscale) f = _mm512_fmadd_ps(f, a, b);
-        _mm512_storeu_ps(d + j, f);
+    int32_t j = 0;
+    if (x->noscale) {
+        for (; j < n; j += 16) _mm512_storeu_ps(d + j, u8x16_f32(s + j));
+        return;
     }
+    __m512 a = _mm512_set1_ps(x->alpha), b = _mm512_set1_ps(x->beta);
+    for (; j + 64 <= n; j += 64)
+        for (int k = 0; k < 64; k += 16) _mm512_storeu_ps(d + j + k, _mm512_fmadd_ps(u8x16_f32(s + j + k), a, b));
+    for (; j < n; j += 16) _mm512_storeu_ps(d + j, _mm512_fmadd_ps(u8x16_f32(s + j), a, b));
+}
+
+/* cvtps2dq (round half even, INT_MIN when out of range), max with 0 so
+ * INT_MIN and negatives become 0, then the unsigned saturating narrow. */
+static inline __m128i f32x16_u8(__m512 v) {
+    return _mm512_cvtusepi32_epi8(_mm512_max_epi32(_mm512_cvtps_epi32(v), _mm512_setzero_si512()));
 }
 
 static void f32_u8(const pfi_cvt_row *r, const pfi_cvt_xform *x, int32_t n) {
     const float *s = r->src[0];
     uint8_t *d = r->dst[0];
+    int32_t j = 0;
+    if (x->noscale) {
+        for (; j < n; j += 16) _mm_storeu_si128((__m128i *)(void *)(d + j), f32x16_u8(_mm512_loadu_ps(s + j)));
+        return;
+    }
     __m512 a = _mm512_set1_ps(x->alpha), b = _mm512_set1_ps(x->beta);
-    const __m512i zero = _mm512_setzero_si512();
+    for (; j + 64 <= n; j += 64)
+        for (int k = 0; k < 64; k += 16)
+            _mm_storeu_si128((__m128i *)(void *)(d + j + k),
+                             f32x16_u8(_mm512_fmadd_ps(_mm512_loadu_ps(s + j + k), a, b)));
+    for (; j < n; j += 16)
+        _mm_storeu_si128((__m128i *)(void *)(d + j), f32x16_u8(_mm512_fmadd_ps(_mm512_loadu_ps(s + j), a, b)));
+}
+
+/* f32 <-> f16 with vcvtps2ph / vcvtph2ps on 16 lanes (the same
+ * instructions as F16C, so the same bits as the AVX2 kernels). */
+static void f32_f16(const pfi_cvt_row *r, const pfi_cvt_xform *x, int32_t n) {
+    const float *s = r->src[0];
+    uint16_t *d = r->dst[0];
+    __m512 a = _mm512_set1_ps(x->alpha), b = _mm512_set1_ps(x->beta);
     for (int32_t j = 0; j < n; j += 16) {
         __m512 v = _mm512_loadu_ps(s + j);
         if (!x->noscale) v = _mm512_fmadd_ps(v, a, b);
-        __m512i q = _mm512_max_epi32(_mm512_cvtps_epi32(v), zero);
-        _mm_storeu_si128((__m128i *)(void *)(d + j), _mm512_cvtusepi32_epi8(q));
+        _mm256_storeu_si256((__m256i *)(void *)(d + j), _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
+    }
+}
+
+static void f16_f32(const pfi_cvt_row *r, const pfi_cvt_xform *x, int32_t n) {
+    const uint16_t *s = r->src[0];
+    float *d = r->dst[0];
+    __m512 a = _mm512_set1_ps(x->alpha), b = _mm512_set1_ps(x->beta);
+    for (int32_t j = 0; j < n; j += 16) {
+        __m512 v = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(const void *)(s + j)));
+        if (!x->noscale) v = _mm512_fmadd_ps(v, a, b);
+        _mm512_storeu_ps(d + j, v);
     }
 }
 
@@ -87,4 +132,7 @@ void pfi_convert_fill_avx512(pfi_kfn *slots) {
     slots[PFI_CVT_F32_U8] = (pfi_kfn)f32_u8;
     slots[PFI_NORM_U8C3_F32_CHW] = (pfi_kfn)norm_u8c3_f32;
     slots[PFI_NORM_U8C3_F16_CHW] = (pfi_kfn)norm_u8c3_f16;
+    slots[PFI_CVT_F32_F16] = (pfi_kfn)f32_f16;
+    slots[PFI_CVT_F16_F32] = (pfi_kfn)f16_f32;
+    pfi_convert_fill_avx512vbmi(slots);
 }
