@@ -75,7 +75,10 @@ static void hwc_chw_u8c3(const pfi_cvt_row *r, const pfi_cvt_xform *x, int32_t n
         for (int c = 0; c < 3; c++) {
             __m512i v = _mm512_permutex2var_epi8(a, idx[c], b);
             v = _mm512_mask_permutexvar_epi8(v, from_c[c], idx[c], cv);
-            _mm512_mask_storeu_epi8(d[c] + j, out, v);
+            if (left >= 64)
+                _mm512_storeu_si512(d[c] + j, v);
+            else
+                _mm512_mask_storeu_epi8(d[c] + j, out, v);
         }
     }
 }
@@ -89,13 +92,24 @@ static void chw_hwc_u8c3(const pfi_cvt_row *r, const pfi_cvt_xform *x, int32_t n
     for (int32_t j = 0; j < n; j += 64) {
         int64_t left = n - j;
         __mmask64 in = first_bytes(left);
-        __m512i p0 = _mm512_maskz_loadu_epi8(in, s[0] + j), p1 = _mm512_maskz_loadu_epi8(in, s[1] + j),
-                p2 = _mm512_maskz_loadu_epi8(in, s[2] + j);
+        __m512i p0, p1, p2;
+        if (left >= 64) {
+            p0 = _mm512_loadu_si512(s[0] + j);
+            p1 = _mm512_loadu_si512(s[1] + j);
+            p2 = _mm512_loadu_si512(s[2] + j);
+        } else {
+            p0 = _mm512_maskz_loadu_epi8(in, s[0] + j);
+            p1 = _mm512_maskz_loadu_epi8(in, s[1] + j);
+            p2 = _mm512_maskz_loadu_epi8(in, s[2] + j);
+        }
         uint8_t *o = d + 3 * (int64_t)j;
         for (int v = 0; v < 3; v++) {
             __m512i t = _mm512_permutex2var_epi8(p0, idx[v], p1);
             t = _mm512_mask_permutexvar_epi8(t, k_c3_ch2[v], idx[v], p2);
-            _mm512_mask_storeu_epi8(o + 64 * v, first_bytes(3 * left - 64 * v), t);
+            if (left >= 64)
+                _mm512_storeu_si512(o + 64 * v, t);
+            else
+                _mm512_mask_storeu_epi8(o + 64 * v, first_bytes(3 * left - 64 * v), t);
         }
     }
 }
