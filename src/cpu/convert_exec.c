@@ -57,24 +57,29 @@ static int pick_slot(const pfi_cvt_row *r, const pfi_cvt_xform *x) {
         return -1;
     }
     int cn = r->dcn;
-    if ((cn != 3 && cn != 4) || x->sdt != PF_U8) return -1;
+    if (cn != 3 && cn != 4) return -1;
     for (int c = 0; c < cn; c++)
         if (r->src[c] == NULL) return -1;
+    /* HWC: channel c of one pixel at base + c elements; planar: step 1 */
+    ptrdiff_t ses = (ptrdiff_t)pf_dtype_size(x->sdt), des = (ptrdiff_t)pf_dtype_size(x->ddt);
     int hwc_src = 1, planar_dst = 1, planar_src = 1, hwc_dst = 1;
-    const uint8_t *base = (const uint8_t *)r->src[0] - r->sch[0];
-    const uint8_t *dbase = r->dst[0];
+    const char *base = (const char *)r->src[0] - r->sch[0] * ses;
+    const char *dbase = r->dst[0];
     for (int c = 0; c < cn; c++) {
-        hwc_src &= r->sstep[c] == cn && (const uint8_t *)r->src[c] - r->sch[c] == base;
+        hwc_src &= r->sstep[c] == cn && (const char *)r->src[c] - r->sch[c] * ses == base;
         planar_dst &= r->dstep[c] == 1;
         planar_src &= r->sstep[c] == 1;
-        hwc_dst &= r->dstep[c] == cn && (uint8_t *)r->dst[c] == dbase + c;
+        hwc_dst &= r->dstep[c] == cn && (const char *)r->dst[c] == dbase + c * des;
     }
+    int norm = x->kind == PFI_CVT_NORM && cn == 3, f32 = x->ddt == PF_F32, f16 = x->ddt == PF_F16;
     if (hwc_src && planar_dst) {
-        if (cn == 3 && x->kind == PFI_CVT_NORM && x->ddt == PF_F32) return PFI_NORM_U8C3_F32_CHW;
-        if (cn == 3 && x->kind == PFI_CVT_NORM && x->ddt == PF_F16) return PFI_NORM_U8C3_F16_CHW;
-        if (x->kind == PFI_CVT_COPY) return cn == 3 ? PFI_FMT_U8C3_HWC_CHW : PFI_FMT_U8C4_HWC_CHW;
+        if (norm && x->sdt == PF_U8 && (f32 || f16)) return f32 ? PFI_NORM_U8C3_F32_CHW : PFI_NORM_U8C3_F16_CHW;
+        if (norm && x->sdt == PF_F32 && (f32 || f16)) return f32 ? PFI_NORM_F32C3_F32_CHW : PFI_NORM_F32C3_F16_CHW;
+        if (x->kind == PFI_CVT_COPY && x->sdt == PF_U8) return cn == 3 ? PFI_FMT_U8C3_HWC_CHW : PFI_FMT_U8C4_HWC_CHW;
     }
-    if (planar_src && hwc_dst && x->kind == PFI_CVT_COPY)
+    if (hwc_src && hwc_dst && norm && x->sdt == PF_U8 && (f32 || f16))
+        return f32 ? PFI_NORM_U8C3_F32_HWC : PFI_NORM_U8C3_F16_HWC;
+    if (planar_src && hwc_dst && x->kind == PFI_CVT_COPY && x->sdt == PF_U8)
         return cn == 3 ? PFI_FMT_U8C3_CHW_HWC : PFI_FMT_U8C4_CHW_HWC;
     return -1;
 }

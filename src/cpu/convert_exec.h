@@ -21,6 +21,10 @@ enum {
     PFI_FMT_U8C3_CHW_HWC,  /* interleave (CHW -> HWC, merge) */
     PFI_FMT_U8C4_HWC_CHW,  /* the same for 4 channels */
     PFI_FMT_U8C4_CHW_HWC,
+    PFI_NORM_U8C3_F32_HWC, /* u8 HWC 3 channels -> f32 HWC (any channel order) */
+    PFI_NORM_U8C3_F16_HWC,
+    PFI_NORM_F32C3_F32_CHW, /* f32 HWC 3 channels -> 3 f32 planes */
+    PFI_NORM_F32C3_F16_CHW,
     PFI_CVT_SLOTS
 };
 

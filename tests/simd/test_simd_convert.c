@@ -64,7 +64,11 @@ static void fill_bits(buf *b, uint64_t *rng, pf_dtype dt) {
 
 static int same_bytes(const buf *a, const buf *b) { return memcmp(a->g.data, b->g.data, a->bytes) == 0; }
 
-enum { C_U8_F32, C_F32_U8, C_F32_F16, C_F16_F32, C_NORM_F32, C_NORM_F16, C_HWC_CHW, C_CHW_HWC, C_SPLIT, C_N };
+enum { C_U8_F32, C_F32_U8, C_F32_F16, C_F16_F32, C_NORM_F32, C_NORM_F16, C_HWC_CHW, C_CHW_HWC, C_SPLIT,
+       C_NORM_HWC_F32, C_NORM_HWC_F16, C_NORM_F32SRC_F32, C_NORM_F32SRC_F16, C_N };
+
+/* The u8 (de)interleaves, which also run on 4 channels. */
+static int interleave_kind(int kind) { return kind == C_HWC_CHW || kind == C_CHW_HWC || kind == C_SPLIT; }
 
 /* One case at the current cap into a fresh dst (returned). */
 static buf run_case(int kind, const buf *src, int w, int h, int cn, int pad, int neg, uint64_t prm) {
@@ -80,7 +84,7 @@ static buf run_case(int kind, const buf *src, int w, int h, int cn, int pad, int
     no.scale = pft_range(&r, 0, 1) ? 1.0f / 255 : 1.0f;
     int8_t perm[4] = {0, 1, 2, 3};
     /* u8 (de)interleaves run on 3 or 4 channels (cn); the rest on 3 */
-    int pcn = kind >= C_HWC_CHW && cn == 4 ? 4 : 3;
+    int pcn = interleave_kind(kind) && cn == 4 ? 4 : 3;
     for (int i = pcn - 1; i > 0; i--) {
         int j = pft_range(&r, 0, i);
         int8_t t = perm[i]; perm[i] = perm[j]; perm[j] = t;
@@ -100,6 +104,10 @@ static buf run_case(int kind, const buf *src, int w, int h, int cn, int pad, int
     case C_F16_F32: d = make_buf(w, h, cn, PF_F32, PF_HWC, pad * 4, neg); st = pf_convert(NULL, 1, &src->v, &d.v, &co); break;
     case C_NORM_F32: d = make_buf(w, h, 3, PF_F32, PF_CHW, pad * 4, neg); st = pf_normalize(NULL, 1, &src->v, &d.v, &no); break;
     case C_NORM_F16: d = make_buf(w, h, 3, PF_F16, PF_CHW, pad * 2, neg); st = pf_normalize(NULL, 1, &src->v, &d.v, &no); break;
+    case C_NORM_HWC_F32: d = make_buf(w, h, 3, PF_F32, PF_HWC, pad * 4, neg); st = pf_normalize(NULL, 1, &src->v, &d.v, &no); break;
+    case C_NORM_HWC_F16: d = make_buf(w, h, 3, PF_F16, PF_HWC, pad * 2, neg); st = pf_normalize(NULL, 1, &src->v, &d.v, &no); break;
+    case C_NORM_F32SRC_F32: d = make_buf(w, h, 3, PF_F32, PF_CHW, pad * 4, neg); st = pf_normalize(NULL, 1, &src->v, &d.v, &no); break;
+    case C_NORM_F32SRC_F16: d = make_buf(w, h, 3, PF_F16, PF_CHW, pad * 2, neg); st = pf_normalize(NULL, 1, &src->v, &d.v, &no); break;
     case C_HWC_CHW: d = make_buf(w, h, pcn, PF_U8, PF_CHW, pad, neg); st = pf_reformat(NULL, 1, &src->v, &d.v, perm, 0); break;
     case C_CHW_HWC: d = make_buf(w, h, pcn, PF_U8, PF_HWC, pad, neg); st = pf_reformat(NULL, 1, &src->v, &d.v, perm, 0); break;
     default: { /* split into the planes of one CHW buffer, then merge back */
@@ -157,13 +165,16 @@ int main(void) {
     }
     uint64_t rng = 0xc0417e47ull;
     int cases = 0;
-    for (int iter = 0; iter < 600; iter++) {
+    for (int iter = 0; iter < 780; iter++) {
         int kind = iter % C_N;
         int w = pft_range(&rng, 0, 3) == 0 ? pft_range(&rng, 1, 70) : pft_range(&rng, 60, 700);
         int h = pft_range(&rng, 1, 7), cn = pft_range(&rng, 1, 4);
         int pad = pft_range(&rng, 0, 1) ? 1 : 0, neg = pft_range(&rng, 0, 2) == 0;
-        if (kind >= C_NORM_F32) cn = kind >= C_HWC_CHW && pft_range(&rng, 0, 1) ? 4 : 3;
-        pf_dtype sdt = kind == C_F32_U8 || kind == C_F32_F16 ? PF_F32 : kind == C_F16_F32 ? PF_F16 : PF_U8;
+        if (kind >= C_NORM_F32) cn = interleave_kind(kind) && pft_range(&rng, 0, 1) ? 4 : 3;
+        pf_dtype sdt = kind == C_F32_U8 || kind == C_F32_F16 || kind == C_NORM_F32SRC_F32 || kind == C_NORM_F32SRC_F16
+                           ? PF_F32
+                       : kind == C_F16_F32 ? PF_F16
+                                           : PF_U8;
         pf_layout slay = kind == C_CHW_HWC ? PF_CHW : PF_HWC;
         buf src = make_buf(w, h, cn, sdt, slay, pad * (int)pf_dtype_size(sdt), neg);
         if (src.g.map == NULL) { CHECK(0); continue; }
