@@ -12,9 +12,11 @@
  *  - 4 channels: two vpermt2b (vectors a,b and c,d, index 4i + k) and a
  *    blend per plane; the inverse blends permutes of planes 0,1 and 2,3.
  *
- * The last partial block uses masked loads and stores (masked-off bytes are
- * neither read nor written, so the page-edge tests cannot fault). Pure data
- * movement: the result is the reference's, byte for byte.
+ * Whole blocks use plain loads and stores (masked stores of full vectors
+ * measured 2x slower on Zen 4); the last partial block uses masked loads
+ * and stores (masked-off bytes are neither read nor written, so the
+ * page-edge tests cannot fault). Pure data movement: the result is the
+ * reference's, byte for byte.
  */
 #include <immintrin.h>
 
@@ -134,7 +136,11 @@ static void hwc_chw_u8c4(const pfi_cvt_row *r, const pfi_cvt_xform *x, int32_t n
         for (int c = 0; c < 4; c++) {
             __m512i lo = _mm512_permutex2var_epi8(v[0], idx[c], v[1]);
             __m512i up = _mm512_permutex2var_epi8(v[2], idx[c], v[3]);
-            _mm512_mask_storeu_epi8((uint8_t *)r->dst[c] + j, out, _mm512_mask_blend_epi8(hi, lo, up));
+            __m512i t = _mm512_mask_blend_epi8(hi, lo, up);
+            if (left >= 64)
+                _mm512_storeu_si512((uint8_t *)r->dst[c] + j, t);
+            else
+                _mm512_mask_storeu_epi8((uint8_t *)r->dst[c] + j, out, t);
         }
     }
 }
@@ -147,17 +153,24 @@ static void chw_hwc_u8c4(const pfi_cvt_row *r, const pfi_cvt_xform *x, int32_t n
     __m512i base = _mm512_add_epi8(_mm512_srli_epi16(_mm512_and_si512(iota(), _mm512_set1_epi8((char)0xfc)), 2),
                                    _mm512_and_si512(_mm512_slli_epi16(iota(), 6), _mm512_set1_epi8(64)));
     const __mmask64 ch23 = 0xccccccccccccccccull;
+    __m512i idx[4];
+    for (int v = 0; v < 4; v++) idx[v] = _mm512_add_epi8(base, _mm512_set1_epi8((char)(16 * v)));
     for (int32_t j = 0; j < n; j += 64) {
         int64_t left = n - j;
         __mmask64 in = first_bytes(left);
         __m512i p[4];
-        for (int c = 0; c < 4; c++) p[c] = _mm512_maskz_loadu_epi8(in, (const uint8_t *)r->src[c] + j);
+        for (int c = 0; c < 4; c++)
+            p[c] = left >= 64 ? _mm512_loadu_si512((const uint8_t *)r->src[c] + j)
+                              : _mm512_maskz_loadu_epi8(in, (const uint8_t *)r->src[c] + j);
         uint8_t *o = d + 4 * (int64_t)j;
         for (int v = 0; v < 4; v++) {
-            __m512i idx = _mm512_add_epi8(base, _mm512_set1_epi8((char)(16 * v)));
-            __m512i t01 = _mm512_permutex2var_epi8(p[0], idx, p[1]);
-            __m512i t23 = _mm512_permutex2var_epi8(p[2], idx, p[3]);
-            _mm512_mask_storeu_epi8(o + 64 * v, first_bytes(4 * left - 64 * v), _mm512_mask_blend_epi8(ch23, t01, t23));
+            __m512i t01 = _mm512_permutex2var_epi8(p[0], idx[v], p[1]);
+            __m512i t23 = _mm512_permutex2var_epi8(p[2], idx[v], p[3]);
+            __m512i t = _mm512_mask_blend_epi8(ch23, t01, t23);
+            if (left >= 64)
+                _mm512_storeu_si512(o + 64 * v, t);
+            else
+                _mm512_mask_storeu_epi8(o + 64 * v, first_bytes(4 * left - 64 * v), t);
         }
     }
 }
