@@ -176,7 +176,13 @@ pf_status pfi_cvt_run(pf_stream *stream, const char *op, int count, const pfi_cv
     if (rows == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "%s: out of memory for %d samples", op, count);
     for (int i = 0; i < count; i++) {
         rows[i] = samples[i].height;
-        rows[count + i] = samples[i].width * samples[i].dcn;
+        /* Work per row in "pixels" of 4 bytes (the unit pfi_run_rows sizes
+         * tasks in): a u8 (de)interleave moves a quarter of what an f32
+         * conversion does, and waking the pool for a 224x224 u8 merge costs
+         * more than the merge. */
+        size_t es = pf_dtype_size(samples[i].xf.sdt), ed = pf_dtype_size(samples[i].xf.ddt);
+        int64_t work = (int64_t)samples[i].width * samples[i].dcn * (int64_t)(es > ed ? es : ed) / 4;
+        rows[count + i] = (int32_t)(work < 1 ? 1 : work > INT32_MAX ? INT32_MAX : work);
     }
     cvt_job j = {samples, pfi_kfamily_table(&pfi_convert_family, pf_stream_isa(stream))};
     pfi_run_rows(stream, count, rows, rows + count, 1, cvt_rows, &j);
