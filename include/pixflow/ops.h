@@ -259,7 +259,10 @@ PF_API pf_convert_opts pf_convert_opts_defaults(void);
  * before saturation (so they give 0 for u8/u16, -32768 for s16), as in
  * OpenCV. f16/bf16 outputs round to nearest even (inf on overflow, NaN
  * kept NaN); f16/bf16 inputs widen exactly (a signalling half NaN becomes
- * quiet, as F16C does).
+ * quiet, as F16C does). pixflow's result is the same on every machine and
+ * ISA level; OpenCV's is not: where its dispatch does not pick AVX2 it
+ * does not fuse the multiply-add (differences of 1 / one f32 rounding) and
+ * turns f16 inf/NaN -> u16 into 65535 (docs/exactness.md).
  * In place (dst == src) only on the same view with the same element size
  * and channel c -> c; any other overlap is PF_ERR_INVALID_ARGUMENT. */
 PF_API pf_status pf_convert(pf_stream *stream, int count, const pf_image src[],

@@ -17,10 +17,14 @@ pf_status pfi_cvt_check_batch(const char *op, int count, const void *src, const 
 }
 
 pf_status pfi_cvt_check_view(const char *op, const char *what, int i, const pf_image *im) {
-    char name[64];
-    snprintf(name, sizeof name, "%s: %s[%d]", op, what, i);
-    pf_status st = pf_image_validate(im, name);
-    if (st != PF_OK) return st;
+    /* The argument's name is formatted only when the view is bad (validate
+     * again with it): snprintf on every call costs more than a 224x224
+     * merge's per-row work. */
+    if (pf_image_validate(im, "") != PF_OK) {
+        char name[64];
+        snprintf(name, sizeof name, "%s: %s[%d]", op, what, i);
+        return pf_image_validate(im, name);
+    }
     if (im->mem != PF_MEM_HOST)
         return pfi_fail(PF_ERR_UNSUPPORTED, "%s: %s[%d] is device memory; the CPU path needs host views",
                         op, what, i);

@@ -13,6 +13,12 @@ static const char *const k_names[PFI_CVT_SLOTS] = {
     "normalize.u8c3_hwc_f16_chw",
     "reformat.u8c3_hwc_chw",
     "reformat.u8c3_chw_hwc",
+    "reformat.u8c4_hwc_chw",
+    "reformat.u8c4_chw_hwc",
+    "normalize.u8c3_hwc_f32_hwc",
+    "normalize.u8c3_hwc_f16_hwc",
+    "normalize.f32c3_hwc_f32_chw",
+    "normalize.f32c3_hwc_f16_chw",
 };
 
 void pfi_cvt_fast_ref(const pfi_cvt_row *r, const pfi_cvt_xform *x, int32_t n) {

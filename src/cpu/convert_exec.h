@@ -19,6 +19,12 @@ enum {
     PFI_NORM_U8C3_F16_CHW,
     PFI_FMT_U8C3_HWC_CHW,  /* deinterleave (HWC -> CHW, split) */
     PFI_FMT_U8C3_CHW_HWC,  /* interleave (CHW -> HWC, merge) */
+    PFI_FMT_U8C4_HWC_CHW,  /* the same for 4 channels */
+    PFI_FMT_U8C4_CHW_HWC,
+    PFI_NORM_U8C3_F32_HWC, /* u8 HWC 3 channels -> f32 HWC (any channel order) */
+    PFI_NORM_U8C3_F16_HWC,
+    PFI_NORM_F32C3_F32_CHW, /* f32 HWC 3 channels -> 3 f32 planes */
+    PFI_NORM_F32C3_F16_CHW,
     PFI_CVT_SLOTS
 };
 
@@ -26,6 +32,7 @@ extern pfi_kfamily pfi_convert_family;
 
 void pfi_convert_fill_avx2(pfi_kfn *slots);
 void pfi_convert_fill_avx512(pfi_kfn *slots);
+void pfi_convert_fill_avx512vbmi(pfi_kfn *slots); /* called by the AVX-512 fill */
 
 /* The reference behind every slot that an ISA does not accelerate. */
 void pfi_cvt_fast_ref(const pfi_cvt_row *r, const pfi_cvt_xform *x, int32_t n);

@@ -64,7 +64,11 @@ static void fill_bits(buf *b, uint64_t *rng, pf_dtype dt) {
 
 static int same_bytes(const buf *a, const buf *b) { return memcmp(a->g.data, b->g.data, a->bytes) == 0; }
 
-enum { C_U8_F32, C_F32_U8, C_F32_F16, C_F16_F32, C_NORM_F32, C_NORM_F16, C_HWC_CHW, C_CHW_HWC, C_SPLIT, C_N };
+enum { C_U8_F32, C_F32_U8, C_F32_F16, C_F16_F32, C_NORM_F32, C_NORM_F16, C_HWC_CHW, C_CHW_HWC, C_SPLIT,
+       C_NORM_HWC_F32, C_NORM_HWC_F16, C_NORM_F32SRC_F32, C_NORM_F32SRC_F16, C_N };
+
+/* The u8 (de)interleaves, which also run on 4 channels. */
+static int interleave_kind(int kind) { return kind == C_HWC_CHW || kind == C_CHW_HWC || kind == C_SPLIT; }
 
 /* One case at the current cap into a fresh dst (returned). */
 static buf run_case(int kind, const buf *src, int w, int h, int cn, int pad, int neg, uint64_t prm) {
@@ -79,7 +83,9 @@ static buf run_case(int kind, const buf *src, int w, int h, int cn, int pad, int
     pf_normalize_opts no = pf_normalize_opts_defaults();
     no.scale = pft_range(&r, 0, 1) ? 1.0f / 255 : 1.0f;
     int8_t perm[4] = {0, 1, 2, 3};
-    for (int i = 2; i > 0; i--) {
+    /* u8 (de)interleaves run on 3 or 4 channels (cn); the rest on 3 */
+    int pcn = interleave_kind(kind) && cn == 4 ? 4 : 3;
+    for (int i = pcn - 1; i > 0; i--) {
         int j = pft_range(&r, 0, i);
         int8_t t = perm[i]; perm[i] = perm[j]; perm[j] = t;
     }
@@ -98,22 +104,26 @@ static buf run_case(int kind, const buf *src, int w, int h, int cn, int pad, int
     case C_F16_F32: d = make_buf(w, h, cn, PF_F32, PF_HWC, pad * 4, neg); st = pf_convert(NULL, 1, &src->v, &d.v, &co); break;
     case C_NORM_F32: d = make_buf(w, h, 3, PF_F32, PF_CHW, pad * 4, neg); st = pf_normalize(NULL, 1, &src->v, &d.v, &no); break;
     case C_NORM_F16: d = make_buf(w, h, 3, PF_F16, PF_CHW, pad * 2, neg); st = pf_normalize(NULL, 1, &src->v, &d.v, &no); break;
-    case C_HWC_CHW: d = make_buf(w, h, 3, PF_U8, PF_CHW, pad, neg); st = pf_reformat(NULL, 1, &src->v, &d.v, perm, 0); break;
-    case C_CHW_HWC: d = make_buf(w, h, 3, PF_U8, PF_HWC, pad, neg); st = pf_reformat(NULL, 1, &src->v, &d.v, perm, 0); break;
-    default: { /* split into three planes of one CHW buffer, then merge back */
-        d = make_buf(w, h, 3, PF_U8, PF_CHW, pad, neg);
-        pf_image p[3];
-        for (int c = 0; c < 3; c++) {
+    case C_NORM_HWC_F32: d = make_buf(w, h, 3, PF_F32, PF_HWC, pad * 4, neg); st = pf_normalize(NULL, 1, &src->v, &d.v, &no); break;
+    case C_NORM_HWC_F16: d = make_buf(w, h, 3, PF_F16, PF_HWC, pad * 2, neg); st = pf_normalize(NULL, 1, &src->v, &d.v, &no); break;
+    case C_NORM_F32SRC_F32: d = make_buf(w, h, 3, PF_F32, PF_CHW, pad * 4, neg); st = pf_normalize(NULL, 1, &src->v, &d.v, &no); break;
+    case C_NORM_F32SRC_F16: d = make_buf(w, h, 3, PF_F16, PF_CHW, pad * 2, neg); st = pf_normalize(NULL, 1, &src->v, &d.v, &no); break;
+    case C_HWC_CHW: d = make_buf(w, h, pcn, PF_U8, PF_CHW, pad, neg); st = pf_reformat(NULL, 1, &src->v, &d.v, perm, 0); break;
+    case C_CHW_HWC: d = make_buf(w, h, pcn, PF_U8, PF_HWC, pad, neg); st = pf_reformat(NULL, 1, &src->v, &d.v, perm, 0); break;
+    default: { /* split into the planes of one CHW buffer, then merge back */
+        d = make_buf(w, h, pcn, PF_U8, PF_CHW, pad, neg);
+        pf_image p[4];
+        for (int c = 0; c < pcn; c++) {
             p[c] = pf_image_hwc((char *)d.v.data + c * d.v.plane_stride, w, h, 1, PF_U8, d.v.row_stride);
         }
         st = pf_split(NULL, 1, &src->v, p);
         if (st == PF_OK) {
-            buf m = make_buf(w, h, 3, PF_U8, PF_HWC, pad, neg);
-            st = pf_merge(NULL, 1, 3, p, &m.v);
+            buf m = make_buf(w, h, pcn, PF_U8, PF_HWC, pad, neg);
+            st = pf_merge(NULL, 1, pcn, p, &m.v);
             int same = st == PF_OK;
             for (int y = 0; y < h && same; y++)
                 same = memcmp((char *)m.v.data + y * m.v.row_stride,
-                              (const char *)src->v.data + y * src->v.row_stride, (size_t)w * 3) == 0;
+                              (const char *)src->v.data + y * src->v.row_stride, (size_t)w * (size_t)pcn) == 0;
             CHECK(same); /* split then merge is the identity */
             guarded_free(m.g);
         }
@@ -140,18 +150,31 @@ int main(void) {
             pf_dispatch_entry(i, &n, &isa);
             if (strncmp(n, "convert.", 8) == 0 || strncmp(n, "normalize.", 10) == 0 || strncmp(n, "reformat.", 9) == 0)
                 simd += isa != PF_ISA_SCALAR;
+            /* every u8 (de)interleave has a kernel at every SIMD level, and
+             * AVX-512 has its own f16 and convertTo kernels */
+            int want_simd = strncmp(n, "reformat.", 9) == 0, want_512 = 0;
+            if (levels[l] == PF_ISA_AVX512)
+                want_512 = strncmp(n, "convert.", 8) == 0 ||
+                           (want_simd && (pf_cpu_features() & PF_CPU_AVX512VBMI));
+            if ((want_simd && isa == PF_ISA_SCALAR) || (want_512 && isa != PF_ISA_AVX512)) {
+                fprintf(stderr, "%s dispatches %s at cap %s\n", n, pf_isa_name(isa), pf_isa_name(levels[l]));
+                CHECK(0);
+            }
         }
         CHECK(simd >= 4);
     }
     uint64_t rng = 0xc0417e47ull;
     int cases = 0;
-    for (int iter = 0; iter < 400; iter++) {
+    for (int iter = 0; iter < 780; iter++) {
         int kind = iter % C_N;
         int w = pft_range(&rng, 0, 3) == 0 ? pft_range(&rng, 1, 70) : pft_range(&rng, 60, 700);
         int h = pft_range(&rng, 1, 7), cn = pft_range(&rng, 1, 4);
         int pad = pft_range(&rng, 0, 1) ? 1 : 0, neg = pft_range(&rng, 0, 2) == 0;
-        if (kind >= C_NORM_F32) cn = 3;
-        pf_dtype sdt = kind == C_F32_U8 || kind == C_F32_F16 ? PF_F32 : kind == C_F16_F32 ? PF_F16 : PF_U8;
+        if (kind >= C_NORM_F32) cn = interleave_kind(kind) && pft_range(&rng, 0, 1) ? 4 : 3;
+        pf_dtype sdt = kind == C_F32_U8 || kind == C_F32_F16 || kind == C_NORM_F32SRC_F32 || kind == C_NORM_F32SRC_F16
+                           ? PF_F32
+                       : kind == C_F16_F32 ? PF_F16
+                                           : PF_U8;
         pf_layout slay = kind == C_CHW_HWC ? PF_CHW : PF_HWC;
         buf src = make_buf(w, h, cn, sdt, slay, pad * (int)pf_dtype_size(sdt), neg);
         if (src.g.map == NULL) { CHECK(0); continue; }

@@ -7,8 +7,10 @@
  *               values; OpenCV: convertTo + subtract + divide + split
  *               (the BGR->RGB swap is the order of split's planes, free)
  *   norm f16    the same to f16 (OpenCV adds convertTo(CV_16F))
+ *   f32->f16    convertTo(CV_16F) of the f32 image
  *   hwc->chw    u8 reformat vs cv::split
  *   merge       3 u8 planes -> HWC vs cv::merge
+ *   4ch         pf_split / pf_merge of a BGRA version of the photo
  * Every row states whether the outputs are bit-exact. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,15 +25,18 @@
 #include "opencv_io.h"
 #include "opencv_ref.h"
 
-enum { B_U8_F32, B_F32_U8, B_NORM_F32, B_NORM_F16, B_HWC_CHW, B_MERGE, B_N };
-static const char *const k_case_names[B_N] = {"u8->f32 1/255", "f32->u8 x255", "norm BGR->RGB f32 CHW",
-                                              "norm BGR->RGB f16 CHW", "hwc->chw u8 (split)", "merge u8"};
+enum { B_U8_F32, B_F32_U8, B_F32_F16, B_NORM_F32, B_NORM_F16, B_HWC_CHW, B_MERGE, B_SPLIT4, B_MERGE4, B_N };
+static const char *const k_case_names[B_N] = {"u8->f32 1/255", "f32->u8 x255", "f32->f16",
+                                              "norm BGR->RGB f32 CHW", "norm BGR->RGB f16 CHW",
+                                              "hwc->chw u8 (split)", "merge u8", "split u8 4ch", "merge u8 4ch"};
 
 typedef struct cvt_ctx {
     int kind;
     pf_stream *stream;
     int w, h;
     const uint8_t *px;   /* u8 BGR, stride sstride */
+    const uint8_t *px4;  /* u8 BGRA, stride sstride4 */
+    ptrdiff_t sstride4;
     ptrdiff_t sstride;
     const float *f32in; /* packed w*h*3 floats (for f32->u8) */
     const uint8_t *planes_in;
@@ -59,6 +64,20 @@ static int run(void *p, int opencv) {
         o.alpha = alpha;
         return pf_convert(c->stream, 1, &s, &d, &o) == PF_OK ? 0 : -1;
     }
+    case B_F32_F16: {
+        ptrdiff_t is = (ptrdiff_t)w * 12, os = (ptrdiff_t)w * 6;
+        if (opencv) return pfb_cv_convert(c->f32in, w, h, 3, 5, is, out, 7, os, 1, 0);
+        pf_image s = pf_image_hwc((void *)c->f32in, w, h, 3, PF_F32, is);
+        pf_image d = pf_image_hwc(out, w, h, 3, PF_F16, os);
+        return pf_convert(c->stream, 1, &s, &d, NULL) == PF_OK ? 0 : -1;
+    }
+    case B_SPLIT4: {
+        if (opencv) return pfb_cv_split_u8(c->px4, w, h, 4, c->sstride4, out);
+        pf_image s4 = pf_image_hwc((void *)c->px4, w, h, 4, PF_U8, c->sstride4), pl[4];
+        for (int k = 0; k < 4; k++)
+            pl[k] = pf_image_hwc((uint8_t *)out + (size_t)k * (size_t)w * (size_t)h, w, h, 1, PF_U8, 0);
+        return pf_split(c->stream, 1, &s4, pl) == PF_OK ? 0 : -1;
+    }
     case B_NORM_F32:
     case B_NORM_F16: {
         int half = c->kind == B_NORM_F16;
@@ -83,13 +102,14 @@ static int run(void *p, int opencv) {
         pf_image d = pf_image_chw(out, w, h, 3, PF_U8, 0, 0);
         return pf_reformat(c->stream, 1, &src, &d, NULL, 0) == PF_OK ? 0 : -1;
     }
-    default: {
-        if (opencv) return pfb_cv_merge_u8(c->planes_in, w, h, 3, out, (ptrdiff_t)w * 3);
-        pf_image pl[3];
-        for (int k = 0; k < 3; k++)
+    default: { /* merge of 3 or 4 planes */
+        int cn = c->kind == B_MERGE4 ? 4 : 3;
+        if (opencv) return pfb_cv_merge_u8(c->planes_in, w, h, cn, out, (ptrdiff_t)w * cn);
+        pf_image pl[4];
+        for (int k = 0; k < cn; k++)
             pl[k] = pf_image_hwc((void *)(c->planes_in + (size_t)k * (size_t)w * (size_t)h), w, h, 1, PF_U8, 0);
-        pf_image d = pf_image_hwc(out, w, h, 3, PF_U8, 0);
-        return pf_merge(c->stream, 1, 3, pl, &d) == PF_OK ? 0 : -1;
+        pf_image d = pf_image_hwc(out, w, h, cn, PF_U8, 0);
+        return pf_merge(c->stream, 1, cn, pl, &d) == PF_OK ? 0 : -1;
     }
     }
 }
@@ -99,7 +119,8 @@ static int run_cv(void *p) { return run(p, 1); }
 
 static size_t out_bytes(int kind, int w, int h) {
     size_t px = (size_t)w * (size_t)h * 3;
-    return kind == B_U8_F32 || kind == B_NORM_F32 ? px * 4 : kind == B_NORM_F16 ? px * 2 : px;
+    if (kind == B_SPLIT4 || kind == B_MERGE4) return (size_t)w * (size_t)h * 4;
+    return kind == B_U8_F32 || kind == B_NORM_F32 ? px * 4 : kind == B_NORM_F16 || kind == B_F32_F16 ? px * 2 : px;
 }
 
 int bench_convert(int argc, char **argv) {
@@ -117,12 +138,17 @@ int bench_convert(int argc, char **argv) {
     }
     size_t n = (size_t)w * (size_t)h * 3;
     float *f32in = malloc(n * 4);
-    uint8_t *planes = malloc(n), *pd = malloc(n * 4), *cd = malloc(n * 4);
+    /* planes: up to 4 of w*h; px4: BGRA with alpha = a position pattern */
+    uint8_t *planes = malloc(n * 2), *pd = malloc(n * 4), *cd = malloc(n * 4), *px4 = malloc((size_t)w * (size_t)h * 4);
     pf_stream *s2 = NULL;
-    if (!f32in || !planes || !pd || !cd || pf_stream_create_cpu(2, &s2) != PF_OK) {
+    if (!f32in || !planes || !pd || !cd || !px4 || pf_stream_create_cpu(2, &s2) != PF_OK) {
         fprintf(stderr, "pixflow bench convert: setup failed\n");
-        free(px); free(f32in); free(planes); free(pd); free(cd);
+        free(px); free(f32in); free(planes); free(pd); free(cd); free(px4);
         return 1;
+    }
+    for (size_t i = 0; i < (size_t)w * (size_t)h; i++) {
+        memcpy(px4 + 4 * i, px + 3 * i, 3);
+        px4[4 * i + 3] = (uint8_t)(i * 7);
     }
     for (size_t i = 0; i < n; i++) f32in[i] = (float)px[i] / 255.0f;
     printf("pixflow %s vs OpenCV; isa %s; median of %d rounds, ms per call\n", pf_version(),
@@ -138,12 +164,15 @@ int bench_convert(int argc, char **argv) {
             c.h = size ? 224 : h;
             c.px = px;
             c.sstride = (ptrdiff_t)w * 3; /* the 224 case is a crop (ROI) */
+            c.px4 = px4;
+            c.sstride4 = (ptrdiff_t)w * 4;
             c.f32in = f32in;
             c.planes_in = planes;
             c.pf_out = pd;
             c.cv_out = cd;
             if (kind == B_MERGE) pfb_cv_split_u8(px, c.w, c.h, 3, c.sstride, planes);
-            if (kind == B_F32_U8) /* packed f32 input of this size */
+            if (kind == B_MERGE4) pfb_cv_split_u8(px4, c.w, c.h, 4, c.sstride4, planes);
+            if (kind == B_F32_U8 || kind == B_F32_F16) /* packed f32 input of this size */
                 for (int y = 0; y < c.h; y++)
                     for (int x = 0; x < c.w * 3; x++) f32in[(size_t)y * (size_t)c.w * 3 + (size_t)x] = (float)px[(size_t)y * (size_t)w * 3 + (size_t)x] / 255.0f;
             memset(pd, 0, n * 4);
@@ -164,7 +193,7 @@ int bench_convert(int argc, char **argv) {
             }
         }
     pf_stream_destroy(s2);
-    free(px); free(f32in); free(planes); free(pd); free(cd);
+    free(px); free(f32in); free(planes); free(pd); free(cd); free(px4);
     return rc;
 }
 
