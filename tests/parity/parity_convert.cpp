@@ -22,6 +22,7 @@
 #include <pixflow/ops.h>
 
 #include "opencv_headers.hpp"
+#include "parity_rng.hpp"
 
 #include <algorithm>
 #include <cfloat>
@@ -35,18 +36,7 @@
 
 namespace {
 
-struct Rng {
-    uint64_t s;
-    explicit Rng(uint64_t seed) : s(seed) {}
-    uint64_t next() {
-        uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        return z ^ (z >> 31);
-    }
-    double uni() { return static_cast<double>(next() >> 11) * (1.0 / 9007199254740992.0); }
-    int range(int lo, int hi) { return lo + static_cast<int>(next() % static_cast<uint64_t>(hi - lo + 1)); }
-};
+using Rng = pft::Rng;
 
 const pf_dtype kDt[] = {PF_U8, PF_U16, PF_S16, PF_S32, PF_F16, PF_F32};
 const int kDepth[] = {CV_8U, CV_16U, CV_16S, CV_32S, CV_16F, CV_32F};

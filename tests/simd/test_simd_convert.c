@@ -8,26 +8,11 @@
  * SIMD kernels for the convert family (not reference vs reference). */
 #include <math.h>
 #include <stdlib.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "pixflow/pixflow.h"
+#include "simd/simd_harness.h"
 #include "test_util.h"
 
-typedef struct guarded { void *map; size_t map_len; char *data; } guarded;
-
-static guarded guarded_alloc(size_t bytes) {
-    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
-    size_t len = (bytes + pg - 1) / pg * pg + pg;
-    guarded g = {0};
-    g.map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (g.map == MAP_FAILED) { g.map = NULL; return g; }
-    g.map_len = len;
-    mprotect((char *)g.map + len - pg, pg, PROT_NONE);
-    g.data = (char *)g.map + len - pg - bytes;
-    return g;
-}
-static void guarded_free(guarded g) { if (g.map) munmap(g.map, g.map_len); }
 
 typedef struct buf { guarded g; size_t bytes; pf_image v; } buf;
 

@@ -21,6 +21,7 @@
 #include "timing.h"
 
 #ifdef PF_BENCH_OPENCV
+#include "bench_common.h"
 #include "opencv_convert.h"
 #include "opencv_io.h"
 #include "opencv_ref.h"
@@ -128,14 +129,9 @@ int bench_convert(int argc, char **argv) {
     int rounds = 9;
     int prc = bench_parse_args(argc, argv, "convert", &rounds, &data);
     if (prc) return prc;
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", data, "water_drop_1920x1080.jpg");
     uint8_t *px = NULL;
     int w = 0, h = 0;
-    if (pfb_cv_load_u8(path, 3, &px, &w, &h) != 0) {
-        fprintf(stderr, "pixflow bench convert: cannot read %s\n", path);
-        return 1;
-    }
+    if (bench_load_rgb("convert", data, "water_drop_1920x1080.jpg", &px, &w, &h)) return 1;
     size_t n = (size_t)w * (size_t)h * 3;
     float *f32in = malloc(n * 4);
     /* planes: up to 4 of w*h; px4: BGRA with alpha = a position pattern */
@@ -151,8 +147,7 @@ int bench_convert(int argc, char **argv) {
         px4[4 * i + 3] = (uint8_t)(i * 7);
     }
     for (size_t i = 0; i < n; i++) f32in[i] = (float)px[i] / 255.0f;
-    printf("pixflow %s vs OpenCV; isa %s; median of %d rounds, ms per call\n", pf_version(),
-           pf_isa_name(pf_cpu_active_isa()), rounds);
+    bench_print_banner(rounds);
     bench_print_header("convert / normalize / reformat (u8 BGR photo)");
     int rc = 0;
     for (int kind = 0; kind < B_N; kind++)
@@ -186,11 +181,7 @@ int bench_convert(int argc, char **argv) {
             if (memcmp(pd, cd, out_bytes(kind, c.w, c.h)) != 0) { verdict = "DIFFERENT"; rc = 1; }
             char label[64];
             snprintf(label, sizeof label, "%dx%d %s", c.w, c.h, k_case_names[kind]);
-            for (int t = 1; t <= 2; t++) {
-                pfb_cv_set_threads(t);
-                c.stream = t == 1 ? NULL : s2;
-                bench_print_row(label, t, bench_compare(run_pf, &c, run_cv, &c, rounds), verdict);
-            }
+            bench_rows_1_2(label, s2, &c.stream, run_pf, run_cv, &c, rounds, verdict);
         }
     pf_stream_destroy(s2);
     free(px); free(f32in); free(planes); free(pd); free(cd); free(px4);
