@@ -1,14 +1,6 @@
-/*
- * Photometric row kernels with AVX-512 (F+BW+VL, and FMA for the fused
- * multiply-adds torch performs): 16 pixels per step. Every kernel repeats
- * the reference's float operations in the same order (photo_math.h,
- * philox.h), so results are bit-identical to it; whole blocks only, the
- * caller runs the reference on the tails.
- *
- * RGB u8 rows are split into three 16-byte channel vectors with pshufb
- * (3 loads, 9 shuffles) and widened to float; f32 rows are split with two
- * vpermt2ps per channel. Stores reverse both.
- */
+/* AVX-512 (F+BW+VL, FMA) photometric row kernels: the 16-lane vocabulary,
+ * then the shared kernel source photo_simd_impl.h (the AVX2 kernels are the
+ * same source at 8 lanes). Installed only when the CPU has FMA too. */
 #include <immintrin.h>
 
 #include "cpu/photo_exec.h"
@@ -16,323 +8,160 @@
 #include "kernels/photo_math.h"
 #include "pixflow/core.h"
 
-typedef struct rgbf { __m512 r, g, b; } rgbf;
+#define PFS_N 16
+#define PFS(name) name##_avx512
+#define PFS_AI static inline __attribute__((always_inline))
+typedef __m512 VF;
+typedef __m512i VI;
+typedef __mmask16 VM;
 
-/* pshufb masks: split[ch][v] gathers channel ch's bytes from source vector
- * v; join[ch][v] places channel ch's bytes into destination vector v. */
-typedef struct masks { __m128i split[3][3], join[3][3]; } masks;
+#define vf_set1 _mm512_set1_ps
+#define vf_zero _mm512_setzero_ps
+#define vf_add _mm512_add_ps
+#define vf_sub _mm512_sub_ps
+#define vf_mul _mm512_mul_ps
+#define vf_div _mm512_div_ps
+#define vf_min _mm512_min_ps
+#define vf_max _mm512_max_ps
+#define vf_sqrt _mm512_sqrt_ps
+#define vf_floor(v) _mm512_roundscale_ps((v), _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC)
+#define vf_fmadd _mm512_fmadd_ps
+#define vf_from_vi _mm512_cvtepi32_ps
+#define vf_ld(p) _mm512_loadu_ps(p)
+#define vf_st(p, v) _mm512_storeu_ps((p), (v))
+#define vf_eq(a, b) _mm512_cmp_ps_mask((a), (b), _CMP_EQ_OQ)
+#define vf_lt(a, b) _mm512_cmp_ps_mask((a), (b), _CMP_LT_OQ)
+#define vf_ge(a, b) _mm512_cmp_ps_mask((a), (b), _CMP_GE_OQ)
+#define vf_sel(m, t, f) _mm512_mask_blend_ps((m), (f), (t))
+#define vm_or(a, b) ((__mmask16)((a) | (b)))
+#define vf_as_vi _mm512_castps_si512
+#define vi_as_vf _mm512_castsi512_ps
 
-static masks make_masks(void) {
-    masks m;
-    for (int ch = 0; ch < 3; ch++)
-        for (int v = 0; v < 3; v++) {
-            uint8_t s[16], j[16];
-            for (int i = 0; i < 16; i++) {
-                int src = 3 * i + ch - 16 * v;
-                s[i] = (uint8_t)(src >= 0 && src < 16 ? src : 0x80);
-                int dj = 16 * v + i;
-                j[i] = (uint8_t)(dj % 3 == ch ? dj / 3 : 0x80);
-            }
-            m.split[ch][v] = _mm_loadu_si128((const __m128i *)(const void *)s);
-            m.join[ch][v] = _mm_loadu_si128((const __m128i *)(const void *)j);
-        }
-    return m;
+#define vi_set1(x) _mm512_set1_epi32((int)(x))
+#define vi_iota() _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+#define vi_add _mm512_add_epi32
+#define vi_sub _mm512_sub_epi32
+#define vi_mullo _mm512_mullo_epi32
+#define vi_xor _mm512_xor_si512
+#define vi_and _mm512_and_si512
+#define vi_or _mm512_or_si512
+#define vi_srli(v, n) _mm512_srli_epi32((v), (n))
+#define vi_slli(v, n) _mm512_slli_epi32((v), (n))
+#define vi_min _mm512_min_epi32
+#define vi_max _mm512_max_epi32
+#define vi_eq(a, b) _mm512_cmpeq_epi32_mask((a), (b))
+#define vi_gt(a, b) _mm512_cmpgt_epi32_mask((a), (b))
+#define vi_sel(m, t, f) _mm512_mask_blend_epi32((m), (f), (t))
+#define vi_trunc _mm512_cvttps_epi32
+#define vi_round _mm512_cvtps_epi32 /* MXCSR default: round half to even */
+
+PFS_AI VI vi_mulhi_u32(VI a, VI m) {
+    __m512i even = _mm512_srli_epi64(_mm512_mul_epu32(a, m), 32);
+    __m512i odd = _mm512_mul_epu32(_mm512_srli_epi64(a, 32), m);
+    return _mm512_mask_blend_epi32((__mmask16)0xAAAA, even, odd);
 }
 
-static inline __m128i split_ch(const masks *m, int ch, __m128i a, __m128i b, __m128i c) {
-    return _mm_or_si128(_mm_or_si128(_mm_shuffle_epi8(a, m->split[ch][0]), _mm_shuffle_epi8(b, m->split[ch][1])),
-                        _mm_shuffle_epi8(c, m->split[ch][2]));
+PFS_AI uint64_t vi_hsum(VI v) {
+    /* lanes are uint32: widen before adding */
+    __m512i lo = _mm512_cvtepu32_epi64(_mm512_castsi512_si256(v));
+    __m512i hi = _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(v, 1));
+    return (uint64_t)_mm512_reduce_add_epi64(_mm512_add_epi64(lo, hi));
 }
 
-static inline rgbf load_u8(const masks *m, const uint8_t *p) {
-    __m128i a = _mm_loadu_si128((const __m128i *)(const void *)p);
-    __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + 16));
-    __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(p + 32));
-    rgbf o;
-    o.r = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(split_ch(m, 0, a, b, c)));
-    o.g = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(split_ch(m, 1, a, b, c)));
-    o.b = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(split_ch(m, 2, a, b, c)));
-    return o;
+/* 16 pixels = bytes [0, 48) as a 32- and a 16-byte load; a dword permute
+ * gives 128-bit lane i the bytes of pixels 4i..4i+3 at 0..11, then one
+ * pshufb per channel spreads them to dwords. */
+PFS_AI void ld3u8(const uint8_t *p, VI *r, VI *g, VI *b) {
+    __m512i v = _mm512_inserti32x4(_mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(const void *)p)),
+                                   _mm_loadu_si128((const __m128i *)(const void *)(p + 32)), 2);
+    v = _mm512_permutexvar_epi32(_mm512_setr_epi32(0, 1, 2, 2, 3, 4, 5, 5, 6, 7, 8, 8, 9, 10, 11, 11), v);
+    const char z = -128;
+#define PF_SPLIT_MASK(c)                                                                                          \
+    _mm512_broadcast_i32x4(_mm_setr_epi8((c), z, z, z, (char)(3 + (c)), z, z, z, (char)(6 + (c)), z, z, z,       \
+                                         (char)(9 + (c)), z, z, z))
+    *r = _mm512_shuffle_epi8(v, PF_SPLIT_MASK(0));
+    *g = _mm512_shuffle_epi8(v, PF_SPLIT_MASK(1));
+    *b = _mm512_shuffle_epi8(v, PF_SPLIT_MASK(2));
+#undef PF_SPLIT_MASK
 }
 
-/* int32 lanes already in [0, 255] -> interleaved bytes. */
-static inline void store_u8i(const masks *m, uint8_t *p, __m512i r, __m512i g, __m512i b) {
-    __m128i R = _mm512_cvtepi32_epi8(r), G = _mm512_cvtepi32_epi8(g), B = _mm512_cvtepi32_epi8(b);
-    for (int v = 0; v < 3; v++) {
-        __m128i o = _mm_or_si128(_mm_or_si128(_mm_shuffle_epi8(R, m->join[0][v]), _mm_shuffle_epi8(G, m->join[1][v])),
-                                 _mm_shuffle_epi8(B, m->join[2][v]));
-        _mm_storeu_si128((__m128i *)(void *)(p + 16 * v), o);
-    }
+/* Saturating packs (int32 -> int16 -> u8 clamp each lane to [0, 255]):
+ * per 128-bit lane the bytes are r0..3 g0..3 b0..3 b0..3; one pshufb
+ * interleaves the first 12, a dword permute joins the four lanes. */
+PFS_AI void st3u8(uint8_t *p, VI r, VI g, VI b) {
+    __m512i x = _mm512_packus_epi16(_mm512_packs_epi32(r, g), _mm512_packs_epi32(b, b));
+    const char z = -128;
+    x = _mm512_shuffle_epi8(x, _mm512_broadcast_i32x4(_mm_setr_epi8(0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11, z, z, z, z)));
+    x = _mm512_permutexvar_epi32(_mm512_setr_epi32(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 3, 7, 11, 15), x);
+    _mm256_storeu_si256((__m256i *)(void *)p, _mm512_castsi512_si256(x));
+    _mm_storeu_si128((__m128i *)(void *)(p + 32), _mm512_extracti32x4_epi32(x, 2));
 }
 
-/* pfk_trunc_u8 on non-NaN lanes: clamp to [0, 255], truncate. */
-static inline __m512i trunc_u8(__m512 v) {
-    return _mm512_cvttps_epi32(_mm512_max_ps(_mm512_min_ps(v, _mm512_set1_ps(255.0f)), _mm512_setzero_ps()));
-}
+PFS_AI VI ld1u8(const uint8_t *p) { return _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)p)); }
+
+PFS_AI void st1u8(uint8_t *p, VI v) { _mm_storeu_si128((__m128i *)(void *)p, _mm512_cvtepi32_epi8(v)); }
 
 /* Split/join permutes for 16 interleaved f32 pixels (48 floats in three
- * vectors; element j is channel j % 3 of pixel j / 3). */
-typedef struct fidx { __m512i s1[3], s2[3], j1[3], j2[3]; } fidx;
+ * vectors; element j is channel j % 3 of pixel j / 3): two vpermt2ps per
+ * channel each way. */
+static const int32_t k_s1[3][16] = {{0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 0, 0, 0, 0, 0},
+                                    {1, 4, 7, 10, 13, 16, 19, 22, 25, 28, 31, 0, 0, 0, 0, 0},
+                                    {2, 5, 8, 11, 14, 17, 20, 23, 26, 29, 0, 0, 0, 0, 0, 0}};
+static const int32_t k_s2[3][16] = {{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 17, 20, 23, 26, 29},
+                                    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 18, 21, 24, 27, 30},
+                                    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 16, 19, 22, 25, 28, 31}};
+static const int32_t k_j1[3][16] = {{0, 16, 0, 1, 17, 0, 2, 18, 0, 3, 19, 0, 4, 20, 0, 5},
+                                    {21, 0, 6, 22, 0, 7, 23, 0, 8, 24, 0, 9, 25, 0, 10, 26},
+                                    {0, 11, 27, 0, 12, 28, 0, 13, 29, 0, 14, 30, 0, 15, 31, 0}};
+static const int32_t k_j2[3][16] = {{0, 1, 16, 3, 4, 17, 6, 7, 18, 9, 10, 19, 12, 13, 20, 15},
+                                    {0, 21, 2, 3, 22, 5, 6, 23, 8, 9, 24, 11, 12, 25, 14, 15},
+                                    {26, 1, 2, 27, 4, 5, 28, 7, 8, 29, 10, 11, 30, 13, 14, 31}};
 
-static fidx make_fidx(void) {
-    fidx f;
-    for (int ch = 0; ch < 3; ch++) {
-        int32_t a[16], b[16];
-        for (int i = 0; i < 16; i++) {
-            int g = 3 * i + ch;
-            a[i] = g < 32 ? g : 0;                /* from vectors 0, 1 */
-            b[i] = g < 32 ? i : 16 + (g - 32);    /* keep, or take from vector 2 */
-        }
-        f.s1[ch] = _mm512_loadu_si512(a);
-        f.s2[ch] = _mm512_loadu_si512(b);
-    }
-    for (int v = 0; v < 3; v++) {
-        int32_t a[16], b[16];
-        for (int k = 0; k < 16; k++) {
-            int j = 16 * v + k, ch = j % 3, i = j / 3;
-            a[k] = ch == 0 ? i : ch == 1 ? 16 + i : 0; /* R or G */
-            b[k] = ch == 2 ? 16 + i : k;               /* keep, or B */
-        }
-        f.j1[v] = _mm512_loadu_si512(a);
-        f.j2[v] = _mm512_loadu_si512(b);
-    }
-    return f;
+PFS_AI VF split3f(int ch, VF a, VF b, VF c) {
+    VF ab = _mm512_permutex2var_ps(a, _mm512_loadu_si512(k_s1[ch]), b);
+    return _mm512_permutex2var_ps(ab, _mm512_loadu_si512(k_s2[ch]), c);
 }
 
-static inline rgbf load_f32(const fidx *f, const float *p) {
-    __m512 a = _mm512_loadu_ps(p), b = _mm512_loadu_ps(p + 16), c = _mm512_loadu_ps(p + 32);
-    rgbf o;
-    o.r = _mm512_permutex2var_ps(_mm512_permutex2var_ps(a, f->s1[0], b), f->s2[0], c);
-    o.g = _mm512_permutex2var_ps(_mm512_permutex2var_ps(a, f->s1[1], b), f->s2[1], c);
-    o.b = _mm512_permutex2var_ps(_mm512_permutex2var_ps(a, f->s1[2], b), f->s2[2], c);
-    return o;
+PFS_AI void ld3f(const float *p, VF *r, VF *g, VF *b) {
+    VF a = _mm512_loadu_ps(p), bb = _mm512_loadu_ps(p + 16), c = _mm512_loadu_ps(p + 32);
+    *r = split3f(0, a, bb, c);
+    *g = split3f(1, a, bb, c);
+    *b = split3f(2, a, bb, c);
 }
 
-static inline void store_f32(const fidx *f, float *p, rgbf v) {
+PFS_AI void st3f(float *p, VF r, VF g, VF b) {
     for (int o = 0; o < 3; o++) {
-        __m512 t = _mm512_permutex2var_ps(v.r, f->j1[o], v.g);
-        _mm512_storeu_ps(p + 16 * o, _mm512_permutex2var_ps(t, f->j2[o], v.b));
+        VF t = _mm512_permutex2var_ps(r, _mm512_loadu_si512(k_j1[o]), g);
+        _mm512_storeu_ps(p + 16 * o, _mm512_permutex2var_ps(t, _mm512_loadu_si512(k_j2[o]), b));
     }
 }
 
-static inline __m512 clamp01(__m512 v) {
-    return _mm512_min_ps(_mm512_max_ps(v, _mm512_setzero_ps()), _mm512_set1_ps(1.0f));
+/* z_c lane l = component c of block l -> elements 4l + c in order. */
+PFS_AI void transpose4(VF z0, VF z1, VF z2, VF z3, VF out[4]) {
+    VF a = _mm512_unpacklo_ps(z0, z1), b = _mm512_unpackhi_ps(z0, z1);
+    VF c = _mm512_unpacklo_ps(z2, z3), d = _mm512_unpackhi_ps(z2, z3);
+    VF e0 = _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(a), _mm512_castps_pd(c)));
+    VF e1 = _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(a), _mm512_castps_pd(c)));
+    VF e2 = _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(b), _mm512_castps_pd(d)));
+    VF e3 = _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(b), _mm512_castps_pd(d)));
+    /* e_j holds blocks j, j+4, j+8, j+12 (one per 128-bit lane) */
+    VF t0 = _mm512_shuffle_f32x4(e0, e1, 0x44), t1 = _mm512_shuffle_f32x4(e2, e3, 0x44);
+    VF t2 = _mm512_shuffle_f32x4(e0, e1, 0xEE), t3 = _mm512_shuffle_f32x4(e2, e3, 0xEE);
+    out[0] = _mm512_shuffle_f32x4(t0, t1, 0x88);
+    out[1] = _mm512_shuffle_f32x4(t0, t1, 0xDD);
+    out[2] = _mm512_shuffle_f32x4(t2, t3, 0x88);
+    out[3] = _mm512_shuffle_f32x4(t2, t3, 0xDD);
 }
 
-static inline __m512 gray(rgbf p) {
-    return _mm512_fmadd_ps(p.b, _mm512_set1_ps(PFK_GRAY_B),
-                           _mm512_fmadd_ps(p.g, _mm512_set1_ps(PFK_GRAY_G), _mm512_mul_ps(p.r, _mm512_set1_ps(PFK_GRAY_R))));
+PFS_AI void inv_bytes(const uint8_t *s, uint8_t *d, int32_t n) {
+    const __m512i ones = _mm512_set1_epi32(-1);
+    for (int32_t j = 0; j < n; j += 64)
+        _mm512_storeu_si512(d + j, _mm512_xor_si512(_mm512_loadu_si512(s + j), ones));
 }
 
-static inline __m512 blend(__m512 x, __m512 ratio, __m512 other, __m512 alpha) {
-    return _mm512_fmadd_ps(other, alpha, _mm512_mul_ps(x, ratio));
-}
-
-/* ---------------------------------------------------------- contrast */
-
-static void contrast_f32(const void *src, void *dst, int32_t n, const pfi_photo_k *k) {
-    const float *s = src;
-    float *d = dst;
-    __m512 ratio = _mm512_set1_ps(k->ratio), alpha = _mm512_set1_ps(k->alpha), other = _mm512_set1_ps(k->other);
-    for (int32_t j = 0; j < n; j += 16)
-        _mm512_storeu_ps(d + j, clamp01(blend(_mm512_loadu_ps(s + j), ratio, other, alpha)));
-}
-
-/* -------------------------------------------------------- saturation */
-
-static void saturation_u8(const void *src, void *dst, int32_t n, const pfi_photo_k *k) {
-    const uint8_t *s = src;
-    uint8_t *d = dst;
-    masks m = make_masks();
-    __m512 ratio = _mm512_set1_ps(k->ratio), alpha = _mm512_set1_ps(k->alpha);
-    for (int32_t i = 0; i < n; i += 16) {
-        rgbf p = load_u8(&m, s + 3 * i);
-        __m512 g = _mm512_roundscale_ps(gray(p), _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
-        store_u8i(&m, d + 3 * i, trunc_u8(blend(p.r, ratio, g, alpha)), trunc_u8(blend(p.g, ratio, g, alpha)),
-                  trunc_u8(blend(p.b, ratio, g, alpha)));
-    }
-}
-
-static void saturation_f32(const void *src, void *dst, int32_t n, const pfi_photo_k *k) {
-    const float *s = src;
-    float *d = dst;
-    fidx f = make_fidx();
-    __m512 ratio = _mm512_set1_ps(k->ratio), alpha = _mm512_set1_ps(k->alpha);
-    for (int32_t i = 0; i < n; i += 16) {
-        rgbf p = load_f32(&f, s + 3 * i);
-        __m512 g = gray(p);
-        rgbf o = {clamp01(blend(p.r, ratio, g, alpha)), clamp01(blend(p.g, ratio, g, alpha)),
-                  clamp01(blend(p.b, ratio, g, alpha))};
-        store_f32(&f, d + 3 * i, o);
-    }
-}
-
-/* --------------------------------------------------------------- hue */
-
-static inline rgbf hue_shift(rgbf p, __m512 hue) {
-    const __m512 one = _mm512_set1_ps(1.0f), zero = _mm512_setzero_ps();
-    __m512 maxc = _mm512_max_ps(_mm512_max_ps(p.r, p.g), p.b);
-    __m512 minc = _mm512_min_ps(_mm512_min_ps(p.r, p.g), p.b);
-    __mmask16 eqc = _mm512_cmp_ps_mask(maxc, minc, _CMP_EQ_OQ);
-    __m512 cr = _mm512_sub_ps(maxc, minc);
-    __m512 s = _mm512_div_ps(cr, _mm512_mask_blend_ps(eqc, maxc, one));
-    __m512 crd = _mm512_mask_blend_ps(eqc, cr, one);
-    __m512 rc = _mm512_div_ps(_mm512_sub_ps(maxc, p.r), crd);
-    __m512 gc = _mm512_div_ps(_mm512_sub_ps(maxc, p.g), crd);
-    __m512 bc = _mm512_div_ps(_mm512_sub_ps(maxc, p.b), crd);
-    __mmask16 is_r = _mm512_cmp_ps_mask(maxc, p.r, _CMP_EQ_OQ);
-    __mmask16 is_g = _mm512_cmp_ps_mask(maxc, p.g, _CMP_EQ_OQ);
-    __m512 h = _mm512_sub_ps(_mm512_add_ps(gc, _mm512_set1_ps(4.0f)), rc);
-    h = _mm512_mask_blend_ps(is_g, h, _mm512_sub_ps(_mm512_add_ps(rc, _mm512_set1_ps(2.0f)), bc));
-    h = _mm512_mask_blend_ps(is_r, h, _mm512_sub_ps(bc, gc));
-    h = _mm512_add_ps(_mm512_mul_ps(h, _mm512_set1_ps(PFK_ONE_SIXTH)), one);
-    h = _mm512_mask_sub_ps(h, _mm512_cmp_ps_mask(h, one, _CMP_GE_OQ), h, one);
-    /* hue add with remainder 1 */
-    __m512 a = _mm512_add_ps(h, hue);
-    __mmask16 neg = _mm512_cmp_ps_mask(a, zero, _CMP_LT_OQ);
-    __mmask16 big = _mm512_cmp_ps_mask(a, one, _CMP_GE_OQ);
-    a = _mm512_mask_add_ps(a, neg, a, one);
-    a = _mm512_mask_sub_ps(a, big, a, one);
-    /* hsv -> rgb */
-    __m512 v = maxc;
-    __m512 h6 = _mm512_mul_ps(a, _mm512_set1_ps(6.0f));
-    __m512 fi = _mm512_roundscale_ps(h6, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
-    __m512 f = _mm512_sub_ps(h6, fi);
-    __m512i i = _mm512_cvttps_epi32(fi);
-    i = _mm512_mask_sub_epi32(i, _mm512_cmpge_epi32_mask(i, _mm512_set1_epi32(6)), i, _mm512_set1_epi32(6));
-    __m512 sxf = _mm512_mul_ps(s, f);
-    __m512 oms = _mm512_sub_ps(one, s);
-    __m512 q = clamp01(_mm512_mul_ps(_mm512_sub_ps(one, sxf), v));
-    __m512 t = clamp01(_mm512_mul_ps(_mm512_add_ps(sxf, oms), v));
-    __m512 pp = clamp01(_mm512_mul_ps(oms, v));
-    __mmask16 m0 = _mm512_cmpeq_epi32_mask(i, _mm512_setzero_si512());
-    __mmask16 m1 = _mm512_cmpeq_epi32_mask(i, _mm512_set1_epi32(1));
-    __mmask16 m2 = _mm512_cmpeq_epi32_mask(i, _mm512_set1_epi32(2));
-    __mmask16 m3 = _mm512_cmpeq_epi32_mask(i, _mm512_set1_epi32(3));
-    __mmask16 m4 = _mm512_cmpeq_epi32_mask(i, _mm512_set1_epi32(4));
-    rgbf o;
-    /* r: v q p p t v;  g: t v v q p p;  b: p p t v v q  (i = 0..5) */
-    o.r = _mm512_mask_blend_ps((__mmask16)(m2 | m3), _mm512_mask_blend_ps(m1, _mm512_mask_blend_ps(m4, v, t), q), pp);
-    o.g = _mm512_mask_blend_ps((__mmask16)(m1 | m2), _mm512_mask_blend_ps(m0, _mm512_mask_blend_ps(m3, pp, q), t), v);
-    o.b = _mm512_mask_blend_ps((__mmask16)(m3 | m4), _mm512_mask_blend_ps(m2, _mm512_mask_blend_ps((__mmask16)(m0 | m1), q, pp), t), v);
-    return o;
-}
-
-static void hue_u8(const void *src, void *dst, int32_t n, const pfi_photo_k *k) {
-    const uint8_t *s = src;
-    uint8_t *d = dst;
-    masks m = make_masks();
-    __m512 hue = _mm512_set1_ps(k->hue), inv = _mm512_set1_ps(PFK_INV255), sc = _mm512_set1_ps(PFK_TO_U8_SCALE);
-    for (int32_t i = 0; i < n; i += 16) {
-        rgbf p = load_u8(&m, s + 3 * i);
-        p.r = _mm512_mul_ps(p.r, inv);
-        p.g = _mm512_mul_ps(p.g, inv);
-        p.b = _mm512_mul_ps(p.b, inv);
-        rgbf o = hue_shift(p, hue);
-        store_u8i(&m, d + 3 * i, trunc_u8(_mm512_mul_ps(o.r, sc)), trunc_u8(_mm512_mul_ps(o.g, sc)),
-                  trunc_u8(_mm512_mul_ps(o.b, sc)));
-    }
-}
-
-static void hue_f32(const void *src, void *dst, int32_t n, const pfi_photo_k *k) {
-    const float *s = src;
-    float *d = dst;
-    fidx f = make_fidx();
-    __m512 hue = _mm512_set1_ps(k->hue);
-    for (int32_t i = 0; i < n; i += 16) store_f32(&f, d + 3 * i, hue_shift(load_f32(&f, s + 3 * i), hue));
-}
-
-/* ------------------------------------------------------------- twist */
-
-static inline rgbf twist(rgbf p, const __m512 mv[12]) {
-    rgbf o;
-    __m512 *out[3] = {&o.r, &o.g, &o.b};
-    for (int c = 0; c < 3; c++) {
-        const __m512 *m = mv + 4 * c;
-        __m512 acc = _mm512_add_ps(_mm512_mul_ps(m[0], p.r), _mm512_mul_ps(m[1], p.g));
-        acc = _mm512_add_ps(acc, _mm512_mul_ps(m[2], p.b));
-        *out[c] = _mm512_add_ps(acc, m[3]);
-    }
-    return o;
-}
-
-/* pfk_sat_u8_f: round half even; out-of-int32 and NaN give 0 (cvtps
- * returns INT_MIN there), then clamp. */
-static inline __m512i sat_round_u8(__m512 v) {
-    __m512i i = _mm512_cvtps_epi32(v);
-    return _mm512_min_epi32(_mm512_max_epi32(i, _mm512_setzero_si512()), _mm512_set1_epi32(255));
-}
-
-static void twist_u8(const void *src, void *dst, int32_t n, const pfi_photo_k *k) {
-    const uint8_t *s = src;
-    uint8_t *d = dst;
-    masks m = make_masks();
-    __m512 mv[12];
-    for (int c = 0; c < 12; c++) mv[c] = _mm512_set1_ps(k->m[c]);
-    for (int32_t i = 0; i < n; i += 16) {
-        rgbf o = twist(load_u8(&m, s + 3 * i), mv);
-        store_u8i(&m, d + 3 * i, sat_round_u8(o.r), sat_round_u8(o.g), sat_round_u8(o.b));
-    }
-}
-
-static void twist_f32(const void *src, void *dst, int32_t n, const pfi_photo_k *k) {
-    const float *s = src;
-    float *d = dst;
-    fidx f = make_fidx();
-    __m512 mv[12];
-    for (int c = 0; c < 12; c++) mv[c] = _mm512_set1_ps(k->m[c]);
-    for (int32_t i = 0; i < n; i += 16) store_f32(&f, d + 3 * i, twist(load_f32(&f, s + 3 * i), mv));
-}
-
-/* -------------------------------------------------------------- gray */
-
-static void gray1_u8(const void *src, void *dst, int32_t n, const pfi_photo_k *k) {
-    (void)k;
-    const uint8_t *s = src;
-    uint8_t *d = dst;
-    masks m = make_masks();
-    for (int32_t i = 0; i < n; i += 16)
-        _mm_storeu_si128((__m128i *)(void *)(d + i), _mm512_cvtepi32_epi8(trunc_u8(gray(load_u8(&m, s + 3 * i)))));
-}
-
-static void gray3_u8(const void *src, void *dst, int32_t n, const pfi_photo_k *k) {
-    (void)k;
-    const uint8_t *s = src;
-    uint8_t *d = dst;
-    masks m = make_masks();
-    for (int32_t i = 0; i < n; i += 16) {
-        __m512i g = trunc_u8(gray(load_u8(&m, s + 3 * i)));
-        store_u8i(&m, d + 3 * i, g, g, g);
-    }
-}
-
-static uint64_t graysum_u8(const uint8_t *src, int32_t n) {
-    masks m = make_masks();
-    __m512i acc = _mm512_setzero_si512();
-    for (int32_t i = 0; i < n; i += 16) /* gray >= 0: truncation is floor */
-        acc = _mm512_add_epi32(acc, _mm512_cvttps_epi32(gray(load_u8(&m, src + 3 * i))));
-    uint32_t lanes[16];
-    _mm512_storeu_si512(lanes, acc);
-    uint64_t sum = 0;
-    for (int l = 0; l < 16; l++) sum += lanes[l];
-    return sum;
-}
-
-void pfi_photo_fill_avx512(pfi_kfn *slots);
-#include "cpu/photo_noise_avx512.h"
+#include "cpu/photo_simd_impl.h"
 
 void pfi_photo_fill_avx512(pfi_kfn *slots) {
     if (!(pf_cpu_features() & PF_CPU_FMA)) return;
-    slots[PFI_PHOTO_CONTRAST_F32] = (pfi_kfn)contrast_f32;
-    slots[PFI_PHOTO_SAT_U8] = (pfi_kfn)saturation_u8;
-    slots[PFI_PHOTO_SAT_F32] = (pfi_kfn)saturation_f32;
-    slots[PFI_PHOTO_HUE_U8] = (pfi_kfn)hue_u8;
-    slots[PFI_PHOTO_HUE_F32] = (pfi_kfn)hue_f32;
-    slots[PFI_PHOTO_TWIST_U8] = (pfi_kfn)twist_u8;
-    slots[PFI_PHOTO_TWIST_F32] = (pfi_kfn)twist_f32;
-    slots[PFI_PHOTO_GRAY1_U8] = (pfi_kfn)gray1_u8;
-    slots[PFI_PHOTO_GRAY3_U8] = (pfi_kfn)gray3_u8;
-    slots[PFI_PHOTO_GRAYSUM_U8] = (pfi_kfn)graysum_u8;
-    slots[PFI_PHOTO_NOISE_U8] = (pfi_kfn)noise_u8;
-    slots[PFI_PHOTO_NOISE_F32] = (pfi_kfn)noise_f32;
+    PFS(fill)(slots);
 }

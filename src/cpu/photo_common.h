@@ -3,6 +3,7 @@
 #ifndef PF_CPU_PHOTO_COMMON_H
 #define PF_CPU_PHOTO_COMMON_H
 
+#include "cpu/batch_rows.h"
 #include "cpu/photo_exec.h"
 #include "pixflow/ops.h"
 
@@ -44,6 +45,10 @@ pfi_photo_row_fn pfi_photo_kernel(pf_stream *stream, int slot, pfi_photo_row_fn 
  * pixels per row; dst pixels are dst[i].channels wide). */
 void pfi_photo_run_px(pf_stream *stream, int count, const pf_image src[], pf_image dst[],
                       const pfi_photo_task *tasks);
+
+/* Runs fn over every row of every sample (bands sized by width *
+ * channels), without allocating for small batches. */
+void pfi_photo_rows(pf_stream *stream, int count, const pf_image src[], pfi_rows_fn fn, void *ctx);
 
 /* Copies src to dst (any layout), repeating a 1-channel src into dst's
  * channels when dst has more; a no-op for the same view. */

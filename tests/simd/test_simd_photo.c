@@ -1,6 +1,6 @@
 /* C-vs-SIMD harness for the photometric kernels: every op of the photo
- * family (saturation, hue, contrast, color_twist, grayscale 1/3, noise;
- * u8 and f32) at every ISA level gives the same bytes as the scalar cap,
+ * family (saturation, hue, contrast, color_twist, grayscale 1/3, noise,
+ * invert; u8 and f32; AVX2 and AVX-512 share one kernel source) at every ISA level gives the same bytes as the scalar cap,
  * on odd widths, misaligned rows, negative strides and sources that end
  * at a guard page. */
 #include <stdlib.h>
@@ -9,9 +9,9 @@
 #include "simd/simd_harness.h"
 #include "test_util.h"
 
-enum { OP_SAT, OP_HUE, OP_CONTRAST, OP_TWIST, OP_GRAY1, OP_GRAY3, OP_NOISE, OP_COUNT };
+enum { OP_SAT, OP_HUE, OP_CONTRAST, OP_TWIST, OP_GRAY1, OP_GRAY3, OP_NOISE, OP_INVERT, OP_COUNT };
 static const char *const op_names[OP_COUNT] = {"saturation", "hue", "contrast", "twist", "gray1", "gray3",
-                                               "noise"};
+                                               "noise", "invert"};
 
 static pf_status run(int op, const pf_image *src, pf_image *dst, uint64_t *rng) {
     double f = (double)(pft_rand(rng) % 3000) / 1000.0;
@@ -25,6 +25,7 @@ static pf_status run(int op, const pf_image *src, pf_image *dst, uint64_t *rng) 
         return pf_color_twist(NULL, 1, src, dst, m, 1);
     }
     case OP_GRAY1: case OP_GRAY3: return pf_rgb_to_grayscale(NULL, 1, src, dst);
+    case OP_INVERT: return pf_invert(NULL, 1, src, dst);
     default: {
         double mean = 0.05, sigma = f / 10.0;
         pf_noise_opts o = pf_noise_opts_defaults();
@@ -44,12 +45,12 @@ int main(void) {
     }
     uint64_t rng = 0x5eedull;
     int cases = 0;
-    for (int iter = 0; iter < 700; iter++) {
+    for (int iter = 0; iter < 800; iter++) {
         int op = iter % OP_COUNT;
         pf_dtype dt = (iter / OP_COUNT) % 2 ? PF_F32 : PF_U8;
         if (dt == PF_F32 && (op == OP_GRAY1 || op == OP_GRAY3)) dt = PF_U8;
         size_t es = dt == PF_U8 ? 1 : 4;
-        int cn = op == OP_NOISE ? pft_range(&rng, 1, 4) : 3;
+        int cn = op == OP_NOISE || op == OP_INVERT ? pft_range(&rng, 1, 4) : 3;
         int dcn = op == OP_GRAY1 ? 1 : cn;
         int w = iter < 100 ? iter / 2 + 1 : pft_range(&rng, 1, 300), h = pft_range(&rng, 1, 7);
         size_t row = (size_t)w * (size_t)cn * es;
