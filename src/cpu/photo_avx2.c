@@ -142,14 +142,19 @@ PFS_AI void transpose4(VF z0, VF z1, VF z2, VF z3, VF out[4]) {
     out[3] = _mm256_permute2f128_ps(e2, e3, 0x31);
 }
 
+/* n is a multiple of 16: 64-byte steps, then 16-byte steps. */
 PFS_AI void inv_bytes(const uint8_t *s, uint8_t *d, int32_t n) {
     const __m256i ones = _mm256_set1_epi8(-1);
-    for (int32_t j = 0; j < n; j += 64) {
+    int32_t j = 0;
+    for (; j + 64 <= n; j += 64) {
         __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(s + j));
         __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(s + j + 32));
         _mm256_storeu_si256((__m256i *)(void *)(d + j), _mm256_xor_si256(a, ones));
         _mm256_storeu_si256((__m256i *)(void *)(d + j + 32), _mm256_xor_si256(b, ones));
     }
+    for (; j < n; j += 16)
+        _mm_storeu_si128((__m128i *)(void *)(d + j),
+                         _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(s + j)), _mm_set1_epi8(-1)));
 }
 
 #include "cpu/photo_simd_impl.h"

@@ -24,6 +24,9 @@ enum {
 extern pfi_kfamily pfi_photo_family;
 
 void pfi_photo_fill_avx2(pfi_kfn *slots);
+/* The AVX-512 level is fill_avx512 then fill_avx512vbmi (RGB u8 slots
+ * with byte-permute loads/stores); each checks the features it needs. */
 void pfi_photo_fill_avx512(pfi_kfn *slots);
+void pfi_photo_fill_avx512vbmi(pfi_kfn *slots);
 
 #endif

@@ -14,13 +14,13 @@
  *   vf_set1 vf_zero vf_add vf_sub vf_mul vf_div vf_min vf_max vf_floor
  *   vf_fmadd(a,b,c) = a*b+c one rounding; vf_from_vi; vf_ld(p) vf_st(p,v)
  *   vf_eq vf_lt vf_ge -> VM; vf_sel(m,t,f); vm_or
- *   vi_set1 vi_eq -> VM; vi_sel(m,t,f); vi_sub vi_trunc(VF) vi_round(VF)
+ *   vi_set1 vi_add vi_sub vi_eq -> VM; vi_sel(m,t,f); vi_trunc(VF) vi_round(VF)
  *   vi_hsum(VI) -> uint64_t (lanes as uint32)
  *   ld3u8(p,&r,&g,&b): N RGB pixels -> int32 lanes
  *   st3u8(p,r,g,b):    int32 lanes -> N RGB pixels, each clamped to [0,255]
  *   st1u8(p,v):        N bytes from int32 lanes in [0,255]
  *   ld3f(p,&r,&g,&b), st3f(p,r,g,b): N interleaved RGB f32 pixels
- *   inv_bytes(s,d,n):  d[i] = ~s[i] for n a multiple of PFI_INVERT_BLOCK
+ *   inv_bytes(s,d,n):  d[i] = ~s[i] for n a multiple of PFI_INVERT_BLOCK (16)
  * and the noise vocabulary listed in photo_noise_simd_impl.h.
  */
 

@@ -32,7 +32,7 @@ typedef uint64_t (*pfi_graysum_u8_fn)(const uint8_t *src, int32_t n);
 /* Invert on n bytes (255 - x). Optimized kernels handle n a multiple of
  * PFI_INVERT_BLOCK. */
 typedef void (*pfi_bytes_fn)(const uint8_t *src, uint8_t *dst, int32_t n);
-#define PFI_INVERT_BLOCK 64
+#define PFI_INVERT_BLOCK 16
 
 /* Noise on n consecutive elements whose first is element e0 of the sample
  * (element index = (y*W + x)*C + c). Optimized kernels handle e0 % 4 == 0
