@@ -119,6 +119,10 @@ static void px_rows(void *ctx, int i, int32_t y0, int32_t y1) {
     size_t es = pf_dtype_size(s->dtype);
     size_t spx = 3 * es, dpx = (size_t)d->channels * es;
     int32_t n = s->width;
+    if (pfi_photo_rows_packed(s, d, (size_t)n * spx, (size_t)n * dpx, y0, y1, n)) { /* one long row */
+        n *= y1 - y0;
+        y1 = y0 + 1;
+    }
     int32_t done = t->fast == t->ref ? 0 : n / PFI_PHOTO_PX_BLOCK * PFI_PHOTO_PX_BLOCK;
     for (int32_t y = y0; y < y1; y++) {
         const char *sr = pfi_row_ptr(s, 0, y);

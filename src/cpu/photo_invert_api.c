@@ -19,6 +19,11 @@ static void inv_rows(void *ctx, int i, int32_t y0, int32_t y1) {
     int planes = s->layout == PF_CHW ? s->channels : 1;
     int32_t n = s->width * (s->layout == PF_CHW ? 1 : s->channels);
     int u8 = s->dtype == PF_U8;
+    size_t es = pf_dtype_size(s->dtype);
+    if (planes == 1 && pfi_photo_rows_packed(s, d, (size_t)n * es, (size_t)n * es, y0, y1, n)) {
+        n *= y1 - y0; /* one long row */
+        y1 = y0 + 1;
+    }
     int32_t done = !u8 || j->fast == pfi_invert_u8_ref ? 0 : n / PFI_INVERT_BLOCK * PFI_INVERT_BLOCK;
     for (int32_t y = y0; y < y1; y++)
         for (int pl = 0; pl < planes; pl++) {
