@@ -85,6 +85,15 @@ PFS_AI void ld3u8(const uint8_t *p, VI *r, VI *g, VI *b) {
                                                  6, z, z, z, 9, z, z, z, 12, z, z, z, 15, z, z, z));
 }
 
+PFS_AI void ld3u8_2p23(const uint8_t *p, VF *r, VF *g, VF *b) {
+    VI a, c, e;
+    ld3u8(p, &a, &c, &e);
+    const VI bias = _mm256_set1_epi32(0x4B000000);
+    *r = vi_as_vf(vi_or(a, bias));
+    *g = vi_as_vf(vi_or(c, bias));
+    *b = vi_as_vf(vi_or(e, bias));
+}
+
 /* Saturating packs (int32 -> int16 -> u8 clamp each lane to [0, 255]):
  * per 128-bit lane the bytes are r0..3 g0..3 b0..3 b0..3; one pshufb
  * interleaves the first 12, a dword permute joins the two lanes. */

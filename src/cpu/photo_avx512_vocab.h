@@ -93,6 +93,15 @@ PFS_AI void ld3u8(const uint8_t *p, VI *r, VI *g, VI *b) {
     *g = _mm512_maskz_permutexvar_epi8(low, pf_idx_bytes(k_vsplit[1]), v);
     *b = _mm512_maskz_permutexvar_epi8(low, pf_idx_bytes(k_vsplit[2]), v);
 }
+/* The same permutes merged into 0x4B000000 lanes: floats 2^23 + x. */
+PFS_AI void ld3u8_2p23(const uint8_t *p, VF *r, VF *g, VF *b) {
+    __m512i v = _mm512_maskz_loadu_epi8(0xFFFFFFFFFFFFull, p);
+    const __mmask64 low = 0x1111111111111111ull;
+    const __m512i bias = _mm512_set1_epi32(0x4B000000);
+    *r = _mm512_castsi512_ps(_mm512_mask_permutexvar_epi8(bias, low, pf_idx_bytes(k_vsplit[0]), v));
+    *g = _mm512_castsi512_ps(_mm512_mask_permutexvar_epi8(bias, low, pf_idx_bytes(k_vsplit[1]), v));
+    *b = _mm512_castsi512_ps(_mm512_mask_permutexvar_epi8(bias, low, pf_idx_bytes(k_vsplit[2]), v));
+}
 PFS_AI void st3u8(uint8_t *p, VI r, VI g, VI b) {
     __m512i x = _mm512_packus_epi16(_mm512_packs_epi32(r, g), _mm512_packs_epi32(b, b));
     _mm512_mask_storeu_epi8(p, 0xFFFFFFFFFFFFull, _mm512_permutexvar_epi8(pf_idx_bytes(k_vjoin), x));
@@ -127,6 +136,17 @@ PFS_AI void st3u8(uint8_t *p, VI r, VI g, VI b) {
     _mm_storeu_si128((__m128i *)(void *)(p + 32), _mm512_extracti32x4_epi32(x, 2));
 }
 
+#endif
+
+#if !PF_PHOTO_VBMI
+PFS_AI void ld3u8_2p23(const uint8_t *p, VF *r, VF *g, VF *b) {
+    VI a, c, e;
+    ld3u8(p, &a, &c, &e);
+    const VI bias = _mm512_set1_epi32(0x4B000000);
+    *r = _mm512_castsi512_ps(_mm512_or_si512(a, bias));
+    *g = _mm512_castsi512_ps(_mm512_or_si512(c, bias));
+    *b = _mm512_castsi512_ps(_mm512_or_si512(e, bias));
+}
 #endif
 
 PFS_AI VI ld1u8(const uint8_t *p) { return _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)p)); }

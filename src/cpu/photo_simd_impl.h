@@ -17,6 +17,7 @@
  *   vi_set1 vi_add vi_sub vi_eq -> VM; vi_sel(m,t,f); vi_trunc(VF) vi_round(VF)
  *   vi_hsum(VI) -> uint64_t (lanes as uint32)
  *   ld3u8(p,&r,&g,&b): N RGB pixels -> int32 lanes
+ *   ld3u8_2p23(p,&R,&G,&B): N RGB pixels -> floats 2^23 + x (bits 0x4B0000xx)
  *   st3u8(p,r,g,b):    int32 lanes -> N RGB pixels, each clamped to [0,255]
  *   st1u8(p,v):        N bytes from int32 lanes in [0,255]
  *   ld3f(p,&r,&g,&b), st3f(p,r,g,b): N interleaved RGB f32 pixels
@@ -164,17 +165,43 @@ PFS_AI VF PFS(twist1)(const VF *m, PFS(rgb) p) {
     return vf_add(vf_add(vf_add(vf_mul(m[0], p.r), vf_mul(m[1], p.g)), vf_mul(m[2], p.b)), m[3]);
 }
 
+/* The products m * x of a u8 value x without converting x: the lane bits
+ * 0x4B000000 | x are the float X = 2^23 + x, and fma(m, X, -(m 2^23)) is
+ * m x computed exactly and rounded once, i.e. the reference's float
+ * product (m 2^23 is exact: only the exponent moves). This moves the
+ * three int -> float conversions off the busy add/convert pipes onto an
+ * integer OR and the multiply pipes. Requires |m| <= 2^100 (no overflow
+ * in m 2^23); an exact zero product comes out +0 where the reference may
+ * have -0, which cannot change a sum that is rounded to an integer. */
+PFS_AI VF PFS(twist1_u8)(const VF *m, const VF *c, VF R, VF G, VF B) {
+    return vf_add(vf_add(vf_add(vf_fmadd(m[0], R, c[0]), vf_fmadd(m[1], G, c[1])), vf_fmadd(m[2], B, c[2])), m[3]);
+}
+
 static void PFS(twist_u8)(const void *src, void *dst, int32_t n, const pfi_photo_k *k) {
     const uint8_t *s = src;
     uint8_t *d = dst;
-    VF mv[12];
-    for (int c = 0; c < 12; c++) mv[c] = vf_set1(k->m[c]);
+    VF mv[12], cv[12];
+    int big = 0;
+    for (int c = 0; c < 12; c++) {
+        mv[c] = vf_set1(k->m[c]);
+        cv[c] = vf_set1(-(k->m[c] * 8388608.0f));
+        big |= c % 4 != 3 && !(fabsf(k->m[c]) <= 0x1p100f);
+    }
     /* pfk_sat_u8_f: round half even (cvtps; NaN and out-of-int32 give
      * INT_MIN), then the saturating store clamps to [0, 255]. */
+    if (big) {
+        for (int32_t i = 0; i < n; i += PFS_N) {
+            PFS(rgb) p = PFS(load_u8)(s + 3 * i);
+            st3u8(d + 3 * i, vi_round(PFS(twist1)(mv, p)), vi_round(PFS(twist1)(mv + 4, p)),
+                  vi_round(PFS(twist1)(mv + 8, p)));
+        }
+        return;
+    }
     for (int32_t i = 0; i < n; i += PFS_N) {
-        PFS(rgb) p = PFS(load_u8)(s + 3 * i);
-        st3u8(d + 3 * i, vi_round(PFS(twist1)(mv, p)), vi_round(PFS(twist1)(mv + 4, p)),
-              vi_round(PFS(twist1)(mv + 8, p)));
+        VF R, G, B;
+        ld3u8_2p23(s + 3 * i, &R, &G, &B);
+        st3u8(d + 3 * i, vi_round(PFS(twist1_u8)(mv, cv, R, G, B)), vi_round(PFS(twist1_u8)(mv + 4, cv + 4, R, G, B)),
+              vi_round(PFS(twist1_u8)(mv + 8, cv + 8, R, G, B)));
     }
 }
 
