@@ -1,7 +1,8 @@
 /*
  * Photometric row kernels written once over float/int32 lanes and compiled
- * for AVX2+FMA (photo_avx2.c, 8 lanes) and AVX-512 F/BW/VL+FMA
- * (photo_avx512.c, 16 lanes), so the two cannot drift. Every kernel repeats
+ * for AVX2+FMA (photo_avx2.c, 8 lanes), AVX-512 F/BW/VL+FMA (photo_avx512.c,
+ * 16 lanes) and AVX-512 VBMI (photo_avx512vbmi.c: the same with byte-permute
+ * RGB u8 loads/stores), so the variants cannot drift. Every kernel repeats
  * the reference's float operations in the same order (src/kernels/
  * photo_math.h; FMA exactly where the reference calls pfk_fmaf), so the
  * results are bit-identical to src/ref/photo_ref.c. Rows are whole
