@@ -42,6 +42,15 @@ extern "C" int pfb_cv_photo(int op, const uint8_t *src, int w, int h, ptrdiff_t 
             cv::merge(ch, 3, d);
             break;
         }
+        case PFB_CV_NOISE: {
+            /* Gaussian noise the OpenCV way: normals into a 16-bit image
+             * (randn rounds them), then a saturating add. */
+            static thread_local cv::Mat noise; /* reused, like a caller would */
+            noise.create(h, w, CV_16SC3);
+            cv::randn(noise, cv::Scalar::all(0.0), cv::Scalar::all(p * 255.0));
+            cv::add(s, noise, d, cv::noArray(), CV_8U);
+            break;
+        }
         default: cv::bitwise_not(s, d); break;
         }
         return d.data == dst ? 0 : -1;

@@ -18,11 +18,13 @@ enum {
     PFB_CV_HUE,            /* cvtColor RGB2HSV_FULL + add to H + HSV2RGB_FULL */
     PFB_CV_TWIST,          /* cv::transform with a 3x4 matrix */
     PFB_CV_EQUALIZE,       /* split + equalizeHist per channel + merge */
-    PFB_CV_INVERT          /* bitwise_not */
+    PFB_CV_INVERT,         /* bitwise_not */
+    PFB_CV_NOISE           /* randn into a 16-bit image (sigma p*255) + saturating add */
 };
 
 /* u8 RGB HWC w x h (byte strides) through op with parameter p (matrix m
- * for TWIST, 12 floats). Returns 0 on success. */
+ * for TWIST, 12 floats; NOISE: sigma p, mean 0, in [0, 1] units). Returns 0
+ * on success. */
 int pfb_cv_photo(int op, const uint8_t *src, int w, int h, ptrdiff_t sstride, uint8_t *dst, ptrdiff_t dstride,
                  double p, const float *m);
 

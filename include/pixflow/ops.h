@@ -540,7 +540,8 @@ PF_API pf_status pf_adjust_gamma(pf_stream *stream, int count, const pf_image sr
  * or 3 (the luma repeated). A 1-channel src is copied or repeated. */
 PF_API pf_status pf_rgb_to_grayscale(pf_stream *stream, int count, const pf_image src[],
                                      pf_image dst[]);
-/* dst = max - src. */
+/* dst = max - src: 255 - x for u8 (bit-exact to cv::bitwise_not), 1 - x for
+ * f32; 1..4 channels, HWC or CHW, in place allowed. */
 PF_API pf_status pf_invert(pf_stream *stream, int count, const pf_image src[], pf_image dst[]);
 /* dst = src >= threshold ? max - src : src; threshold <= max (dtype units:
  * 0..255 for u8, 0..1 for f32), not NaN. */

@@ -16,12 +16,19 @@ int pfi_photo_same_view(const pf_image *s, const pf_image *d) {
 
 static pf_status check_pair(const char *op, int i, const pf_image *s, const pf_image *d,
                             unsigned flags) {
+    /* The argument's name is formatted only when a view is invalid (the
+     * call is repeated to word the message): snprintf per sample is a
+     * measurable part of a small image's call. */
     char name[64];
-    snprintf(name, sizeof name, "%s: src[%d]", op, i);
-    pf_status st = pf_image_validate(s, name);
-    if (st != PF_OK) return st;
-    snprintf(name, sizeof name, "%s: dst[%d]", op, i);
-    if ((st = pf_image_validate(d, name)) != PF_OK) return st;
+    pf_status st = pf_image_validate(s, op);
+    if (st != PF_OK) {
+        snprintf(name, sizeof name, "%s: src[%d]", op, i);
+        return pf_image_validate(s, name);
+    }
+    if ((st = pf_image_validate(d, op)) != PF_OK) {
+        snprintf(name, sizeof name, "%s: dst[%d]", op, i);
+        return pf_image_validate(d, name);
+    }
     if (s->mem != PF_MEM_HOST || d->mem != PF_MEM_HOST)
         return pfi_fail(PF_ERR_UNSUPPORTED, "%s: %s[%d] is device memory; the CPU path needs host views",
                         op, s->mem != PF_MEM_HOST ? "src" : "dst", i);
@@ -112,6 +119,10 @@ static void px_rows(void *ctx, int i, int32_t y0, int32_t y1) {
     size_t es = pf_dtype_size(s->dtype);
     size_t spx = 3 * es, dpx = (size_t)d->channels * es;
     int32_t n = s->width;
+    if (pfi_photo_rows_packed(s, d, (size_t)n * spx, (size_t)n * dpx, y0, y1, n)) { /* one long row */
+        n *= y1 - y0;
+        y1 = y0 + 1;
+    }
     int32_t done = t->fast == t->ref ? 0 : n / PFI_PHOTO_PX_BLOCK * PFI_PHOTO_PX_BLOCK;
     for (int32_t y = y0; y < y1; y++) {
         const char *sr = pfi_row_ptr(s, 0, y);
@@ -129,17 +140,26 @@ pfi_photo_row_fn pfi_photo_kernel(pf_stream *stream, int slot, pfi_photo_row_fn 
 void pfi_photo_run_px(pf_stream *stream, int count, const pf_image src[], pf_image dst[],
                       const pfi_photo_task *tasks) {
     px_job j = {src, dst, tasks};
-    int32_t *rows = malloc((size_t)(unsigned)count * 2 * sizeof *rows);
+    pfi_photo_rows(stream, count, src, px_rows, &j);
+}
+
+void pfi_photo_rows(pf_stream *stream, int count, const pf_image src[], pfi_rows_fn fn, void *ctx) {
+    if (pf_stream_threads(stream) <= 1) { /* no banding to plan */
+        for (int i = 0; i < count; i++) fn(ctx, i, 0, src[i].height);
+        return;
+    }
+    int32_t local[32];
+    int32_t *rows = count <= 16 ? local : malloc((size_t)(unsigned)count * 2 * sizeof *rows);
     if (rows == NULL) { /* run inline: same results */
-        for (int i = 0; i < count; i++) px_rows(&j, i, 0, src[i].height);
+        for (int i = 0; i < count; i++) fn(ctx, i, 0, src[i].height);
         return;
     }
     for (int i = 0; i < count; i++) {
         rows[i] = src[i].height;
-        rows[count + i] = src[i].width;
+        rows[count + i] = src[i].width * src[i].channels;
     }
-    pfi_run_rows(stream, count, rows, rows + count, 1, px_rows, &j);
-    free(rows);
+    pfi_run_rows(stream, count, rows, rows + count, 1, fn, ctx);
+    if (rows != local) free(rows);
 }
 
 typedef struct copy_job { const pf_image *src; pf_image *dst; } copy_job;
@@ -169,17 +189,7 @@ static void copy_rows(void *ctx, int i, int32_t y0, int32_t y1) {
 
 void pfi_photo_copy(pf_stream *stream, int count, const pf_image src[], pf_image dst[]) {
     copy_job j = {src, dst};
-    int32_t *rows = malloc((size_t)(unsigned)count * 2 * sizeof *rows);
-    if (rows == NULL) {
-        for (int i = 0; i < count; i++) copy_rows(&j, i, 0, src[i].height);
-        return;
-    }
-    for (int i = 0; i < count; i++) {
-        rows[i] = src[i].height;
-        rows[count + i] = src[i].width * dst[i].channels;
-    }
-    pfi_run_rows(stream, count, rows, rows + count, 1, copy_rows, &j);
-    free(rows);
+    pfi_photo_rows(stream, count, src, copy_rows, &j);
 }
 
 pf_status pfi_photo_lut(const char *op, pf_stream *stream, int count, const pf_image src[],

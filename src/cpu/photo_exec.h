@@ -1,7 +1,8 @@
 /* Photometric kernel family: the float-heavy row kernels (blends, HSV
- * round trip, colour matrix, grayscale, gray sum, Philox noise). The LUT
- * shaped ops (u8 brightness, gamma, invert, solarize, posterize,
- * autocontrast, equalize, contrast's final pass) go through pf_lut. */
+ * round trip, colour matrix, grayscale, gray sum, Philox noise) and the u8
+ * invert (a plain XOR). The other LUT shaped ops (u8 brightness, gamma,
+ * solarize, posterize, autocontrast, equalize, contrast's final pass) go
+ * through pf_lut. */
 #ifndef PF_CPU_PHOTO_EXEC_H
 #define PF_CPU_PHOTO_EXEC_H
 
@@ -16,11 +17,16 @@ enum {
     PFI_PHOTO_GRAY1_U8, PFI_PHOTO_GRAY3_U8,
     PFI_PHOTO_GRAYSUM_U8,
     PFI_PHOTO_NOISE_U8, PFI_PHOTO_NOISE_F32,
+    PFI_PHOTO_INVERT_U8,
     PFI_PHOTO_SLOTS
 };
 
 extern pfi_kfamily pfi_photo_family;
 
+void pfi_photo_fill_avx2(pfi_kfn *slots);
+/* The AVX-512 level is fill_avx512 then fill_avx512vbmi (RGB u8 slots
+ * with byte-permute loads/stores); each checks the features it needs. */
 void pfi_photo_fill_avx512(pfi_kfn *slots);
+void pfi_photo_fill_avx512vbmi(pfi_kfn *slots);
 
 #endif

@@ -1,6 +1,6 @@
 /*
- * The channel-wise photometric ops: brightness, gamma, invert, solarize,
- * posterize, autocontrast, equalize. On u8 each is a function of the
+ * The channel-wise photometric ops: brightness, gamma, solarize, posterize,
+ * autocontrast, equalize (invert: photo_invert_api.c). On u8 each is a function of the
  * value alone (given the sample's parameters and, for autocontrast and
  * equalize, its per-channel statistics), so it is computed exactly once
  * per value into a 256-entry table and applied by pf_lut (VBMI permutes).
@@ -16,7 +16,7 @@
 #include "cpu/photo_common.h"
 #include "kernels/photo_math.h"
 
-typedef enum pw_op { PW_BRIGHT, PW_GAMMA, PW_INVERT, PW_SOLAR, PW_POSTER, PW_AUTOC, PW_EQ } pw_op;
+typedef enum pw_op { PW_BRIGHT, PW_GAMMA, PW_SOLAR, PW_POSTER, PW_AUTOC, PW_EQ } pw_op;
 
 /* Per-sample constants of a channel-wise op. */
 typedef struct pw_sample {
@@ -43,7 +43,6 @@ static float pw_apply(pw_op op, const pw_sample *p, int c, float x) {
         float v = pow_like_torch(x, p->gamma);
         return p->use_gain ? pfk_clampf(v * p->a[1], 0.0f, 1.0f) : v;
     }
-    case PW_INVERT: return 1.0f - x;
     case PW_SOLAR: return x >= p->a[0] ? 1.0f - x : x;
     case PW_POSTER: {
         float levels = (float)(1 << p->bits);
@@ -60,7 +59,6 @@ static uint8_t pw_u8(pw_op op, const pw_sample *p, int c, int v) {
     switch (op) {
     case PW_BRIGHT: return pfk_trunc_u8(pfk_clampf((float)v * p->a[0], 0.0f, 255.0f));
     case PW_GAMMA: return pfk_unit_to_u8(pw_apply(op, p, c, pfk_u8_to_unit((uint8_t)v)));
-    case PW_INVERT: return (uint8_t)(255 - v);
     case PW_SOLAR: return (float)v >= p->a[0] ? (uint8_t)(255 - v) : (uint8_t)v;
     case PW_POSTER: return (uint8_t)(p->bits >= 8 ? (unsigned)v : (unsigned)v & (0xffu << (8 - p->bits)) & 0xffu);
     case PW_AUTOC:
@@ -311,13 +309,6 @@ pf_status pf_adjust_gamma(pf_stream *stream, int count, const pf_image src[], pf
         ps[i].a[1] = gains ? (float)gains[k] : 1.0f;
     }
     return finish(op, PW_GAMMA, stream, count, src, dst, ps);
-}
-
-pf_status pf_invert(pf_stream *stream, int count, const pf_image src[], pf_image dst[]) {
-    pw_sample *ps;
-    pf_status st = begin("pf_invert", count, src, dst, &ps);
-    if (st != PF_OK || count == 0) return st;
-    return finish("pf_invert", PW_INVERT, stream, count, src, dst, ps);
 }
 
 pf_status pf_solarize(pf_stream *stream, int count, const pf_image src[], pf_image dst[],

@@ -105,6 +105,10 @@ uint64_t pfi_graysum_u8_ref(const uint8_t *src, int32_t n) {
     return sum;
 }
 
+void pfi_invert_u8_ref(const uint8_t *src, uint8_t *dst, int32_t n) {
+    for (int32_t j = 0; j < n; j++) dst[j] = (uint8_t)(255 - src[j]);
+}
+
 float pfi_noise_z(uint64_t e, const pfi_photo_k *k) {
     uint32_t ctr[4] = {(uint32_t)(e >> 2), k->ctr[0], k->ctr[1], k->ctr[2]};
     float z[4];

@@ -29,6 +29,11 @@ typedef void (*pfi_photo_row_fn)(const void *src, void *dst, int32_t n, const pf
 /* Sum over n RGB u8 pixels of floor(gray): exact, as an integer. */
 typedef uint64_t (*pfi_graysum_u8_fn)(const uint8_t *src, int32_t n);
 
+/* Invert on n bytes (255 - x). Optimized kernels handle n a multiple of
+ * PFI_INVERT_BLOCK. */
+typedef void (*pfi_bytes_fn)(const uint8_t *src, uint8_t *dst, int32_t n);
+#define PFI_INVERT_BLOCK 16
+
 /* Noise on n consecutive elements whose first is element e0 of the sample
  * (element index = (y*W + x)*C + c). Optimized kernels handle e0 % 4 == 0
  * and n a multiple of PFI_NOISE_BLOCK. */
@@ -46,6 +51,7 @@ void pfi_twist_f32_ref(const void *src, void *dst, int32_t n, const pfi_photo_k 
 void pfi_gray_u8_ref(const void *src, void *dst, int32_t n, const pfi_photo_k *k);
 void pfi_gray_f32_ref(const void *src, void *dst, int32_t n, const pfi_photo_k *k);
 uint64_t pfi_graysum_u8_ref(const uint8_t *src, int32_t n);
+void pfi_invert_u8_ref(const uint8_t *src, uint8_t *dst, int32_t n);
 void pfi_noise_u8_ref(const void *src, void *dst, int32_t n, uint64_t e0, const pfi_photo_k *k);
 void pfi_noise_f32_ref(const void *src, void *dst, int32_t n, uint64_t e0, const pfi_photo_k *k);
 

@@ -1,17 +1,18 @@
 /* C-vs-SIMD harness for the photometric kernels: every op of the photo
- * family (saturation, hue, contrast, color_twist, grayscale 1/3, noise;
- * u8 and f32) at every ISA level gives the same bytes as the scalar cap,
+ * family (saturation, hue, contrast, color_twist, grayscale 1/3, noise,
+ * invert; u8 and f32; AVX2 and AVX-512 share one kernel source) at every ISA level gives the same bytes as the scalar cap,
  * on odd widths, misaligned rows, negative strides and sources that end
  * at a guard page. */
 #include <stdlib.h>
 
+#include "cpu/photo_exec.h"
 #include "pixflow/pixflow.h"
 #include "simd/simd_harness.h"
 #include "test_util.h"
 
-enum { OP_SAT, OP_HUE, OP_CONTRAST, OP_TWIST, OP_GRAY1, OP_GRAY3, OP_NOISE, OP_COUNT };
+enum { OP_SAT, OP_HUE, OP_CONTRAST, OP_TWIST, OP_GRAY1, OP_GRAY3, OP_NOISE, OP_INVERT, OP_COUNT };
 static const char *const op_names[OP_COUNT] = {"saturation", "hue", "contrast", "twist", "gray1", "gray3",
-                                               "noise"};
+                                               "noise", "invert"};
 
 static pf_status run(int op, const pf_image *src, pf_image *dst, uint64_t *rng) {
     double f = (double)(pft_rand(rng) % 3000) / 1000.0;
@@ -22,9 +23,16 @@ static pf_status run(int op, const pf_image *src, pf_image *dst, uint64_t *rng) 
     case OP_TWIST: {
         float m[12];
         for (int i = 0; i < 12; i++) m[i] = (float)((int)(pft_rand(rng) % 4001) - 2000) / 1000.0f * (i % 4 == 3 ? 50.0f : 1.0f);
+        /* u8 kernels take another path when a coefficient exceeds 2^100;
+         * tiny (subnormal) coefficients test the exact-product trick */
+        unsigned pick = (unsigned)(pft_rand(rng) % 8);
+        if (pick == 0) m[pft_rand(rng) % 3] = 3e30f;
+        if (pick == 1) m[4 + pft_rand(rng) % 3] = -1e-40f;
+        if (pick == 2) m[8 + pft_rand(rng) % 3] = 1.0f / 3.0f;
         return pf_color_twist(NULL, 1, src, dst, m, 1);
     }
     case OP_GRAY1: case OP_GRAY3: return pf_rgb_to_grayscale(NULL, 1, src, dst);
+    case OP_INVERT: return pf_invert(NULL, 1, src, dst);
     default: {
         double mean = 0.05, sigma = f / 10.0;
         pf_noise_opts o = pf_noise_opts_defaults();
@@ -33,6 +41,61 @@ static pf_status run(int op, const pf_image *src, pf_image *dst, uint64_t *rng) 
         return pf_gaussian_noise(NULL, 1, src, dst, &mean, &sigma, 1, &o);
     }
     }
+}
+
+/* Direct kernel checks, one fill function at a time: the AVX-512 level of
+ * a VBMI CPU replaces the RGB u8 kernels, so the non-VBMI AVX-512 ones are
+ * reached through the API only on older CPUs; here every variant this CPU
+ * can run meets the reference on rows ending at a guard page. */
+static void direct_kernels(uint64_t *rng) {
+#if defined(PF_HAVE_X86) || defined(__x86_64__)
+    static const struct { const char *name; pfi_kfill fill; unsigned need; } fills[] = {
+        {"avx2", pfi_photo_fill_avx2, PF_CPU_AVX2 | PF_CPU_FMA},
+        {"avx512", pfi_photo_fill_avx512, PF_CPU_AVX512F | PF_CPU_AVX512BW | PF_CPU_AVX512VL | PF_CPU_FMA},
+        {"avx512vbmi", pfi_photo_fill_avx512vbmi,
+         PF_CPU_AVX512F | PF_CPU_AVX512BW | PF_CPU_AVX512VL | PF_CPU_FMA | PF_CPU_AVX512VBMI}};
+    static const int slots[] = {PFI_PHOTO_SAT_U8, PFI_PHOTO_HUE_U8, PFI_PHOTO_TWIST_U8, PFI_PHOTO_GRAY1_U8,
+                                PFI_PHOTO_GRAY3_U8};
+    const pfi_ktable *ref = pfi_kfamily_table(&pfi_photo_family, PF_ISA_SCALAR);
+    int checked = 0;
+    for (size_t f = 0; f < sizeof fills / sizeof fills[0]; f++) {
+        if ((pf_cpu_features() & fills[f].need) != fills[f].need) continue;
+        pfi_kfn t[PFI_KFAMILY_MAX_SLOTS];
+        memcpy(t, ref->fn, sizeof t);
+        fills[f].fill(t);
+        for (int it = 0; it < 60; it++) {
+            int32_t n = 16 * pft_range(rng, 1, 40);
+            guarded g = guarded_alloc((size_t)n * 3);
+            if (g.map == NULL) { CHECK(g.map != NULL); continue; }
+            uint8_t *src = (uint8_t *)g.data;
+            for (int32_t i = 0; i < 3 * n; i++) src[i] = (uint8_t)pft_rand(rng);
+            pfi_photo_k k = {0};
+            k.ratio = (float)(pft_rand(rng) % 3000) / 1000.0f;
+            k.alpha = (float)(1.0 - (double)k.ratio);
+            k.hue = (float)(pft_rand(rng) % 1001) / 1000.0f - 0.5f;
+            for (int c = 0; c < 12; c++) k.m[c] = (float)((int)(pft_rand(rng) % 4001) - 2000) / 400.0f;
+            uint8_t a[3 * 640], b[3 * 640];
+            for (size_t sl = 0; sl < sizeof slots / sizeof slots[0]; sl++) {
+                k.dcn = slots[sl] == PFI_PHOTO_GRAY1_U8 ? 1 : 3;
+                ((pfi_photo_row_fn)ref->fn[slots[sl]])(src, a, n, &k);
+                ((pfi_photo_row_fn)t[slots[sl]])(src, b, n, &k);
+                int same = memcmp(a, b, (size_t)n * (size_t)k.dcn) == 0;
+                if (!same) fprintf(stderr, "direct %s slot %d n=%d differs\n", fills[f].name, slots[sl], (int)n);
+                CHECK(same);
+            }
+            CHECK(((pfi_graysum_u8_fn)ref->fn[PFI_PHOTO_GRAYSUM_U8])(src, n) ==
+                  ((pfi_graysum_u8_fn)t[PFI_PHOTO_GRAYSUM_U8])(src, n));
+            ((pfi_bytes_fn)ref->fn[PFI_PHOTO_INVERT_U8])(src, a, 3 * n);
+            ((pfi_bytes_fn)t[PFI_PHOTO_INVERT_U8])(src, b, 3 * n);
+            CHECK(memcmp(a, b, (size_t)n * 3) == 0);
+            guarded_free(g);
+            checked++;
+        }
+    }
+    printf("test_simd_photo: %d direct kernel rows\n", checked);
+#else
+    (void)rng;
+#endif
 }
 
 int main(void) {
@@ -44,12 +107,12 @@ int main(void) {
     }
     uint64_t rng = 0x5eedull;
     int cases = 0;
-    for (int iter = 0; iter < 700; iter++) {
+    for (int iter = 0; iter < 800; iter++) {
         int op = iter % OP_COUNT;
         pf_dtype dt = (iter / OP_COUNT) % 2 ? PF_F32 : PF_U8;
         if (dt == PF_F32 && (op == OP_GRAY1 || op == OP_GRAY3)) dt = PF_U8;
         size_t es = dt == PF_U8 ? 1 : 4;
-        int cn = op == OP_NOISE ? pft_range(&rng, 1, 4) : 3;
+        int cn = op == OP_NOISE || op == OP_INVERT ? pft_range(&rng, 1, 4) : 3;
         int dcn = op == OP_GRAY1 ? 1 : cn;
         int w = iter < 100 ? iter / 2 + 1 : pft_range(&rng, 1, 300), h = pft_range(&rng, 1, 7);
         size_t row = (size_t)w * (size_t)cn * es;
@@ -88,5 +151,6 @@ int main(void) {
     }
     pf_cpu_set_cap(PF_ISA_NEON);
     printf("test_simd_photo: %d cases x %d levels\n", cases, nlev);
+    direct_kernels(&rng);
     return pft_summary("test_simd_photo");
 }

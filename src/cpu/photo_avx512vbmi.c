@@ -1,0 +1,25 @@
+/* AVX-512 VBMI photometric row kernels: the AVX-512 kernels again (same
+ * source, photo_simd_impl.h) with byte-permute RGB u8 loads and stores,
+ * which need fewer shuffles. The family's AVX-512 level installs them
+ * over the RGB u8 slots when the CPU has VBMI. */
+#include <immintrin.h>
+
+#include "cpu/photo_exec.h"
+#include "kernels/philox.h"
+#include "kernels/photo_math.h"
+#include "pixflow/core.h"
+
+#define PFS(name) name##_avx512vbmi
+#define PF_PHOTO_VBMI 1
+#include "cpu/photo_avx512_vocab.h"
+#include "cpu/photo_simd_impl.h"
+
+void pfi_photo_fill_avx512vbmi(pfi_kfn *slots) {
+    unsigned need = PF_CPU_FMA | PF_CPU_AVX512VBMI;
+    if ((pf_cpu_features() & need) != need) return;
+    pfi_kfn all[PFI_PHOTO_SLOTS];
+    PFS(fill)(all);
+    static const int u8_rgb[] = {PFI_PHOTO_SAT_U8, PFI_PHOTO_HUE_U8, PFI_PHOTO_TWIST_U8, PFI_PHOTO_GRAY3_U8,
+                                 PFI_PHOTO_GRAY1_U8, PFI_PHOTO_GRAYSUM_U8};
+    for (size_t i = 0; i < sizeof u8_rgb / sizeof u8_rgb[0]; i++) slots[u8_rgb[i]] = all[u8_rgb[i]];
+}
