@@ -1,6 +1,6 @@
 /* pf_warp_affine, pf_warp_perspective, pf_remap: argument checks and
- * row-parallel execution. u8 affine rows go through one fused kernel
- * (OpenCV's fixed-point coordinates and the sampling in one pass). Every
+ * row-parallel execution. u8 affine and remap rows go through one fused
+ * kernel (OpenCV's fixed-point coordinates and the sampling in one pass). Every
  * other row is cut into chunks whose source coordinates are computed once
  * (kernels/warp_math.h) and then sampled for every plane: by the u8 row
  * samplers (vector interior / border classification, 8 pixels a block)
@@ -112,6 +112,15 @@ static void warp_rows(void *ctx, int i, int32_t y0, int32_t y1) {
             int32_t Y0 = pfk_affine_row(w->m[4], w->m[5], y, interp == PF_INTERP_NEAREST);
             for (int c = 0; c < planes; c++)
                 fused(&ps[c], w->adelta, w->bdelta, X0, Y0, d->width, (uint8_t *)pfi_row_ptr(d, c, y));
+        }
+        return;
+    }
+    if (d->dtype == PF_U8 && j->kind == W_REMAP) {
+        pfi_warp_remap_u8_fn fused = pfi_warp_remap_u8(j->k, interp);
+        for (int32_t y = y0; y < y1; y++) {
+            const float *fx = (const float *)pfi_row_ptr(&j->mx[i], 0, y);
+            const float *fy = (const float *)pfi_row_ptr(&j->my[i], 0, y);
+            for (int c = 0; c < planes; c++) fused(&ps[c], fx, fy, d->width, (uint8_t *)pfi_row_ptr(d, c, y));
         }
         return;
     }

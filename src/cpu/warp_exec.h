@@ -1,6 +1,6 @@
 /* Warp kernel family: u8 samplers (a whole row from int16 coordinates,
  * one slot per interpolation), fused affine u8 kernels (coordinates and
- * sampling in one pass), and the coordinate rows (affine, perspective,
+ * sampling in one pass), fused remap u8 kernels, and the coordinate rows (affine, perspective,
  * remap) that every other case samples from. */
 #ifndef PF_CPU_WARP_EXEC_H
 #define PF_CPU_WARP_EXEC_H
@@ -11,6 +11,7 @@
 enum {
     PFI_WARP_U8_NEAREST = 0, PFI_WARP_U8_LINEAR, PFI_WARP_U8_CUBIC, /* + interp */
     PFI_WARP_AFFINE_U8_NEAREST, PFI_WARP_AFFINE_U8_LINEAR, PFI_WARP_AFFINE_U8_CUBIC, /* + interp */
+    PFI_WARP_REMAP_U8_NEAREST, PFI_WARP_REMAP_U8_LINEAR, PFI_WARP_REMAP_U8_CUBIC,    /* + interp */
     PFI_WARP_AFFINE_XY, PFI_WARP_PERSP_XY, PFI_WARP_REMAP_XY, PFI_WARP_SLOTS
 };
 
@@ -25,6 +26,10 @@ static inline pfi_warp_u8_row_fn pfi_warp_u8_row(const pfi_ktable *k, int interp
 }
 static inline pfi_warp_affine_u8_fn pfi_warp_affine_u8(const pfi_ktable *k, int interp) {
     return (pfi_warp_affine_u8_fn)k->fn[PFI_WARP_AFFINE_U8_NEAREST + interp];
+}
+
+static inline pfi_warp_remap_u8_fn pfi_warp_remap_u8(const pfi_ktable *k, int interp) {
+    return (pfi_warp_remap_u8_fn)k->fn[PFI_WARP_REMAP_U8_NEAREST + interp];
 }
 
 #endif

@@ -17,7 +17,7 @@
  * pairs, then 32-bit adds) and rounded once by 15 bits: integer sums are
  * exact in any order, so the result is OpenCV's to the bit.
  *
- * The fused affine kernels compute OpenCV's fixed-point coordinates in
+ * The fused affine and remap kernels compute OpenCV's fixed-point coordinates in
  * the same lanes (no int16 coordinate buffer): classification uses the
  * unsaturated values, which order like the int16-saturated ones because
  * every box bound lies inside the int16 range (sides < 32767). */
@@ -406,6 +406,40 @@ PF_INLINE void affine_row(const pfi_warp_src *s, const int32_t *ad, const int32_
     if (k < n) pfi_warp_affine_u8_ref(s, ad + k, bd + k, X0, Y0, n - k, dst + (size_t)k * px);
 }
 
+/* Remap: cvtps2dq rounds half to even and gives INT_MIN for NaN and
+ * out-of-range values, as cvRound(float); map * 32 is exact. */
+PF_INLINE void remap_row(const pfi_warp_src *s, const float *fx, const float *fy, int32_t n, uint8_t *dst,
+                         int interp) {
+    u8ctx c;
+    ctx_init(&c, s, interp);
+    size_t px = (size_t)s->cn;
+    const __m256 scale = _mm256_set1_ps(interp ? (float)PFK_INTER_TAB : 1.f);
+    const __m256i mask = _mm256_set1_epi32(PFK_INTER_TAB - 1);
+    int32_t k = 0;
+    for (; k + 8 <= n; k += 8) {
+        __m256i X = _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_loadu_ps(fx + k), scale));
+        __m256i Y = _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_loadu_ps(fy + k), scale));
+        __m256i sx = X, sy = Y, av = _mm256_setzero_si256();
+        if (interp) {
+            av = _mm256_add_epi32(_mm256_slli_epi32(_mm256_and_si256(Y, mask), PFK_INTER_BITS), _mm256_and_si256(X, mask));
+            sx = _mm256_srai_epi32(X, PFK_INTER_BITS);
+            sy = _mm256_srai_epi32(Y, PFK_INTER_BITS);
+        }
+        block8(&c, interp, sx, sy, av, NULL, NULL, dst + (size_t)k * px);
+    }
+    if (k < n) pfi_warp_remap_u8_ref(s, fx + k, fy + k, n - k, dst + (size_t)k * px);
+}
+
+static void remap_nearest(const pfi_warp_src *s, const float *fx, const float *fy, int32_t n, uint8_t *dst) {
+    remap_row(s, fx, fy, n, dst, 0);
+}
+static void remap_linear(const pfi_warp_src *s, const float *fx, const float *fy, int32_t n, uint8_t *dst) {
+    remap_row(s, fx, fy, n, dst, 1);
+}
+static void remap_cubic(const pfi_warp_src *s, const float *fx, const float *fy, int32_t n, uint8_t *dst) {
+    remap_row(s, fx, fy, n, dst, 2);
+}
+
 static void row_nearest(const pfi_warp_src *s, const int16_t *xy, const uint16_t *a, uint8_t *dst, int32_t n) {
     row_xy(s, xy, a, dst, n, 0);
 }
@@ -435,4 +469,7 @@ void pfi_warp_fill_u8_avx2(pfi_kfn *slots) {
     slots[PFI_WARP_AFFINE_U8_NEAREST] = (pfi_kfn)affine_nearest;
     slots[PFI_WARP_AFFINE_U8_LINEAR] = (pfi_kfn)affine_linear;
     slots[PFI_WARP_AFFINE_U8_CUBIC] = (pfi_kfn)affine_cubic;
+    slots[PFI_WARP_REMAP_U8_NEAREST] = (pfi_kfn)remap_nearest;
+    slots[PFI_WARP_REMAP_U8_LINEAR] = (pfi_kfn)remap_linear;
+    slots[PFI_WARP_REMAP_U8_CUBIC] = (pfi_kfn)remap_cubic;
 }

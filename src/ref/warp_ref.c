@@ -228,6 +228,17 @@ void pfi_warp_affine_u8_ref(const pfi_warp_src *s, const int32_t *adelta, const 
     }
 }
 
+void pfi_warp_remap_u8_ref(const pfi_warp_src *s, const float *fx, const float *fy, int32_t n, uint8_t *dst) {
+    enum { STEP = 256 };
+    int16_t xy[2 * STEP];
+    uint16_t a[STEP];
+    for (int32_t k = 0; k < n; k += STEP) {
+        int32_t m = n - k < STEP ? n - k : STEP;
+        pfi_warp_remap_xy_ref(fx + k, fy + k, m, s->interp == 0, xy, a);
+        pfi_warp_row_ref(s, xy, a, dst + (size_t)k * (size_t)s->cn, m);
+    }
+}
+
 void pfi_warp_affine_xy_ref(const int32_t *adelta, const int32_t *bdelta, int32_t X0, int32_t Y0, int32_t n,
                             int nearest, int16_t *xy, uint16_t *a) {
     for (int32_t k = 0; k < n; k++)

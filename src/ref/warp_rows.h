@@ -58,6 +58,12 @@ typedef void (*pfi_warp_affine_u8_fn)(const pfi_warp_src *s, const int32_t *adel
 void pfi_warp_affine_u8_ref(const pfi_warp_src *s, const int32_t *adelta, const int32_t *bdelta, int32_t X0,
                             int32_t Y0, int32_t n, uint8_t *dst);
 
+/* Remap u8 in one pass: pixels [0, n) from the float maps fx, fy (as
+ * pfi_warp_remap_xy_fn) sampled straight into dst. */
+typedef void (*pfi_warp_remap_u8_fn)(const pfi_warp_src *s, const float *fx, const float *fy, int32_t n,
+                                     uint8_t *dst);
+void pfi_warp_remap_u8_ref(const pfi_warp_src *s, const float *fx, const float *fy, int32_t n, uint8_t *dst);
+
 /* Affine coordinates of one row: pixels [x0, x0 + n) of the row whose
  * fixed-point origin is (X0, Y0) (kernels/warp_math.h pfk_affine_row),
  * with the per-column terms adelta/bdelta (indexed by absolute column). */
