@@ -41,9 +41,14 @@ typedef struct u8ctx {
     int call;           /* the non-border box is empty: every pixel is cmode */
     __m256i fx_lo, fx_span, fy_lo, fy_span;
     __m256i cx_lo, cx_span, cy_lo, cy_span;
-    __m256i stride, cn;
+    __m256i stride;
     __m256i fill; /* 8 pixels of the border value */
 } u8ctx;
+
+/* sx * cn for a constant cn */
+PF_INLINE __m256i mul_cn(__m256i v, int32_t cn) {
+    return cn == 4 ? _mm256_slli_epi32(v, 2) : cn == 3 ? _mm256_add_epi32(v, _mm256_slli_epi32(v, 1)) : v;
+}
 
 /* Box [lo, hi] as (lo, hi - lo) for the unsigned range test; 0 if empty. */
 static inline int set_box(int32_t lo, int32_t hi, __m256i *vlo, __m256i *vspan) {
@@ -85,7 +90,6 @@ static void ctx_init(u8ctx *c, const pfi_warp_src *s, int interp) {
     if (c->cmode == 2 && interp == 1) xh = w - 2, yh = h - 2;
     c->call = c->cmode && !(set_box(lo, xh, &c->cx_lo, &c->cx_span) & set_box(lo, yh, &c->cy_lo, &c->cy_span));
     c->stride = _mm256_set1_epi32((int32_t)s->row_stride);
-    c->cn = _mm256_set1_epi32(cn);
     uint32_t cv;
     memcpy(&cv, s->cval.u8, 4);
     const __m256i rep3 = _mm256_setr_epi8(0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1,
@@ -161,11 +165,11 @@ static inline void store8_c1(__m256i sum, uint8_t *dst) {
 
 /* ---------------------------------------------------------------- NEAREST */
 
-PF_INLINE void nearest8(const pfi_warp_src *s, __m256i off, uint8_t *dst) {
+PF_INLINE void nearest8(const pfi_warp_src *s, int32_t cn, __m256i off, uint8_t *dst) {
     __m256i v = _mm256_i32gather_epi32((const int *)(const void *)s->data, off, 1);
-    if (s->cn == 4) {
+    if (cn == 4) {
         _mm256_storeu_si256((__m256i *)(void *)dst, v);
-    } else if (s->cn == 3) {
+    } else if (cn == 3) {
         store4px(_mm256_castsi256_si128(v), 3, dst);
         store4px(_mm256_extracti128_si256(v, 1), 3, dst + 12);
     } else {
@@ -178,29 +182,49 @@ PF_INLINE void nearest8(const pfi_warp_src *s, __m256i off, uint8_t *dst) {
 }
 
 /* ----------------------------------------------------------------- LINEAR
- * 3/4 channels: two pixels per register (one per 128-bit lane), an 8-byte
- * load per neighbourhood row, bytes reordered into (left, right) pairs per
- * channel and widened, one multiply-add per row with (w0, w1) / (w2, w3). */
-static inline __m256i lin_two(const uint8_t *p, const uint8_t *q, ptrdiff_t st, const int16_t *wp, const int16_t *wq,
-                              __m256i pairs) {
+ * The 2x2 integer weights need no table load: the float products
+ * (1 - fx or fx) * (1 - fy or fy) with fx = ix / 32 are exact multiples of
+ * 2^-10, so entry (iy, ix) is {(32-ix)(32-iy), ix(32-iy), (32-ix)iy, ix iy}
+ * times 32, the first saturated to int16 (32768 -> 32767 at ix = iy = 0),
+ * which is what the table holds (kernels/warp_math.h).
+ * 3/4 channels: two pixels per register (k in lane 0, k + 4 in lane 1),
+ * an 8-byte load per neighbourhood row, bytes reordered into (left, right)
+ * pairs per channel and widened, one multiply-add per row with the pixel's
+ * (w00, w01) / (w10, w11) pair broadcast over its lane. */
+PF_INLINE __m256i lin_pair(const uint8_t *p, const uint8_t *q, ptrdiff_t st, __m256i wt, __m256i wb, __m256i pairs) {
     __m128i rp = _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)p),
                                     _mm_loadl_epi64((const __m128i *)(const void *)(p + st)));
     __m128i rq = _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)q),
                                     _mm_loadl_epi64((const __m128i *)(const void *)(q + st)));
     __m256i v = _mm256_shuffle_epi8(_mm256_inserti128_si256(_mm256_castsi128_si256(rp), rq, 1), pairs);
     __m256i zero = _mm256_setzero_si256();
-    __m256i top = _mm256_unpacklo_epi8(v, zero), bot = _mm256_unpackhi_epi8(v, zero);
-    __m256i w = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadl_epi64((const __m128i *)(const void *)wp)),
-                                        _mm_loadl_epi64((const __m128i *)(const void *)wq), 1);
-    return _mm256_add_epi32(_mm256_madd_epi16(top, _mm256_shuffle_epi32(w, 0x00)),
-                            _mm256_madd_epi16(bot, _mm256_shuffle_epi32(w, 0x55)));
+    return _mm256_add_epi32(_mm256_madd_epi16(_mm256_unpacklo_epi8(v, zero), wt),
+                            _mm256_madd_epi16(_mm256_unpackhi_epi8(v, zero), wb));
 }
 
-PF_INLINE void linear8(const pfi_warp_src *s, const int16_t *tab, const int32_t off[8], const int32_t e[8],
-                           uint8_t *dst) {
+PF_INLINE __m256i round15(__m256i v) {
+    return _mm256_srai_epi32(_mm256_add_epi32(v, _mm256_set1_epi32(1 << (PFK_REMAP_COEF_BITS - 1))),
+                             PFK_REMAP_COEF_BITS);
+}
+
+/* 8 pixels of 4 bytes [p0..p3 | p4..p7] -> 8 * cn bytes (cn 3 or 4). */
+PF_INLINE void store8px(__m256i v, int32_t cn, uint8_t *dst) {
+    if (cn == 4) {
+        _mm256_storeu_si256((__m256i *)(void *)dst, v);
+        return;
+    }
+    const __m256i pack3 = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1, 0, 1, 2, 4, 5, 6,
+                                           8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
+    v = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(v, pack3), _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 3, 7));
+    _mm_storeu_si128((__m128i *)(void *)dst, _mm256_castsi256_si128(v));
+    _mm_storel_epi64((__m128i *)(void *)(dst + 16), _mm256_extracti128_si256(v, 1));
+}
+
+PF_INLINE void linear8(const pfi_warp_src *s, int32_t cn, const int16_t *tab, const int32_t off[8], const int32_t e[8],
+                       __m256i av, uint8_t *dst) {
     const uint8_t *b = s->data;
     ptrdiff_t st = s->row_stride;
-    if (s->cn == 1) {
+    if (cn == 1) {
         uint32_t t[8];
         int64_t w[8];
         for (int i = 0; i < 8; i++) {
@@ -220,17 +244,26 @@ PF_INLINE void linear8(const pfi_warp_src *s, const int16_t *tab, const int32_t 
         store8_c1(sum, dst);
         return;
     }
-    const __m256i pairs = s->cn == 3 ? _mm256_setr_epi8(0, 3, 1, 4, 2, 5, -1, -1, 8, 11, 9, 12, 10, 13, -1, -1, 0, 3,
+    const __m256i pairs = cn == 3 ? _mm256_setr_epi8(0, 3, 1, 4, 2, 5, -1, -1, 8, 11, 9, 12, 10, 13, -1, -1, 0, 3,
                                                         1, 4, 2, 5, -1, -1, 8, 11, 9, 12, 10, 13, -1, -1)
                                      : _mm256_setr_epi8(0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15, 0, 4,
                                                         1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15);
-    int32_t cn = s->cn;
-    for (int h = 0; h < 8; h += 4) {
-        const int32_t *o = off + h, *x = e + h;
-        __m256i s01 = lin_two(b + o[0], b + o[1], st, tab + 4 * x[0], tab + 4 * x[1], pairs);
-        __m256i s23 = lin_two(b + o[2], b + o[3], st, tab + 4 * x[2], tab + 4 * x[3], pairs);
-        store4px(round4(s01, s23), cn, dst + h * cn);
-    }
+    const __m256i c32 = _mm256_set1_epi32(PFK_INTER_TAB);
+    __m256i ix = _mm256_and_si256(av, _mm256_set1_epi32(PFK_INTER_TAB - 1)), iy = _mm256_srli_epi32(av, PFK_INTER_BITS);
+    __m256i jx = _mm256_sub_epi32(c32, ix), jy = _mm256_sub_epi32(c32, iy);
+    /* products < 2^11 of values < 2^6: 16-bit multiplies in 32-bit lanes */
+    __m256i w00 = _mm256_min_epi32(_mm256_slli_epi32(_mm256_mullo_epi16(jx, jy), 5), _mm256_set1_epi32(32767));
+    __m256i w01 = _mm256_slli_epi32(_mm256_mullo_epi16(ix, jy), 5 + 16);
+    __m256i w10 = _mm256_slli_epi32(_mm256_mullo_epi16(jx, iy), 5);
+    __m256i w11 = _mm256_slli_epi32(_mm256_mullo_epi16(ix, iy), 5 + 16);
+    __m256i wt = _mm256_or_si256(w00, w01), wb = _mm256_or_si256(w10, w11);
+    __m256i s0 = lin_pair(b + off[0], b + off[4], st, _mm256_shuffle_epi32(wt, 0x00), _mm256_shuffle_epi32(wb, 0x00), pairs);
+    __m256i s1 = lin_pair(b + off[1], b + off[5], st, _mm256_shuffle_epi32(wt, 0x55), _mm256_shuffle_epi32(wb, 0x55), pairs);
+    __m256i s2 = lin_pair(b + off[2], b + off[6], st, _mm256_shuffle_epi32(wt, 0xAA), _mm256_shuffle_epi32(wb, 0xAA), pairs);
+    __m256i s3 = lin_pair(b + off[3], b + off[7], st, _mm256_shuffle_epi32(wt, 0xFF), _mm256_shuffle_epi32(wb, 0xFF), pairs);
+    __m256i w16a = _mm256_packs_epi32(round15(s0), round15(s1)); /* lane 0: p0 p1, lane 1: p4 p5 */
+    __m256i w16b = _mm256_packs_epi32(round15(s2), round15(s3)); /* lane 0: p2 p3, lane 1: p6 p7 */
+    store8px(_mm256_packus_epi16(w16a, w16b), cn, dst);
 }
 
 /* ------------------------------------------------------------------ CUBIC
@@ -265,11 +298,11 @@ static inline __m256i cub_c1(const uint8_t *p, ptrdiff_t st, const int16_t *w) {
     return _mm256_madd_epi16(_mm256_cvtepu8_epi16(t), _mm256_loadu_si256((const __m256i *)(const void *)w));
 }
 
-PF_INLINE void cubic8(const pfi_warp_src *s, const int16_t *tab, const int32_t off[8], const int32_t e[8],
+PF_INLINE void cubic8(const pfi_warp_src *s, int32_t cn, const int16_t *tab, const int32_t off[8], const int32_t e[8],
                           uint8_t *dst) {
     const uint8_t *b = s->data;
     ptrdiff_t st = s->row_stride;
-    if (s->cn == 1) {
+    if (cn == 1) {
         __m256i m[8];
         for (int i = 0; i < 8; i++) m[i] = cub_c1(b + off[i], st, tab + 16 * e[i]);
         __m256i q0 = _mm256_hadd_epi32(_mm256_hadd_epi32(m[0], m[1]), _mm256_hadd_epi32(m[2], m[3]));
@@ -280,7 +313,7 @@ PF_INLINE void cubic8(const pfi_warp_src *s, const int16_t *tab, const int32_t o
         return;
     }
     __m256i m01, m23;
-    if (s->cn == 3) {
+    if (cn == 3) {
         m01 = _mm256_setr_epi8(0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, -1, -1, -1, -1, 0, -1, 3, -1, 1, -1, 4, -1, 2,
                                -1, 5, -1, -1, -1, -1, -1);
         m23 = _mm256_setr_epi8(6, -1, 9, -1, 7, -1, 10, -1, 8, -1, 11, -1, -1, -1, -1, -1, 6, -1, 9, -1, 7, -1, 10, -1,
@@ -291,7 +324,6 @@ PF_INLINE void cubic8(const pfi_warp_src *s, const int16_t *tab, const int32_t o
         m23 = _mm256_setr_epi8(8, -1, 12, -1, 9, -1, 13, -1, 10, -1, 14, -1, 11, -1, 15, -1, 8, -1, 12, -1, 9, -1, 13,
                                -1, 10, -1, 14, -1, 11, -1, 15, -1);
     }
-    int32_t cn = s->cn;
     for (int h = 0; h < 8; h += 4) {
         const int32_t *o = off + h, *x = e + h;
         __m256i s01 = cub_two(b + o[0], b + o[1], st, tab + 16 * x[0], tab + 16 * x[1], m01, m23);
@@ -311,7 +343,7 @@ PF_INLINE void cubic8(const pfi_warp_src *s, const int16_t *tab, const int32_t o
  * outside the fast box pointed at pixel (0, 0) (inside the fast box
  * whenever that box is usable), and then redoes those lanes with the
  * reference: the crossing costs a few reference pixels, not 8. */
-PF_INLINE void block8(const u8ctx *c, int interp, __m256i sx, __m256i sy, __m256i av, const int16_t *xy,
+PF_INLINE void block8(const u8ctx *c, int interp, int32_t cn, __m256i sx, __m256i sy, __m256i av, const int16_t *xy,
                       const uint16_t *a, uint8_t *dst) {
     const pfi_warp_src *s = c->s;
     __m256i fast;
@@ -320,13 +352,13 @@ PF_INLINE void block8(const u8ctx *c, int interp, __m256i sx, __m256i sy, __m256
     int kind = classify(c, sx, sy, &fast);
     if (kind == BLK_CONST) {
         if (c->cmode != 1) return;
-        if (s->cn == 4) {
+        if (cn == 4) {
             _mm256_storeu_si256((__m256i *)(void *)dst, c->fill);
             return;
         }
-        if (s->cn >= 2) _mm_storeu_si128((__m128i *)(void *)dst, _mm256_castsi256_si128(c->fill));
-        if (s->cn == 3) _mm_storel_epi64((__m128i *)(void *)(dst + 16), _mm256_extracti128_si256(c->fill, 1));
-        if (s->cn == 1) _mm_storel_epi64((__m128i *)(void *)dst, _mm256_castsi256_si128(c->fill));
+        if (cn >= 2) _mm_storeu_si128((__m128i *)(void *)dst, _mm256_castsi256_si128(c->fill));
+        if (cn == 3) _mm_storel_epi64((__m128i *)(void *)(dst + 16), _mm256_extracti128_si256(c->fill, 1));
+        if (cn == 1) _mm_storel_epi64((__m128i *)(void *)dst, _mm256_castsi256_si128(c->fill));
         return;
     }
     int slow = 0; /* lanes the reference redoes */
@@ -346,44 +378,45 @@ PF_INLINE void block8(const u8ctx *c, int interp, __m256i sx, __m256i sy, __m256
         sx = _mm256_sub_epi32(sx, one);
         sy = _mm256_sub_epi32(sy, one);
     }
-    __m256i off = _mm256_add_epi32(_mm256_mullo_epi32(sy, c->stride), _mm256_mullo_epi32(sx, c->cn));
+    __m256i off = _mm256_add_epi32(_mm256_mullo_epi32(sy, c->stride), mul_cn(sx, cn));
     if (slow) off = _mm256_and_si256(off, fast);
     if (interp == 0) {
-        nearest8(s, off, dst);
+        nearest8(s, cn, off, dst);
     } else {
         int32_t o[8], e[8];
         _mm256_storeu_si256((__m256i *)(void *)o, off);
-        _mm256_storeu_si256((__m256i *)(void *)e, _mm256_and_si256(av, _mm256_set1_epi32(PFK_INTER_TAB2 - 1)));
-        if (interp == 1) linear8(s, c->tab, o, e, dst);
-        else cubic8(s, c->tab, o, e, dst);
+        av = _mm256_and_si256(av, _mm256_set1_epi32(PFK_INTER_TAB2 - 1));
+        _mm256_storeu_si256((__m256i *)(void *)e, av);
+        if (interp == 1) linear8(s, cn, c->tab, o, e, av, dst);
+        else cubic8(s, cn, c->tab, o, e, dst);
     }
     for (; slow; slow &= slow - 1) {
         int i = __builtin_ctz((unsigned)slow);
-        pfi_warp_row_ref(s, xy + 2 * i, a + i, dst + (size_t)i * (size_t)s->cn, 1);
+        pfi_warp_row_ref(s, xy + 2 * i, a + i, dst + (size_t)i * (size_t)cn, 1);
     }
 }
 
 PF_INLINE void row_xy(const pfi_warp_src *s, const int16_t *xy, const uint16_t *a, uint8_t *dst, int32_t n,
-                          int interp) {
+                          int interp, int32_t cn) {
     u8ctx c;
     ctx_init(&c, s, interp);
-    size_t px = (size_t)s->cn;
+    size_t px = (size_t)cn;
     int32_t k = 0;
     for (; k + 8 <= n; k += 8) {
         __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(xy + 2 * k));
         __m256i sx = _mm256_srai_epi32(_mm256_slli_epi32(v, 16), 16), sy = _mm256_srai_epi32(v, 16);
         __m256i av = interp ? _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(const void *)(a + k)))
                             : _mm256_setzero_si256();
-        block8(&c, interp, sx, sy, av, xy + 2 * k, a + k, dst + (size_t)k * px);
+        block8(&c, interp, cn, sx, sy, av, xy + 2 * k, a + k, dst + (size_t)k * px);
     }
     if (k < n) pfi_warp_row_ref(s, xy + 2 * k, a + k, dst + (size_t)k * px, n - k);
 }
 
 PF_INLINE void affine_row(const pfi_warp_src *s, const int32_t *ad, const int32_t *bd, int32_t X0, int32_t Y0,
-                              int32_t n, uint8_t *dst, int interp) {
+                              int32_t n, uint8_t *dst, int interp, int32_t cn) {
     u8ctx c;
     ctx_init(&c, s, interp);
-    size_t px = (size_t)s->cn;
+    size_t px = (size_t)cn;
     const __m256i vx0 = _mm256_set1_epi32(X0), vy0 = _mm256_set1_epi32(Y0);
     const __m256i mask = _mm256_set1_epi32(PFK_INTER_TAB - 1);
     int32_t k = 0;
@@ -401,7 +434,7 @@ PF_INLINE void affine_row(const pfi_warp_src *s, const int32_t *ad, const int32_
             sx = _mm256_srai_epi32(X, PFK_INTER_BITS);
             sy = _mm256_srai_epi32(Y, PFK_INTER_BITS);
         }
-        block8(&c, interp, sx, sy, av, NULL, NULL, dst + (size_t)k * px);
+        block8(&c, interp, cn, sx, sy, av, NULL, NULL, dst + (size_t)k * px);
     }
     if (k < n) pfi_warp_affine_u8_ref(s, ad + k, bd + k, X0, Y0, n - k, dst + (size_t)k * px);
 }
@@ -409,10 +442,10 @@ PF_INLINE void affine_row(const pfi_warp_src *s, const int32_t *ad, const int32_
 /* Remap: cvtps2dq rounds half to even and gives INT_MIN for NaN and
  * out-of-range values, as cvRound(float); map * 32 is exact. */
 PF_INLINE void remap_row(const pfi_warp_src *s, const float *fx, const float *fy, int32_t n, uint8_t *dst,
-                         int interp) {
+                         int interp, int32_t cn) {
     u8ctx c;
     ctx_init(&c, s, interp);
-    size_t px = (size_t)s->cn;
+    size_t px = (size_t)cn;
     const __m256 scale = _mm256_set1_ps(interp ? (float)PFK_INTER_TAB : 1.f);
     const __m256i mask = _mm256_set1_epi32(PFK_INTER_TAB - 1);
     int32_t k = 0;
@@ -425,42 +458,43 @@ PF_INLINE void remap_row(const pfi_warp_src *s, const float *fx, const float *fy
             sx = _mm256_srai_epi32(X, PFK_INTER_BITS);
             sy = _mm256_srai_epi32(Y, PFK_INTER_BITS);
         }
-        block8(&c, interp, sx, sy, av, NULL, NULL, dst + (size_t)k * px);
+        block8(&c, interp, cn, sx, sy, av, NULL, NULL, dst + (size_t)k * px);
     }
     if (k < n) pfi_warp_remap_u8_ref(s, fx + k, fy + k, n - k, dst + (size_t)k * px);
 }
 
-static void remap_nearest(const pfi_warp_src *s, const float *fx, const float *fy, int32_t n, uint8_t *dst) {
-    remap_row(s, fx, fy, n, dst, 0);
-}
-static void remap_linear(const pfi_warp_src *s, const float *fx, const float *fy, int32_t n, uint8_t *dst) {
-    remap_row(s, fx, fy, n, dst, 1);
-}
-static void remap_cubic(const pfi_warp_src *s, const float *fx, const float *fy, int32_t n, uint8_t *dst) {
-    remap_row(s, fx, fy, n, dst, 2);
-}
+/* Entry points: one instantiation per interpolation and channel count (a
+ * constant cn folds the layout choices); 2 channels use the reference. */
+#define PF_ENTRY(name, interp)                                                                                      \
+    static void row_##name(const pfi_warp_src *s, const int16_t *xy, const uint16_t *a, uint8_t *dst, int32_t n) { \
+        switch (s->cn) {                                                                                            \
+        case 1: row_xy(s, xy, a, dst, n, interp, 1); break;                                                        \
+        case 3: row_xy(s, xy, a, dst, n, interp, 3); break;                                                        \
+        case 4: row_xy(s, xy, a, dst, n, interp, 4); break;                                                        \
+        default: pfi_warp_row_ref(s, xy, a, dst, n); break;                                                        \
+        }                                                                                                           \
+    }                                                                                                               \
+    static void affine_##name(const pfi_warp_src *s, const int32_t *ad, const int32_t *bd, int32_t X0, int32_t Y0,  \
+                              int32_t n, uint8_t *dst) {                                                            \
+        switch (s->cn) {                                                                                            \
+        case 1: affine_row(s, ad, bd, X0, Y0, n, dst, interp, 1); break;                                           \
+        case 3: affine_row(s, ad, bd, X0, Y0, n, dst, interp, 3); break;                                           \
+        case 4: affine_row(s, ad, bd, X0, Y0, n, dst, interp, 4); break;                                           \
+        default: pfi_warp_affine_u8_ref(s, ad, bd, X0, Y0, n, dst); break;                                         \
+        }                                                                                                           \
+    }                                                                                                               \
+    static void remap_##name(const pfi_warp_src *s, const float *fx, const float *fy, int32_t n, uint8_t *dst) {    \
+        switch (s->cn) {                                                                                            \
+        case 1: remap_row(s, fx, fy, n, dst, interp, 1); break;                                                    \
+        case 3: remap_row(s, fx, fy, n, dst, interp, 3); break;                                                    \
+        case 4: remap_row(s, fx, fy, n, dst, interp, 4); break;                                                    \
+        default: pfi_warp_remap_u8_ref(s, fx, fy, n, dst); break;                                                  \
+        }                                                                                                           \
+    }
 
-static void row_nearest(const pfi_warp_src *s, const int16_t *xy, const uint16_t *a, uint8_t *dst, int32_t n) {
-    row_xy(s, xy, a, dst, n, 0);
-}
-static void row_linear(const pfi_warp_src *s, const int16_t *xy, const uint16_t *a, uint8_t *dst, int32_t n) {
-    row_xy(s, xy, a, dst, n, 1);
-}
-static void row_cubic(const pfi_warp_src *s, const int16_t *xy, const uint16_t *a, uint8_t *dst, int32_t n) {
-    row_xy(s, xy, a, dst, n, 2);
-}
-static void affine_nearest(const pfi_warp_src *s, const int32_t *ad, const int32_t *bd, int32_t X0, int32_t Y0,
-                           int32_t n, uint8_t *dst) {
-    affine_row(s, ad, bd, X0, Y0, n, dst, 0);
-}
-static void affine_linear(const pfi_warp_src *s, const int32_t *ad, const int32_t *bd, int32_t X0, int32_t Y0,
-                          int32_t n, uint8_t *dst) {
-    affine_row(s, ad, bd, X0, Y0, n, dst, 1);
-}
-static void affine_cubic(const pfi_warp_src *s, const int32_t *ad, const int32_t *bd, int32_t X0, int32_t Y0,
-                         int32_t n, uint8_t *dst) {
-    affine_row(s, ad, bd, X0, Y0, n, dst, 2);
-}
+PF_ENTRY(nearest, 0)
+PF_ENTRY(linear, 1)
+PF_ENTRY(cubic, 2)
 
 void pfi_warp_fill_u8_avx2(pfi_kfn *slots) {
     slots[PFI_WARP_U8_NEAREST] = (pfi_kfn)row_nearest;
