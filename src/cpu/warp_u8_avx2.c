@@ -1,5 +1,5 @@
 /* AVX2 u8 warp samplers (NEAREST, LINEAR, CUBIC; 1, 3 or 4 interleaved
- * channels) and the fused affine kernels built on them.
+ * channels) and the fused affine / remap kernels built on them.
  *
  * Output pixels go in blocks of 8. A block's source columns and rows
  * (32-bit lanes) are tested against two boxes at once:
@@ -9,18 +9,22 @@
  *  - the border-value box (CONSTANT) / the untouched box (TRANSPARENT):
  *    when no pixel is inside it, the block is the border value or is left
  *    as it is.
- * Any other block (a border crossing) goes pixel by pixel through the
- * reference, which is also the specification of every fast path.
+ * A block crossing the border runs the vector path too and then redoes its
+ * lanes outside the fast box with the reference, which is also the
+ * specification of every fast path (TRANSPARENT crossings: the reference
+ * for the whole block, since skipped pixels must not be written).
  *
- * Arithmetic: the taps are u8, the weights the 15-bit integer table
- * entries, products summed in int32 (vpmaddwd over (tap, tap) x (w, w)
- * pairs, then 32-bit adds) and rounded once by 15 bits: integer sums are
- * exact in any order, so the result is OpenCV's to the bit.
+ * Arithmetic: the taps are u8, the weights OpenCV's 15-bit integers
+ * (CUBIC: the table entries; LINEAR: computed in lanes, see below),
+ * products summed in int32 (vpmaddwd over 16-bit pairs, then 32-bit adds)
+ * and rounded once: integer sums are exact in any order, so the result is
+ * OpenCV's to the bit.
  *
- * The fused affine and remap kernels compute OpenCV's fixed-point coordinates in
- * the same lanes (no int16 coordinate buffer): classification uses the
- * unsaturated values, which order like the int16-saturated ones because
- * every box bound lies inside the int16 range (sides < 32767). */
+ * The fused affine and remap kernels compute OpenCV's fixed-point
+ * coordinates in the same lanes (no int16 coordinate buffer):
+ * classification uses the unsaturated values, which order like the
+ * int16-saturated ones because every box bound lies inside the int16 range
+ * (sides < 32767). */
 #include <immintrin.h>
 #include <string.h>
 
@@ -35,7 +39,7 @@ enum { BLK_FAST, BLK_CONST, BLK_MIXED };
 
 typedef struct u8ctx {
     const pfi_warp_src *s;
-    const int16_t *tab; /* LINEAR: 4 int16 per entry, CUBIC: 16 */
+    const int16_t *tab; /* CUBIC: the 16 int16 weights per entry */
     int fast;           /* the fast box is non-empty and 32-bit offsets reach it */
     int cmode;          /* 0: never the border value; 1: border value; 2: untouched */
     int call;           /* the non-border box is empty: every pixel is cmode */
@@ -65,7 +69,7 @@ static inline __m256i in_box(__m256i v, __m256i lo, __m256i span) {
 static void ctx_init(u8ctx *c, const pfi_warp_src *s, int interp) {
     int32_t w = s->width, h = s->height, cn = s->cn;
     c->s = s;
-    c->tab = interp ? pfi_warp_tab_i(interp == 2) : NULL;
+    c->tab = interp == 2 ? pfi_warp_tab_i(1) : NULL;
     /* fast box: the loads of each interpolation stay inside the row */
     int32_t fxl = 0, fxh, fyl = 0, fyh;
     if (interp == 0) {
@@ -182,30 +186,27 @@ PF_INLINE void nearest8(const pfi_warp_src *s, int32_t cn, __m256i off, uint8_t 
 }
 
 /* ----------------------------------------------------------------- LINEAR
- * The 2x2 integer weights need no table load: the float products
- * (1 - fx or fx) * (1 - fy or fy) with fx = ix / 32 are exact multiples of
- * 2^-10, so entry (iy, ix) is {(32-ix)(32-iy), ix(32-iy), (32-ix)iy, ix iy}
- * times 32, the first saturated to int16 (32768 -> 32767 at ix = iy = 0),
- * which is what the table holds (kernels/warp_math.h).
+ * No table: OpenCV's 2x2 integer weights are wx * wy * 32 with wx in
+ * {32 - ix, ix}, wy in {32 - iy, iy} (the float products are exact
+ * multiples of 2^-10), except that entry 0 holds 32767 for 32768. So
+ * (sum(tap * w) + 2^14) >> 15 == (S + 2^9) >> 10 with
+ * S = sum(tap * wx * wy) computed separably: vpmaddubsw (u8 taps x
+ * 6-bit wx, <= 8160 in int16) then vpmaddwd with (wy0, wy1) (int32).
+ * At ix = iy = 0 both forms give the tap itself (tap * 32767 + 2^14 >> 15
+ * == tap for any u8), so the result is the table's to the bit.
  * 3/4 channels: two pixels per register (k in lane 0, k + 4 in lane 1),
- * an 8-byte load per neighbourhood row, bytes reordered into (left, right)
- * pairs per channel and widened, one multiply-add per row with the pixel's
- * (w00, w01) / (w10, w11) pair broadcast over its lane. */
-PF_INLINE __m256i lin_pair(const uint8_t *p, const uint8_t *q, ptrdiff_t st, __m256i wt, __m256i wb, __m256i pairs) {
+ * an 8-byte load per neighbourhood row, bytes reordered into
+ * (left, right) pairs of top and bottom row per channel. */
+PF_INLINE __m256i lin_pair(const uint8_t *p, const uint8_t *q, ptrdiff_t st, __m256i wx, __m256i wy, __m256i pairs) {
     __m128i rp = _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)p),
                                     _mm_loadl_epi64((const __m128i *)(const void *)(p + st)));
     __m128i rq = _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)q),
                                     _mm_loadl_epi64((const __m128i *)(const void *)(q + st)));
     __m256i v = _mm256_shuffle_epi8(_mm256_inserti128_si256(_mm256_castsi128_si256(rp), rq, 1), pairs);
-    __m256i zero = _mm256_setzero_si256();
-    return _mm256_add_epi32(_mm256_madd_epi16(_mm256_unpacklo_epi8(v, zero), wt),
-                            _mm256_madd_epi16(_mm256_unpackhi_epi8(v, zero), wb));
+    return _mm256_madd_epi16(_mm256_maddubs_epi16(v, wx), wy);
 }
 
-PF_INLINE __m256i round15(__m256i v) {
-    return _mm256_srai_epi32(_mm256_add_epi32(v, _mm256_set1_epi32(1 << (PFK_REMAP_COEF_BITS - 1))),
-                             PFK_REMAP_COEF_BITS);
-}
+PF_INLINE __m256i round10(__m256i v) { return _mm256_srai_epi32(_mm256_add_epi32(v, _mm256_set1_epi32(1 << 9)), 10); }
 
 /* 8 pixels of 4 bytes [p0..p3 | p4..p7] -> 8 * cn bytes (cn 3 or 4). */
 PF_INLINE void store8px(__m256i v, int32_t cn, uint8_t *dst) {
@@ -220,49 +221,42 @@ PF_INLINE void store8px(__m256i v, int32_t cn, uint8_t *dst) {
     _mm_storel_epi64((__m128i *)(void *)(dst + 16), _mm256_extracti128_si256(v, 1));
 }
 
-PF_INLINE void linear8(const pfi_warp_src *s, int32_t cn, const int16_t *tab, const int32_t off[8], const int32_t e[8],
-                       __m256i av, uint8_t *dst) {
+/* av: table indices iy * 32 + ix (< 1024) of 8 pixels. */
+PF_INLINE void linear8(const pfi_warp_src *s, int32_t cn, const int32_t off[8], __m256i av, uint8_t *dst) {
     const uint8_t *b = s->data;
     ptrdiff_t st = s->row_stride;
+    const __m256i c32 = _mm256_set1_epi32(PFK_INTER_TAB);
+    __m256i ix = _mm256_and_si256(av, _mm256_set1_epi32(PFK_INTER_TAB - 1)), iy = _mm256_srli_epi32(av, PFK_INTER_BITS);
+    /* per pixel: bytes (32 - ix, ix) twice; int16 (32 - iy, iy) */
+    __m256i wx = _mm256_or_si256(_mm256_sub_epi32(c32, ix), _mm256_slli_epi32(ix, 8));
+    wx = _mm256_or_si256(wx, _mm256_slli_epi32(wx, 16));
+    __m256i wy = _mm256_or_si256(_mm256_sub_epi32(c32, iy), _mm256_slli_epi32(iy, 16));
     if (cn == 1) {
+        /* a pixel's taps are one dword [top left, top right, bottom left, bottom right] */
         uint32_t t[8];
-        int64_t w[8];
         for (int i = 0; i < 8; i++) {
             uint16_t top, bot;
             memcpy(&top, b + off[i], 2);
             memcpy(&bot, b + off[i] + st, 2);
             t[i] = (uint32_t)top | ((uint32_t)bot << 16);
-            memcpy(&w[i], tab + 4 * e[i], 8);
         }
         __m256i tv = _mm256_loadu_si256((const __m256i *)(const void *)t);
-        __m256i mlo = _mm256_madd_epi16(_mm256_cvtepu8_epi16(_mm256_castsi256_si128(tv)),
-                                        _mm256_loadu_si256((const __m256i *)(const void *)w));
-        __m256i mhi = _mm256_madd_epi16(_mm256_cvtepu8_epi16(_mm256_extracti128_si256(tv, 1)),
-                                        _mm256_loadu_si256((const __m256i *)(const void *)(w + 4)));
-        /* hadd: lane 0 = p0 p1 p4 p5, lane 1 = p2 p3 p6 p7 */
-        __m256i sum = _mm256_permutevar8x32_epi32(_mm256_hadd_epi32(mlo, mhi), _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7));
-        store8_c1(sum, dst);
+        __m256i sum = round10(_mm256_madd_epi16(_mm256_maddubs_epi16(tv, wx), wy));
+        __m128i w16 = _mm_packs_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
+        _mm_storel_epi64((__m128i *)(void *)dst, _mm_packus_epi16(w16, w16));
         return;
     }
-    const __m256i pairs = cn == 3 ? _mm256_setr_epi8(0, 3, 1, 4, 2, 5, -1, -1, 8, 11, 9, 12, 10, 13, -1, -1, 0, 3,
-                                                        1, 4, 2, 5, -1, -1, 8, 11, 9, 12, 10, 13, -1, -1)
-                                     : _mm256_setr_epi8(0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15, 0, 4,
-                                                        1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15);
-    const __m256i c32 = _mm256_set1_epi32(PFK_INTER_TAB);
-    __m256i ix = _mm256_and_si256(av, _mm256_set1_epi32(PFK_INTER_TAB - 1)), iy = _mm256_srli_epi32(av, PFK_INTER_BITS);
-    __m256i jx = _mm256_sub_epi32(c32, ix), jy = _mm256_sub_epi32(c32, iy);
-    /* products < 2^11 of values < 2^6: 16-bit multiplies in 32-bit lanes */
-    __m256i w00 = _mm256_min_epi32(_mm256_slli_epi32(_mm256_mullo_epi16(jx, jy), 5), _mm256_set1_epi32(32767));
-    __m256i w01 = _mm256_slli_epi32(_mm256_mullo_epi16(ix, jy), 5 + 16);
-    __m256i w10 = _mm256_slli_epi32(_mm256_mullo_epi16(jx, iy), 5);
-    __m256i w11 = _mm256_slli_epi32(_mm256_mullo_epi16(ix, iy), 5 + 16);
-    __m256i wt = _mm256_or_si256(w00, w01), wb = _mm256_or_si256(w10, w11);
-    __m256i s0 = lin_pair(b + off[0], b + off[4], st, _mm256_shuffle_epi32(wt, 0x00), _mm256_shuffle_epi32(wb, 0x00), pairs);
-    __m256i s1 = lin_pair(b + off[1], b + off[5], st, _mm256_shuffle_epi32(wt, 0x55), _mm256_shuffle_epi32(wb, 0x55), pairs);
-    __m256i s2 = lin_pair(b + off[2], b + off[6], st, _mm256_shuffle_epi32(wt, 0xAA), _mm256_shuffle_epi32(wb, 0xAA), pairs);
-    __m256i s3 = lin_pair(b + off[3], b + off[7], st, _mm256_shuffle_epi32(wt, 0xFF), _mm256_shuffle_epi32(wb, 0xFF), pairs);
-    __m256i w16a = _mm256_packs_epi32(round15(s0), round15(s1)); /* lane 0: p0 p1, lane 1: p4 p5 */
-    __m256i w16b = _mm256_packs_epi32(round15(s2), round15(s3)); /* lane 0: p2 p3, lane 1: p6 p7 */
+    /* lane: [row 0: 8 bytes | row 1: 8 bytes] -> per channel (tl, tr, bl, br) */
+    const __m256i pairs = cn == 3 ? _mm256_setr_epi8(0, 3, 8, 11, 1, 4, 9, 12, 2, 5, 10, 13, -1, -1, -1, -1, 0, 3, 8,
+                                                     11, 1, 4, 9, 12, 2, 5, 10, 13, -1, -1, -1, -1)
+                                  : _mm256_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15, 0, 4, 8,
+                                                     12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+    __m256i s0 = lin_pair(b + off[0], b + off[4], st, _mm256_shuffle_epi32(wx, 0x00), _mm256_shuffle_epi32(wy, 0x00), pairs);
+    __m256i s1 = lin_pair(b + off[1], b + off[5], st, _mm256_shuffle_epi32(wx, 0x55), _mm256_shuffle_epi32(wy, 0x55), pairs);
+    __m256i s2 = lin_pair(b + off[2], b + off[6], st, _mm256_shuffle_epi32(wx, 0xAA), _mm256_shuffle_epi32(wy, 0xAA), pairs);
+    __m256i s3 = lin_pair(b + off[3], b + off[7], st, _mm256_shuffle_epi32(wx, 0xFF), _mm256_shuffle_epi32(wy, 0xFF), pairs);
+    __m256i w16a = _mm256_packs_epi32(round10(s0), round10(s1)); /* lane 0: p0 p1, lane 1: p4 p5 */
+    __m256i w16b = _mm256_packs_epi32(round10(s2), round10(s3)); /* lane 0: p2 p3, lane 1: p6 p7 */
     store8px(_mm256_packus_epi16(w16a, w16b), cn, dst);
 }
 
@@ -387,7 +381,7 @@ PF_INLINE void block8(const u8ctx *c, int interp, int32_t cn, __m256i sx, __m256
         _mm256_storeu_si256((__m256i *)(void *)o, off);
         av = _mm256_and_si256(av, _mm256_set1_epi32(PFK_INTER_TAB2 - 1));
         _mm256_storeu_si256((__m256i *)(void *)e, av);
-        if (interp == 1) linear8(s, cn, c->tab, o, e, av, dst);
+        if (interp == 1) linear8(s, cn, o, av, dst);
         else cubic8(s, cn, c->tab, o, e, dst);
     }
     for (; slow; slow &= slow - 1) {
