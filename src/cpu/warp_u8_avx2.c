@@ -32,6 +32,7 @@
 #include "kernels/warp_math.h"
 
 #define PF_INLINE static inline __attribute__((always_inline))
+#define PREFETCH_AHEAD 32
 #define BORDER_CONSTANT 0
 #define BORDER_TRANSPARENT 5
 
@@ -390,6 +391,17 @@ PF_INLINE void block8(const u8ctx *c, int interp, int32_t cn, __m256i sx, __m256
     }
 }
 
+/* Prefetches the tap rows of source pixel (x, y): the rotated walk through
+ * the source defeats the hardware prefetchers, and the loads of a block
+ * otherwise wait on L2. A prefetch never faults; the address is formed as
+ * an integer, so it may lie anywhere. */
+PF_INLINE void prefetch_taps(const pfi_warp_src *s, int32_t cn, int interp, int32_t x, int32_t y) {
+    if (interp == 2) x -= 1, y -= 1;
+    uintptr_t at = (uintptr_t)s->data + (uintptr_t)((ptrdiff_t)y * s->row_stride + (ptrdiff_t)x * cn);
+    int rows = interp == 0 ? 1 : interp == 1 ? 2 : 4;
+    for (int r = 0; r < rows; r++, at += (uintptr_t)s->row_stride) _mm_prefetch((const char *)at, _MM_HINT_T0);
+}
+
 PF_INLINE void row_xy(const pfi_warp_src *s, const int16_t *xy, const uint16_t *a, uint8_t *dst, int32_t n,
                           int interp, int32_t cn) {
     u8ctx c;
@@ -397,6 +409,8 @@ PF_INLINE void row_xy(const pfi_warp_src *s, const int16_t *xy, const uint16_t *
     size_t px = (size_t)cn;
     int32_t k = 0;
     for (; k + 8 <= n; k += 8) {
+        if (k + PREFETCH_AHEAD < n)
+            prefetch_taps(s, cn, interp, xy[2 * (k + PREFETCH_AHEAD)], xy[2 * (k + PREFETCH_AHEAD) + 1]);
         __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(xy + 2 * k));
         __m256i sx = _mm256_srai_epi32(_mm256_slli_epi32(v, 16), 16), sy = _mm256_srai_epi32(v, 16);
         __m256i av = interp ? _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(const void *)(a + k)))
@@ -428,6 +442,9 @@ PF_INLINE void affine_row(const pfi_warp_src *s, const int32_t *ad, const int32_
             sx = _mm256_srai_epi32(X, PFK_INTER_BITS);
             sy = _mm256_srai_epi32(Y, PFK_INTER_BITS);
         }
+        if (k + PREFETCH_AHEAD < n)
+            prefetch_taps(s, cn, interp, pfk_add_wrap(X0, ad[k + PREFETCH_AHEAD]) >> PFK_AB_BITS,
+                          pfk_add_wrap(Y0, bd[k + PREFETCH_AHEAD]) >> PFK_AB_BITS);
         block8(&c, interp, cn, sx, sy, av, NULL, NULL, dst + (size_t)k * px);
     }
     if (k < n) pfi_warp_affine_u8_ref(s, ad + k, bd + k, X0, Y0, n - k, dst + (size_t)k * px);
@@ -444,6 +461,11 @@ PF_INLINE void remap_row(const pfi_warp_src *s, const float *fx, const float *fy
     const __m256i mask = _mm256_set1_epi32(PFK_INTER_TAB - 1);
     int32_t k = 0;
     for (; k + 8 <= n; k += 8) {
+        if (k + PREFETCH_AHEAD < n) {
+            float pxf = fx[k + PREFETCH_AHEAD], pyf = fy[k + PREFETCH_AHEAD];
+            if (pxf > -32768.f && pxf < 32768.f && pyf > -32768.f && pyf < 32768.f)
+                prefetch_taps(s, cn, interp, (int32_t)pxf, (int32_t)pyf);
+        }
         __m256i X = _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_loadu_ps(fx + k), scale));
         __m256i Y = _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_loadu_ps(fy + k), scale));
         __m256i sx = X, sy = Y, av = _mm256_setzero_si256();
