@@ -385,9 +385,11 @@ PF_INLINE void block8(const u8ctx *c, int interp, int32_t cn, __m256i sx, __m256
         if (interp == 1) linear8(s, cn, o, av, dst);
         else cubic8(s, cn, c->tab, o, e, dst);
     }
-    for (; slow; slow &= slow - 1) {
+    while (slow) { /* runs of consecutive lanes: one reference call each */
         int i = __builtin_ctz((unsigned)slow);
-        pfi_warp_row_ref(s, xy + 2 * i, a + i, dst + (size_t)i * (size_t)cn, 1);
+        int len = __builtin_ctz(~((unsigned)slow >> i));
+        pfi_warp_row_ref(s, xy + 2 * i, a + i, dst + (size_t)i * (size_t)cn, len);
+        slow &= ~(((1 << len) - 1) << i);
     }
 }
 

@@ -98,8 +98,8 @@ static int linear_taps(const pfi_warp_src *s, int32_t sx, int32_t sy, size_t px,
 
 static void linear_row(const pfi_warp_src *s, const int16_t *xy, const uint16_t *a, uint8_t *d, int32_t n) {
     size_t px = elem_size(s->dtype) * (size_t)s->cn;
-    const int16_t *ti = pfi_warp_tab_i(0);
-    const float *tf = pfi_warp_tab_f(0);
+    const int16_t *ti = s->dtype == PF_U8 ? pfi_warp_tab_i(0) : NULL;
+    const float *tf = s->dtype == PF_U8 ? NULL : pfi_warp_tab_f(0);
     for (int32_t k = 0; k < n; k++, d += px) {
         const uint8_t *v[4];
         int r = linear_taps(s, xy[2 * k], xy[2 * k + 1], px, v);
