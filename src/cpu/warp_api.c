@@ -1,10 +1,10 @@
 /* pf_warp_affine, pf_warp_perspective, pf_remap: argument checks and
- * row-parallel execution. Each output row is cut into chunks; a chunk's
- * source coordinates are computed once (kernels/warp_math.h, OpenCV's
- * fixed point) and then sampled for every plane. u8 LINEAR chunks of
- * 1/3/4 interleaved channels are split into runs of inlier pixels (the
- * whole 2x2 neighbourhood inside: the SIMD kernels) and border pixels
- * (the reference). */
+ * row-parallel execution. u8 affine and remap rows go through one fused
+ * kernel (OpenCV's fixed-point coordinates and the sampling in one pass). Every
+ * other row is cut into chunks whose source coordinates are computed once
+ * (kernels/warp_math.h) and then sampled for every plane: by the u8 row
+ * samplers (vector interior / border classification, 8 pixels a block)
+ * or, for u16/f32, by the reference. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,23 +92,6 @@ static void coords(const warp_job *j, int i, int32_t y, int32_t x0, int32_t n, i
     }
 }
 
-static void sample(const pfi_warp_src *ps, pfi_warp_linear_u8_fn fast, const int16_t *xy, const uint16_t *a,
-                   uint8_t *d, int32_t n, size_t px) {
-    if (fast == NULL) {
-        pfi_warp_row_ref(ps, xy, a, d, n);
-        return;
-    }
-    int32_t k = 0;
-    while (k < n) {
-        int in = pfi_warp_inlier_u8(ps, xy[2 * k], xy[2 * k + 1]);
-        int32_t e = k + 1;
-        while (e < n && pfi_warp_inlier_u8(ps, xy[2 * e], xy[2 * e + 1]) == in) e++;
-        if (in) fast(ps, xy + 2 * k, a + k, d + (size_t)k * px, e - k);
-        else pfi_warp_row_ref(ps, xy + 2 * k, a + k, d + (size_t)k * px, e - k);
-        k = e;
-    }
-}
-
 static void warp_rows(void *ctx, int i, int32_t y0, int32_t y1) {
     const warp_job *j = ctx;
     const pf_image *d = &j->dst[i];
@@ -118,16 +101,40 @@ static void warp_rows(void *ctx, int i, int32_t y0, int32_t y1) {
     uint16_t a[WARP_CHUNK];
     pfi_warp_src ps[4];
     for (int c = 0; c < planes; c++) plane_src(j, i, c, &ps[c]);
-    pfi_warp_linear_u8_fn fast = NULL;
-    if (ps[0].dtype == PF_U8 && ps[0].interp == PF_INTERP_LINEAR) fast = pfi_warp_linear_u8(j->k, ps[0].cn);
     size_t px = pf_dtype_size(d->dtype) * (size_t)ps[0].cn;
+    int interp = ps[0].interp;
+    if (d->dtype == PF_U8 && j->kind == W_AFFINE) {
+        /* coordinates and sampling in one pass, straight from the column terms */
+        const warp_sample *w = &j->smp[i];
+        pfi_warp_affine_u8_fn fused = pfi_warp_affine_u8(j->k, interp);
+        for (int32_t y = y0; y < y1; y++) {
+            int32_t X0 = pfk_affine_row(w->m[1], w->m[2], y, interp == PF_INTERP_NEAREST);
+            int32_t Y0 = pfk_affine_row(w->m[4], w->m[5], y, interp == PF_INTERP_NEAREST);
+            for (int c = 0; c < planes; c++)
+                fused(&ps[c], w->adelta, w->bdelta, X0, Y0, d->width, (uint8_t *)pfi_row_ptr(d, c, y));
+        }
+        return;
+    }
+    if (d->dtype == PF_U8 && j->kind == W_REMAP) {
+        pfi_warp_remap_u8_fn fused = pfi_warp_remap_u8(j->k, interp);
+        for (int32_t y = y0; y < y1; y++) {
+            const float *fx = (const float *)pfi_row_ptr(&j->mx[i], 0, y);
+            const float *fy = (const float *)pfi_row_ptr(&j->my[i], 0, y);
+            for (int c = 0; c < planes; c++) fused(&ps[c], fx, fy, d->width, (uint8_t *)pfi_row_ptr(d, c, y));
+        }
+        return;
+    }
+    pfi_warp_u8_row_fn row_u8 = d->dtype == PF_U8 ? pfi_warp_u8_row(j->k, interp) : NULL;
     int32_t chunk = j->kind == W_PERSP ? j->smp[i].bw : WARP_CHUNK;
     for (int32_t y = y0; y < y1; y++) {
         for (int32_t x0 = 0; x0 < d->width; x0 += chunk) {
             int32_t n = d->width - x0 < chunk ? d->width - x0 : chunk;
             coords(j, i, y, x0, n, xy, a);
-            for (int c = 0; c < planes; c++)
-                sample(&ps[c], fast, xy, a, (uint8_t *)pfi_row_ptr(d, c, y) + (size_t)x0 * px, n, px);
+            for (int c = 0; c < planes; c++) {
+                uint8_t *out = (uint8_t *)pfi_row_ptr(d, c, y) + (size_t)x0 * px;
+                if (row_u8) row_u8(&ps[c], xy, a, out, n);
+                else pfi_warp_row_ref(&ps[c], xy, a, out, n);
+            }
         }
     }
 }

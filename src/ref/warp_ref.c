@@ -98,8 +98,8 @@ static int linear_taps(const pfi_warp_src *s, int32_t sx, int32_t sy, size_t px,
 
 static void linear_row(const pfi_warp_src *s, const int16_t *xy, const uint16_t *a, uint8_t *d, int32_t n) {
     size_t px = elem_size(s->dtype) * (size_t)s->cn;
-    const int16_t *ti = pfi_warp_tab_i(0);
-    const float *tf = pfi_warp_tab_f(0);
+    const int16_t *ti = s->dtype == PF_U8 ? pfi_warp_tab_i(0) : NULL;
+    const float *tf = s->dtype == PF_U8 ? NULL : pfi_warp_tab_f(0);
     for (int32_t k = 0; k < n; k++, d += px) {
         const uint8_t *v[4];
         int r = linear_taps(s, xy[2 * k], xy[2 * k + 1], px, v);
@@ -211,9 +211,32 @@ void pfi_warp_row_ref(const pfi_warp_src *s, const int16_t *xy, const uint16_t *
     else cubic_row(s, xy, a, dst, n);
 }
 
-void pfi_warp_linear_u8_ref(const pfi_warp_src *s, const int16_t *xy, const uint16_t *a, uint8_t *dst,
-                            int32_t n) {
-    linear_row(s, xy, a, dst, n);
+void pfi_warp_u8_row_ref(const pfi_warp_src *s, const int16_t *xy, const uint16_t *a, uint8_t *dst, int32_t n) {
+    pfi_warp_row_ref(s, xy, a, dst, n);
+}
+
+void pfi_warp_affine_u8_ref(const pfi_warp_src *s, const int32_t *adelta, const int32_t *bdelta, int32_t X0,
+                            int32_t Y0, int32_t n, uint8_t *dst) {
+    enum { STEP = 256 };
+    int16_t xy[2 * STEP];
+    uint16_t a[STEP];
+    int nearest = s->interp == 0;
+    for (int32_t k = 0; k < n; k += STEP) {
+        int32_t m = n - k < STEP ? n - k : STEP;
+        pfi_warp_affine_xy_ref(adelta + k, bdelta + k, X0, Y0, m, nearest, xy, a);
+        pfi_warp_row_ref(s, xy, a, dst + (size_t)k * (size_t)s->cn, m);
+    }
+}
+
+void pfi_warp_remap_u8_ref(const pfi_warp_src *s, const float *fx, const float *fy, int32_t n, uint8_t *dst) {
+    enum { STEP = 256 };
+    int16_t xy[2 * STEP];
+    uint16_t a[STEP];
+    for (int32_t k = 0; k < n; k += STEP) {
+        int32_t m = n - k < STEP ? n - k : STEP;
+        pfi_warp_remap_xy_ref(fx + k, fy + k, m, s->interp == 0, xy, a);
+        pfi_warp_row_ref(s, xy, a, dst + (size_t)k * (size_t)s->cn, m);
+    }
 }
 
 void pfi_warp_affine_xy_ref(const int32_t *adelta, const int32_t *bdelta, int32_t X0, int32_t Y0, int32_t n,

@@ -40,20 +40,29 @@ const float *pfi_warp_tab_f(int cubic);
  * untouched. Handles every pixel (inside or at the border). */
 void pfi_warp_row_ref(const pfi_warp_src *s, const int16_t *xy, const uint16_t *a, void *dst, int32_t n);
 
-/* u8 LINEAR for pixels whose 2x2 neighbourhood is inside the source, as
- * told by pfi_warp_inlier_u8: the slot contract of the SIMD kernels. */
-typedef void (*pfi_warp_linear_u8_fn)(const pfi_warp_src *s, const int16_t *xy, const uint16_t *a,
-                                      uint8_t *dst, int32_t n);
-void pfi_warp_linear_u8_ref(const pfi_warp_src *s, const int16_t *xy, const uint16_t *a, uint8_t *dst,
-                            int32_t n);
+/* u8 sampling of a whole row from int16 coordinates (any pixel, inside
+ * or at the border; 1..4 interleaved channels): the slot contract of the
+ * SIMD samplers, one slot per interpolation. The reference is
+ * pfi_warp_row_ref. */
+typedef void (*pfi_warp_u8_row_fn)(const pfi_warp_src *s, const int16_t *xy, const uint16_t *a, uint8_t *dst,
+                                   int32_t n);
+void pfi_warp_u8_row_ref(const pfi_warp_src *s, const int16_t *xy, const uint16_t *a, uint8_t *dst, int32_t n);
 
-/* Inlier rule of the u8 LINEAR kernels: sx in [0, w - 2] (for 3 channels
- * [0, w - 3], so an 8-byte load of two pixels stays inside the row) and
- * sy in [0, h - 2]. */
-static inline int pfi_warp_inlier_u8(const pfi_warp_src *s, int32_t sx, int32_t sy) {
-    int32_t w1 = s->cn == 3 ? s->width - 2 : s->width - 1;
-    return (uint32_t)sx < (uint32_t)(w1 > 0 ? w1 : 0) && (uint32_t)sy < (uint32_t)(s->height - 1);
-}
+/* Affine u8 in one pass: the coordinates of pixels [0, n) of a row
+ * (pfi_warp_affine_xy_fn's arguments; s->interp picks NEAREST/LINEAR/
+ * CUBIC) sampled straight into dst, so a SIMD kernel needs no coordinate
+ * buffer. The reference computes coordinate rows and calls
+ * pfi_warp_row_ref. */
+typedef void (*pfi_warp_affine_u8_fn)(const pfi_warp_src *s, const int32_t *adelta, const int32_t *bdelta,
+                                      int32_t X0, int32_t Y0, int32_t n, uint8_t *dst);
+void pfi_warp_affine_u8_ref(const pfi_warp_src *s, const int32_t *adelta, const int32_t *bdelta, int32_t X0,
+                            int32_t Y0, int32_t n, uint8_t *dst);
+
+/* Remap u8 in one pass: pixels [0, n) from the float maps fx, fy (as
+ * pfi_warp_remap_xy_fn) sampled straight into dst. */
+typedef void (*pfi_warp_remap_u8_fn)(const pfi_warp_src *s, const float *fx, const float *fy, int32_t n,
+                                     uint8_t *dst);
+void pfi_warp_remap_u8_ref(const pfi_warp_src *s, const float *fx, const float *fy, int32_t n, uint8_t *dst);
 
 /* Affine coordinates of one row: pixels [x0, x0 + n) of the row whose
  * fixed-point origin is (X0, Y0) (kernels/warp_math.h pfk_affine_row),

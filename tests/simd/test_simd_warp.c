@@ -49,7 +49,7 @@ int main(void) {
         if (iter % 4 == 0) m[0] = 1, m[1] = 0, m[3] = 0, m[4] = 1, m[2] = frand(&rng, -2, 2), m[5] = frand(&rng, -2, 2);
         pf_warp_opts o = pf_warp_opts_defaults();
         o.flags = PF_WARP_INVERSE_MAP;
-        o.interp = iter % 7 == 5 ? PF_INTERP_NEAREST : PF_INTERP_LINEAR;
+        o.interp = (pf_interp)((iter / 3) % 3); /* NEAREST, LINEAR, CUBIC for every cn */
         o.border = (pf_border)(iter % 6);
         o.border_value[0] = 17, o.border_value[1] = 200, o.border_value[2] = 3, o.border_value[3] = 99;
         float *mx = malloc((size_t)dw * (size_t)dh * sizeof *mx), *my = malloc((size_t)dw * (size_t)dh * sizeof *my);
