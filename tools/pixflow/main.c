@@ -10,7 +10,10 @@ static void usage(FILE *f) {
             "usage: pixflow <command> [args]\n"
             "commands:\n"
             "  info                 version, build options, CPU features, per-kernel ISA choice\n"
-            "  bench resize [opts]  pf_resize vs OpenCV cv::resize, same process, same inputs\n"
+            "  bench <op> [opts]    an op vs its OpenCV counterpart, same process, same inputs\n"
+            "                       (op: all, resize, lut, geom, convert, yuv, color, warp,\n"
+            "                        photo, filter, preprocess, sampler; --rounds N, --quick)\n"
+            "  recipe [name ...]    the preprocessing presets (imagenet-train, imagenet-eval, yolo)\n"
             "  help                 this text\n"
             "Environment: PIXFLOW_CPU=scalar|sse4|avx2|avx512 caps the SIMD level.\n");
 }
@@ -20,6 +23,7 @@ int main(int argc, char **argv) {
     const char *cmd = argv[1];
     if (strcmp(cmd, "info") == 0) return cmd_info(argc - 1, argv + 1);
     if (strcmp(cmd, "bench") == 0) return cmd_bench(argc - 1, argv + 1);
+    if (strcmp(cmd, "recipe") == 0) return cmd_recipe(argc - 1, argv + 1);
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
         usage(stdout);
         return 0;
