@@ -11,7 +11,7 @@ static const char *const k_names[PFI_FILTER_SLOTS] = {
     "filter.hmin_u16",  "filter.hmax_u16",  "filter.vmin_u16",    "filter.vmax_u16",    "filter.hmin_f32",
     "filter.hmax_f32",
     "filter.vmin_f32",  "filter.vmax_f32",  "filter.hsum_f32_f64", "filter.vbox_f64_f32", "filter.conv2d_f32",
-    "filter.sharpen_f32"};
+    "filter.sharpen_f32", "filter.hsum_u16", "filter.vgauss_u16"};
 
 static void fill_ref(pfi_kfn *slots) {
     slots[PFI_FILTER_HSUM_U8] = (pfi_kfn)pfi_hsum_u8_ref;
@@ -40,6 +40,8 @@ static void fill_ref(pfi_kfn *slots) {
     slots[PFI_FILTER_VBOX_F64_F32] = (pfi_kfn)pfi_vbox_f64_f32_ref;
     slots[PFI_FILTER_CONV2D_F32] = (pfi_kfn)pfi_conv2d_f32_ref;
     slots[PFI_FILTER_SHARPEN_F32] = (pfi_kfn)pfi_sharpen_f32_ref;
+    slots[PFI_FILTER_HSUM_U16] = (pfi_kfn)pfi_hsum_u16_ref;
+    slots[PFI_FILTER_VGAUSS_U16] = (pfi_kfn)pfi_vgauss_u16_ref;
 }
 
 pfi_kfamily pfi_filter_family = PFI_KFAMILY_INIT(k_names, PFI_FILTER_SLOTS, fill_ref, NULL,

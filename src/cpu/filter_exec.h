@@ -20,6 +20,7 @@ enum {
     PFI_FILTER_HMIN_U16, PFI_FILTER_HMAX_U16, PFI_FILTER_VMIN_U16, PFI_FILTER_VMAX_U16,
     PFI_FILTER_HMIN_F32, PFI_FILTER_HMAX_F32, PFI_FILTER_VMIN_F32, PFI_FILTER_VMAX_F32,
     PFI_FILTER_HSUM_F32_F64, PFI_FILTER_VBOX_F64_F32, PFI_FILTER_CONV2D_F32, PFI_FILTER_SHARPEN_F32,
+    PFI_FILTER_HSUM_U16, PFI_FILTER_VGAUSS_U16,
     PFI_FILTER_SLOTS
 };
 
@@ -43,6 +44,7 @@ typedef struct pfi_filter_plan {
     uint16_t *qx, *qy;  /* Gaussian u8: 8.8 taps (reduced by 2^sx, 2^sy when gshift > 0) */
     int32_t gshift;     /* Gaussian u8: > 0 selects the 16-bit vertical pass with this shift */
     float *fx, *fy;     /* Gaussian f32: taps */
+    uint32_t *wx, *wy;  /* Gaussian u16: 16.16 taps; box u16: ones (wx) */
     pfi_taps2d taps;    /* filter_2d: non-zero taps */
     float delta;        /* filter_2d */
     double border_value[4]; /* CONSTANT border value per channel (0 except morphology) */

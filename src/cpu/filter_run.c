@@ -23,7 +23,9 @@ void pfi_filter_plan_free(pfi_filter_plan *p) {
 }
 
 /* Element size of the horizontal-pass rows the ring holds. */
-static size_t ring_elem_size(const pfi_filter_plan *p, int is_u8) {
+static size_t ring_elem_size(const pfi_filter_plan *p, const pfi_plane_geo *g) {
+    int is_u8 = g->is_u8;
+    if (g->dt == PF_U16) return p->kind == PFI_FK_GAUSS || p->kind == PFI_FK_BOX ? sizeof(uint32_t) : 2;
     switch (p->kind) {
     case PFI_FK_GAUSS: return is_u8 ? sizeof(uint16_t) : sizeof(float);
     case PFI_FK_BOX:
@@ -84,7 +86,12 @@ static int32_t strip_pixels(const pfi_filter_plan *p, const pfi_plane_geo *g, si
 static void hpass(const pfi_filter_job *j, const pfi_filter_plan *p, const pfi_plane_geo *g, const void *pad, void *out) {
     int32_t n = g->n, step = g->cn;
     const pfi_ktable *k = j->k;
-    if (p->kind == PFI_FK_GAUSS && g->is_u8) {
+    if (g->dt == PF_U16 && p->kind == PFI_FK_GAUSS) {
+        int32_t e = ((pfi_hsum_u16_fn)k->fn[PFI_FILTER_HSUM_U16])(pad, out, p->wx, p->kx, step, 0, n);
+        pfi_hsum_u16_ref(pad, out, p->wx, p->kx, step, e, n);
+    } else if (g->dt == PF_U16) { /* box */
+        pfi_hsum1_u16_ref(pad, out, p->kx, step, n);
+    } else if (p->kind == PFI_FK_GAUSS && g->is_u8) {
         int32_t e = ((pfi_hsum_u8_fn)k->fn[PFI_FILTER_HSUM_U8])(pad, out, p->qx, p->kx, step, 0, n);
         pfi_hsum_u8_ref(pad, out, p->qx, p->kx, step, e, n);
     } else if (p->kind == PFI_FK_GAUSS) {
@@ -118,7 +125,11 @@ static void vpass(const pfi_filter_job *j, const pfi_filter_plan *p, const pfi_p
     int32_t e;
     switch (p->kind) {
     case PFI_FK_GAUSS:
-        if (g->is_u8 && p->gshift > 0) {
+        if (g->dt == PF_U16) {
+            e = ((pfi_vgauss_u16_fn)k->fn[PFI_FILTER_VGAUSS_U16])((const uint32_t *const *)rows, p->wy, p->ky, out, 0,
+                                                                  n);
+            pfi_vgauss_u16_ref((const uint32_t *const *)rows, p->wy, p->ky, out, e, n);
+        } else if (g->is_u8 && p->gshift > 0) {
             e = ((pfi_vgauss16_u8_fn)k->fn[PFI_FILTER_VGAUSS16_U8])((const uint16_t *const *)rows, p->qy, p->ky,
                                                                     p->gshift, out, 0, n);
             pfi_vgauss16_u8_ref((const uint16_t *const *)rows, p->qy, p->ky, p->gshift, out, e, n);
@@ -131,7 +142,9 @@ static void vpass(const pfi_filter_job *j, const pfi_filter_plan *p, const pfi_p
         }
         break;
     case PFI_FK_BOX:
-        if (g->is_u8 && p->kx * p->ky <= 256) {
+        if (g->dt == PF_U16) {
+            pfi_vbox_u16_ref((const uint32_t *const *)rows, p->ky, p->kx * p->ky, out, n);
+        } else if (g->is_u8 && p->kx * p->ky <= 256) {
             pfk_box_div d = pfk_box_div_make(p->kx * p->ky);
             e = ((pfi_vbox_u8_fn)k->fn[PFI_FILTER_VBOX_U8])((const uint16_t *const *)rows, p->ky, d, out, 0, n);
             pfi_vbox_u8_ref((const uint16_t *const *)rows, p->ky, d, out, e, n);
@@ -176,6 +189,8 @@ static void vpass(const pfi_filter_job *j, const pfi_filter_plan *p, const pfi_p
             (p->kx == 3 ? pfi_median3_u8_ref : pfi_median5_u8_ref)((const uint8_t *const *)rows, step, out, e, n);
         } else if (g->is_u8) {
             pfi_median_u8_ref((const uint8_t *const *)rows, p->kx, step, out, n);
+        } else if (g->dt == PF_U16) {
+            pfi_median_u16_ref((const uint16_t *const *)rows, p->kx, step, out, n);
         } else {
             pfi_median_f32_ref((const float *const *)rows, p->kx, step, out, n);
         }
@@ -250,7 +265,7 @@ static void filter_band(void *ctx, int i, int32_t y0, int32_t y1) {
     }
     int32_t L = p->ax, R = p->kx - 1 - p->ax;
     int padded = ring_holds_padded(p->kind);
-    size_t helem = padded ? g.esz : ring_elem_size(p, g.is_u8);
+    size_t helem = padded ? g.esz : ring_elem_size(p, &g);
     int32_t sw = strip_pixels(p, &g, helem);
     /* every buffer starts on a 64-byte boundary (malloc gives 16) */
     size_t pad_bytes = ((size_t)(sw + p->kx - 1) * (size_t)g.cn * g.esz + 127) & ~(size_t)63;

@@ -221,6 +221,58 @@ void pfi_median_u8_ref(const uint8_t *const *rows, int32_t k, int32_t step, uint
     for (int32_t i = 0; i < n; i++) out[i] = median_u8_window(rows, k, step, i);
 }
 
+int32_t pfi_hsum_u16_ref(const uint16_t *pad, uint32_t *out, const uint32_t *k, int32_t taps, int32_t step,
+                         int32_t x0, int32_t n) {
+    for (int32_t i = x0; i < n; i++) {
+        uint32_t acc = 0;
+        for (int32_t j = 0; j < taps; j++) acc += k[j] * pad[i + j * step];
+        out[i] = acc;
+    }
+    return n;
+}
+
+int32_t pfi_vgauss_u16_ref(const uint32_t *const *rows, const uint32_t *k, int32_t taps, uint16_t *out, int32_t x0,
+                           int32_t n) {
+    for (int32_t i = x0; i < n; i++) {
+        uint64_t acc = 0;
+        for (int32_t j = 0; j < taps; j++) acc += (uint64_t)k[j] * rows[j][i];
+        out[i] = pfk_gauss_q32_to_u16(acc);
+    }
+    return n;
+}
+
+void pfi_hsum1_u16_ref(const uint16_t *pad, uint32_t *out, int32_t taps, int32_t step, int32_t n) {
+    for (int32_t i = 0; i < n; i++) {
+        uint32_t acc = 0;
+        for (int32_t j = 0; j < taps; j++) acc += pad[i + j * step];
+        out[i] = acc;
+    }
+}
+
+void pfi_vbox_u16_ref(const uint32_t *const *rows, int32_t taps, int32_t area, uint16_t *out, int32_t n) {
+    for (int32_t i = 0; i < n; i++) {
+        uint64_t acc = 0;
+        for (int32_t j = 0; j < taps; j++) acc += rows[j][i];
+        out[i] = pfk_box_u16(acc, area);
+    }
+}
+
+static int cmp_u16(const void *a, const void *b) {
+    uint16_t x = *(const uint16_t *)a, y = *(const uint16_t *)b;
+    return (x > y) - (x < y);
+}
+
+void pfi_median_u16_ref(const uint16_t *const *rows, int32_t k, int32_t step, uint16_t *out, int32_t n) {
+    uint16_t w[25];
+    for (int32_t i = 0; i < n; i++) {
+        int32_t m = 0;
+        for (int32_t r = 0; r < k; r++)
+            for (int32_t j = 0; j < k; j++) w[m++] = rows[r][i + j * step];
+        qsort(w, (size_t)m, sizeof w[0], cmp_u16);
+        out[i] = w[m / 2];
+    }
+}
+
 static int cmp_f32(const void *a, const void *b) {
     float x = *(const float *)a, y = *(const float *)b;
     return (x > y) - (x < y);

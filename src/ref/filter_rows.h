@@ -129,8 +129,21 @@ typedef int32_t (*pfi_conv2d_f32_fn)(const float *const *rows, const pfi_taps2d 
                                      int32_t x0, int32_t n);
 int32_t pfi_conv2d_f32_ref(const float *const *rows, const pfi_taps2d *taps, float delta, float *out, int32_t x0,
                            int32_t n);
-/* Median of a k x k window (k odd): u8 any k, f32 k 3 or 5. */
+/* u16 Gaussian (16.16 taps) and box: horizontal u16 -> u32 weighted
+ * sums (exact), vertical passes to u16 (pfk_gauss_q32_to_u16 / pfk_box_u16). */
+typedef int32_t (*pfi_hsum_u16_fn)(const uint16_t *pad, uint32_t *out, const uint32_t *k, int32_t taps,
+                                   int32_t step, int32_t x0, int32_t n);
+typedef int32_t (*pfi_vgauss_u16_fn)(const uint32_t *const *rows, const uint32_t *k, int32_t taps, uint16_t *out,
+                                     int32_t x0, int32_t n);
+int32_t pfi_hsum_u16_ref(const uint16_t *pad, uint32_t *out, const uint32_t *k, int32_t taps, int32_t step,
+                         int32_t x0, int32_t n);
+int32_t pfi_vgauss_u16_ref(const uint32_t *const *rows, const uint32_t *k, int32_t taps, uint16_t *out, int32_t x0,
+                           int32_t n);
+void pfi_hsum1_u16_ref(const uint16_t *pad, uint32_t *out, int32_t taps, int32_t step, int32_t n);
+void pfi_vbox_u16_ref(const uint32_t *const *rows, int32_t taps, int32_t area, uint16_t *out, int32_t n);
+/* Median of a k x k window (k odd): u8 any k, u16 and f32 k 3 or 5. */
 void pfi_median_u8_ref(const uint8_t *const *rows, int32_t k, int32_t step, uint8_t *out, int32_t n);
+void pfi_median_u16_ref(const uint16_t *const *rows, int32_t k, int32_t step, uint16_t *out, int32_t n);
 void pfi_median_f32_ref(const float *const *rows, int32_t k, int32_t step, float *out, int32_t n);
 /* torchvision adjust_sharpness, f32 interior elements (bound 1); same
  * contract as pfi_sharpen_u8_fn. */

@@ -1,5 +1,5 @@
 /* C-vs-SIMD harness for the filter kernels: every op that has SIMD row
- * kernels (Gaussian u8 32- and 16-bit vertical passes and f32 passes, box
+ * kernels (Gaussian u8 32- and 16-bit vertical passes, u16 and f32 passes, box
  * u8 and f32, erode / dilate u8, u16 and f32 (separable and windows from
  * iterations > 1), 3x3 and 5x5 median u8, filter_2d u8 and f32, sharpen
  * u8 and f32) runs at every ISA level and must equal the scalar reference
@@ -87,8 +87,10 @@ int main(void) {
     for (int i = 0; i < 16; i++) kern[i] = (float)pft_range(&rng, -100, 100) / 64.0f;
     for (int iter = 0; iter < 640; iter++) {
         int op = iter % OP_COUNT;
-        /* u8 on even rounds, f32 on odd ones (every op has f32 kernels) */
+        /* u8 on even rounds, f32 on odd ones (every op has f32 kernels), */
         pf_dtype dt = op == OP_GAUSS_F32 || (iter / OP_COUNT) % 2 ? PF_F32 : PF_U8;
+        /* and u16 on every third even round for the ops that take it */
+        if (dt == PF_U8 && (iter / OP_COUNT) % 6 == 2 && op != OP_CONV && op != OP_SHARPEN) dt = PF_U16;
         size_t es = pf_dtype_size(dt);
         int cn = pft_range(&rng, 1, 4);
         int chw = cn > 1 && iter % 9 == 4;
