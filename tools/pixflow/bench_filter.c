@@ -128,8 +128,8 @@ int bench_filter(int argc, char **argv) {
             for (size_t i = 0; i < (size_t)bw * (size_t)bh * 3; i++) {
                 double a, b;
                 if (dt == PF_F32) {
-                    a = ((const float *)(const void *)pd)[i];
-                    b = ((const float *)(const void *)cd)[i];
+                    a = (double)((const float *)(const void *)pd)[i];
+                    b = (double)((const float *)(const void *)cd)[i];
                 } else if (dt == PF_U16) {
                     a = ((const uint16_t *)(const void *)pd)[i];
                     b = ((const uint16_t *)(const void *)cd)[i];
