@@ -2,11 +2,12 @@
 #include "opencv_filter.h"
 #include "opencv_headers.hpp"
 
-extern "C" int pfb_cv_filter(int op, int ksize, const float *kernel, double factor, const uint8_t *src, int w,
-                             int h, ptrdiff_t sstride, uint8_t *dst, ptrdiff_t dstride, int cn) {
+extern "C" int pfb_cv_filter(int op, int ksize, const float *kernel, double factor, int depth, const void *src,
+                             int w, int h, ptrdiff_t sstride, void *dst, ptrdiff_t dstride, int cn) {
     try {
-        cv::Mat s(h, w, CV_8UC(cn), const_cast<uint8_t *>(src), static_cast<size_t>(sstride));
-        cv::Mat d(h, w, CV_8UC(cn), dst, static_cast<size_t>(dstride));
+        int type = CV_MAKETYPE(depth == 2 ? CV_32F : depth == 1 ? CV_16U : CV_8U, cn);
+        cv::Mat s(h, w, type, const_cast<void *>(src), static_cast<size_t>(sstride));
+        cv::Mat d(h, w, type, dst, static_cast<size_t>(dstride));
         uint8_t *before = d.data;
         cv::Size k(ksize, ksize);
         switch (op) {

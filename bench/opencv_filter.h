@@ -1,5 +1,5 @@
-/* OpenCV filters behind a C interface, for `pixflow bench filter`. u8
- * HWC images with byte strides, default borders (REFLECT_101, erode:
+/* OpenCV filters behind a C interface, for `pixflow bench filter`. HWC
+ * images (depth 0 u8, 1 u16, 2 f32) with byte strides, default borders (REFLECT_101, erode:
  * CONSTANT with morphologyDefaultBorderValue). */
 #ifndef PIXFLOW_BENCH_OPENCV_FILTER_H
 #define PIXFLOW_BENCH_OPENCV_FILTER_H
@@ -16,8 +16,8 @@ extern "C" {
  * 5 the OpenCV way to write torchvision's sharpen: filter2D with the 3x3
  * [1 1 1; 1 5 1; 1 1 1] / 13 kernel, then addWeighted(src, factor,
  * blurred, 1 - factor). Returns 0 on success. */
-int pfb_cv_filter(int op, int ksize, const float *kernel, double factor, const uint8_t *src, int w, int h,
-                  ptrdiff_t sstride, uint8_t *dst, ptrdiff_t dstride, int cn);
+int pfb_cv_filter(int op, int ksize, const float *kernel, double factor, int depth, const void *src, int w, int h,
+                  ptrdiff_t sstride, void *dst, ptrdiff_t dstride, int cn);
 
 #ifdef __cplusplus
 }

@@ -618,7 +618,9 @@ PF_API pf_status pf_erase(pf_stream *stream, int count, const pf_image src[], pf
 
 /*
  * Neighbourhood filters. Common rules for every op of this section:
- * - u8 and f32 samples, 1..4 channels, HWC or CHW (same layout on both
+ * - u8 and f32 samples (every op) and u16 (Gaussian, box, median 3 and 5,
+ *   erode / dilate; filter_2d and sharpen return PF_ERR_UNSUPPORTED for
+ *   u16), 1..4 channels, HWC or CHW (same layout on both
  *   sides; a CHW plane is filtered on its own), any strides (negative
  *   included); dst has src's size, dtype and channel count. src and dst
  *   must not overlap (no in-place).
@@ -632,7 +634,10 @@ PF_API pf_status pf_erase(pf_stream *stream, int count, const pf_image src[], pf
  *   equals OpenCV on a whole Mat or with BORDER_ISOLATED (a cv::Mat ROI
  *   without BORDER_ISOLATED reads its parent's pixels instead).
  * - Kernel sides are at most 1023 (median: 255).
- * - Results do not depend on the thread count or the SIMD level.
+ * - Results do not depend on the thread count or the SIMD level (f32
+ *   included: the SIMD kernels keep the reference's operation order).
+ * - u16: Gaussian bit-exact (OpenCV's 16.16 fixed-point path), median and
+ *   erode / dilate bit-exact, box within 1 (OpenCV's f64 tail columns).
  * Exactness vs OpenCV 4.6 per op is stated below and in docs/exactness.md.
  */
 

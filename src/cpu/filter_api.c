@@ -52,12 +52,14 @@ static pf_status check_batch(const char *op, int count, const void *src, const v
     return pfi_check_params(op, pname, params, nparams, count);
 }
 
-static pf_status check_pair(const char *op, int i, const pf_image *s, const pf_image *d) {
+/* u16: Gaussian, box, median, erode / dilate (allow_u16); filter_2d and
+ * sharpen take u8 or f32. */
+static pf_status check_pair(const char *op, int i, const pf_image *s, const pf_image *d, int allow_u16) {
     pf_status st = pfi_check_host_pair(op, i, s, d);
     if (st != PF_OK) return st;
-    if (s->dtype != PF_U8 && s->dtype != PF_F32)
-        return pfi_fail(PF_ERR_UNSUPPORTED, "%s: src[%d].dtype is %s; filters take u8 or f32", op, i,
-                        pf_dtype_name(s->dtype));
+    if (s->dtype != PF_U8 && s->dtype != PF_F32 && !(allow_u16 && s->dtype == PF_U16))
+        return pfi_fail(PF_ERR_UNSUPPORTED, "%s: src[%d].dtype is %s; %s takes %s", op, i,
+                        pf_dtype_name(s->dtype), op, allow_u16 ? "u8, u16 or f32" : "u8 or f32");
     if (s->dtype != d->dtype)
         return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: src[%d] is %s but dst[%d] is %s; the dtype is kept", op, i,
                         pf_dtype_name(s->dtype), i, pf_dtype_name(d->dtype));
@@ -185,12 +187,14 @@ static pf_status gauss_plan(int k, const pf_gaussian_params *gp, const pf_image 
     p->ay = kys / 2;
     size_t n = (size_t)(kxs + kys);
     double *tmp = malloc(n * sizeof(double));
-    p->mem = malloc(n * (sizeof(uint16_t) + sizeof(float)));
+    p->mem = malloc(n * (sizeof(uint32_t) + sizeof(uint16_t) + sizeof(float)));
     if (tmp == NULL || p->mem == NULL) {
         free(tmp);
         return pfi_fail(PF_ERR_OUT_OF_MEMORY, "%s: out of memory", op);
     }
-    p->fx = p->mem;
+    p->wx = p->mem;
+    p->wy = p->wx + kxs;
+    p->fx = (float *)(void *)(p->wy + kys);
     p->fy = p->fx + kxs;
     p->qx = (uint16_t *)(void *)(p->fy + kys);
     p->qy = p->qx + kxs;
@@ -198,6 +202,8 @@ static pf_status gauss_plan(int k, const pf_gaussian_params *gp, const pf_image 
     pfk_gauss_kernel(tmp + kxs, kys, sy > 0 ? sy : 0);
     pfk_gauss_kernel_q8(tmp, kxs, p->qx);
     pfk_gauss_kernel_q8(tmp + kxs, kys, p->qy);
+    pfk_gauss_kernel_fixed(tmp, kxs, 16, p->wx);
+    pfk_gauss_kernel_fixed(tmp + kxs, kys, 16, p->wy);
     for (size_t t = 0; t < n; t++) p->fx[t] = (float)tmp[t];
     free(tmp);
     reduce_taps(p);
@@ -214,7 +220,7 @@ pf_status pf_gaussian_blur(pf_stream *stream, int count, const pf_image src[], p
     if (plans == NULL) return PF_ERR_OUT_OF_MEMORY;
     for (int i = 0; i < count && st == PF_OK; i++) {
         int k = nparams == 1 ? 0 : i;
-        st = check_pair(op, i, &src[i], &dst[i]);
+        st = check_pair(op, i, &src[i], &dst[i], 1);
         if (st == PF_OK) st = gauss_plan(k, &params[k], &src[i], &plans[i]);
     }
     return run_plans(stream, op, count, src, dst, plans, st);
@@ -256,7 +262,7 @@ pf_status pf_box_blur(pf_stream *stream, int count, const pf_image src[], pf_ima
     if (plans == NULL) return PF_ERR_OUT_OF_MEMORY;
     for (int i = 0; i < count && st == PF_OK; i++) {
         int k = nparams == 1 ? 0 : i;
-        st = check_pair(op, i, &src[i], &dst[i]);
+        st = check_pair(op, i, &src[i], &dst[i], 1);
         if (st == PF_OK) st = box_plan(k, &params[k], &src[i], &plans[i]);
     }
     return run_plans(stream, op, count, src, dst, plans, st);
@@ -275,13 +281,13 @@ pf_status pf_median_blur(pf_stream *stream, int count, const pf_image src[], pf_
     for (int i = 0; i < count && st == PF_OK; i++) {
         int k = nksizes == 1 ? 0 : i;
         int32_t ks = ksizes[k];
-        if ((st = check_pair(op, i, &src[i], &dst[i])) != PF_OK) break;
+        if ((st = check_pair(op, i, &src[i], &dst[i], 1)) != PF_OK) break;
         if (ks < 1 || ks % 2 == 0 || ks > 255) {
             st = pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: ksizes[%d] is %d; it must be odd and in [1, 255]", op, k,
                           (int)ks);
             break;
         }
-        if (ks > 5 && src[i].dtype != PF_U8) {
+        if (ks > 5 && src[i].dtype != PF_U8) { /* OpenCV: sorting networks for 3 and 5 only */
             st = pfi_fail(PF_ERR_UNSUPPORTED, "%s: ksizes[%d] is %d with src[%d] %s; sizes above 5 are u8 only (as in "
                           "OpenCV)", op, k, (int)ks, i, pf_dtype_name(src[i].dtype));
             break;
@@ -355,7 +361,7 @@ pf_status pf_filter_2d(pf_stream *stream, int count, const pf_image src[], pf_im
     if (plans == NULL) return PF_ERR_OUT_OF_MEMORY;
     for (int i = 0; i < count && st == PF_OK; i++) {
         int k = nparams == 1 ? 0 : i;
-        st = check_pair(op, i, &src[i], &dst[i]);
+        st = check_pair(op, i, &src[i], &dst[i], 0);
         if (st == PF_OK) st = conv_plan(k, &params[k], &src[i], &plans[i]);
     }
     return run_plans(stream, op, count, src, dst, plans, st);
@@ -400,8 +406,10 @@ static pf_status morph_plan(const char *op, int dilate, int k, const pf_morph_pa
         double v;
         if (mp->use_border_value) v = mp->border_value[c];
         else if (s->dtype == PF_U8) v = dilate ? 0.0 : 255.0;
+        else if (s->dtype == PF_U16) v = dilate ? 0.0 : 65535.0;
         else v = dilate ? -(double)FLT_MAX : (double)FLT_MAX;
         if (s->dtype == PF_U8) v = v < 0 ? 0 : v > 255 ? 255 : nearbyint(v);
+        if (s->dtype == PF_U16) v = v < 0 ? 0 : v > 65535 ? 65535 : nearbyint(v);
         p->border_value[c] = v;
     }
     return PF_OK;
@@ -416,7 +424,7 @@ static pf_status morph(pf_stream *stream, const char *op, int dilate, int count,
     if (plans == NULL) return PF_ERR_OUT_OF_MEMORY;
     for (int i = 0; i < count && st == PF_OK; i++) {
         int k = nparams == 1 ? 0 : i;
-        st = check_pair(op, i, &src[i], &dst[i]);
+        st = check_pair(op, i, &src[i], &dst[i], 1);
         if (st == PF_OK) st = morph_plan(op, dilate, k, &params[k], &src[i], &plans[i]);
     }
     return run_plans(stream, op, count, src, dst, plans, st);
@@ -450,7 +458,7 @@ pf_status pf_sharpen(pf_stream *stream, int count, const pf_image src[], pf_imag
                           (double)f);
             break;
         }
-        if ((st = check_pair(op, i, &src[i], &dst[i])) != PF_OK) break;
+        if ((st = check_pair(op, i, &src[i], &dst[i], 0)) != PF_OK) break;
         pfi_filter_plan *p = &plans[i];
         /* torchvision returns images with a side <= 2 unchanged */
         p->kind = src[i].width <= 2 || src[i].height <= 2 ? PFI_FK_COPY : PFI_FK_SHARPEN;

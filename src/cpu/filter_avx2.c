@@ -44,6 +44,18 @@ typedef __m256 VF;
 #define cvtf_i32 _mm256_cvtps_epi32
 #define cvttf_i32 _mm256_cvttps_epi32
 #define cvti32_f _mm256_cvtepi32_ps
+#define minu16 _mm256_min_epu16
+#define maxu16 _mm256_max_epu16
+#define PFS_D 4
+typedef __m256d VD;
+#define ldf_d(p) _mm256_cvtps_pd(_mm_loadu_ps(p))
+#define ldd(p) _mm256_loadu_pd(p)
+#define std(p, v) _mm256_storeu_pd((p), (v))
+#define std_f(p, v) _mm_storeu_ps((p), _mm256_cvtpd_ps(v))
+#define zerod() _mm256_setzero_pd()
+#define setd(x) _mm256_set1_pd(x)
+#define addd _mm256_add_pd
+#define muld _mm256_mul_pd
 
 /* 16 u16 lanes -> 16 bytes, saturated at 255 */
 static inline void st16n8(uint8_t *p, __m256i v) {

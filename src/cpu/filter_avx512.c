@@ -45,6 +45,18 @@ typedef __m512 VF;
 #define cvtf_i32 _mm512_cvtps_epi32
 #define cvttf_i32 _mm512_cvttps_epi32
 #define cvti32_f _mm512_cvtepi32_ps
+#define minu16 _mm512_min_epu16
+#define maxu16 _mm512_max_epu16
+#define PFS_D 8
+typedef __m512d VD;
+#define ldf_d(p) _mm512_cvtps_pd(_mm256_loadu_ps(p))
+#define ldd(p) _mm512_loadu_pd(p)
+#define std(p, v) _mm512_storeu_pd((p), (v))
+#define std_f(p, v) _mm256_storeu_ps((p), _mm512_cvtpd_ps(v))
+#define zerod() _mm512_setzero_pd()
+#define setd(x) _mm512_set1_pd(x)
+#define addd _mm512_add_pd
+#define muld _mm512_mul_pd
 
 /* 32 u16 lanes -> 32 bytes, saturated at 255 */
 static inline void st16n8(uint8_t *p, __m512i v) {

@@ -17,30 +17,15 @@
 #include "cpu/batch_rows.h"
 #include "cpu/filter_exec.h"
 
-typedef struct run_job {
-    const pf_image *src;
-    pf_image *dst;
-    const pfi_filter_plan *plans;
-    const pfi_ktable *k;
-    atomic_int oom; /* a band could not get scratch memory */
-} run_job;
-
-/* Geometry of one plane of one sample. */
-typedef struct plane_geo {
-    int32_t W, H;
-    int32_t cn;   /* elements per pixel in a row of this plane */
-    int32_t n;    /* elements per row: W * cn */
-    size_t esz;   /* element bytes */
-    int is_u8;
-} plane_geo;
-
 void pfi_filter_plan_free(pfi_filter_plan *p) {
     free(p->mem);
     p->mem = NULL;
 }
 
 /* Element size of the horizontal-pass rows the ring holds. */
-static size_t ring_elem_size(const pfi_filter_plan *p, int is_u8) {
+static size_t ring_elem_size(const pfi_filter_plan *p, const pfi_plane_geo *g) {
+    int is_u8 = g->is_u8;
+    if (g->dt == PF_U16) return p->kind == PFI_FK_GAUSS || p->kind == PFI_FK_BOX ? sizeof(uint32_t) : 2;
     switch (p->kind) {
     case PFI_FK_GAUSS: return is_u8 ? sizeof(uint16_t) : sizeof(float);
     case PFI_FK_BOX:
@@ -54,12 +39,14 @@ static size_t ring_elem_size(const pfi_filter_plan *p, int is_u8) {
 
 static int ring_holds_padded(pfi_filter_kind k) { return k == PFI_FK_CONV2D || k == PFI_FK_MEDIAN; }
 
-/* The constant border pixel of plane `plane` as dtype bytes. */
-static void border_pixel(const pfi_filter_plan *p, const plane_geo *g, int plane, uint8_t *px) {
+void pfi_filter_border_pixel(const pfi_filter_plan *p, const pfi_plane_geo *g, int plane, uint8_t *px) {
     for (int32_t c = 0; c < g->cn; c++) {
         double v = p->border_value[g->cn == 1 ? plane : c];
-        if (g->is_u8) px[c] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
-        else {
+        if (g->dt == PF_U8) px[c] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
+        else if (g->dt == PF_U16) {
+            uint16_t u = (uint16_t)(v < 0 ? 0 : v > 65535 ? 65535 : v);
+            memcpy(px + (size_t)c * 2, &u, 2);
+        } else {
             float f = (float)v;
             memcpy(px + (size_t)c * 4, &f, 4);
         }
@@ -69,7 +56,7 @@ static void border_pixel(const pfi_filter_plan *p, const plane_geo *g, int plane
 /* pad = pixels [xa, xb) of source row s (xa may be negative, xb beyond
  * the width), the outside ones under the plan's border; s < 0 (a
  * CONSTANT row outside the image) fills everything with the border pixel. */
-static void pad_range(const plane_geo *g, const uint8_t *row, int32_t s, int border, int32_t xa, int32_t xb,
+static void pad_range(const pfi_plane_geo *g, const uint8_t *row, int32_t s, int border, int32_t xa, int32_t xb,
                       const uint8_t *cpx, uint8_t *pad) {
     size_t px = (size_t)g->cn * g->esz;
     if (s < 0) {
@@ -89,17 +76,22 @@ static void pad_range(const plane_geo *g, const uint8_t *row, int32_t s, int bor
 }
 
 /* Columns are processed in strips so a strip's ring rows stay in L1. */
-static int32_t strip_pixels(const pfi_filter_plan *p, const plane_geo *g, size_t slot_elem) {
+static int32_t strip_pixels(const pfi_filter_plan *p, const pfi_plane_geo *g, size_t slot_elem) {
     int64_t budget = 20000 / ((int64_t)slot_elem * (p->ky + 1) * g->cn);
     int64_t px = budget < 64 ? 64 : budget;
     return px >= g->W ? g->W : (int32_t)px;
 }
 
 /* Horizontal pass of a separable plan: padded row -> ring slot. */
-static void hpass(const run_job *j, const pfi_filter_plan *p, const plane_geo *g, const void *pad, void *out) {
+static void hpass(const pfi_filter_job *j, const pfi_filter_plan *p, const pfi_plane_geo *g, const void *pad, void *out) {
     int32_t n = g->n, step = g->cn;
     const pfi_ktable *k = j->k;
-    if (p->kind == PFI_FK_GAUSS && g->is_u8) {
+    if (g->dt == PF_U16 && p->kind == PFI_FK_GAUSS) {
+        int32_t e = ((pfi_hsum_u16_fn)k->fn[PFI_FILTER_HSUM_U16])(pad, out, p->wx, p->kx, step, 0, n);
+        pfi_hsum_u16_ref(pad, out, p->wx, p->kx, step, e, n);
+    } else if (g->dt == PF_U16) { /* box */
+        pfi_hsum1_u16_ref(pad, out, p->kx, step, n);
+    } else if (p->kind == PFI_FK_GAUSS && g->is_u8) {
         int32_t e = ((pfi_hsum_u8_fn)k->fn[PFI_FILTER_HSUM_U8])(pad, out, p->qx, p->kx, step, 0, n);
         pfi_hsum_u8_ref(pad, out, p->qx, p->kx, step, e, n);
     } else if (p->kind == PFI_FK_GAUSS) {
@@ -111,25 +103,33 @@ static void hpass(const run_job *j, const pfi_filter_plan *p, const plane_geo *g
     } else if (p->kind == PFI_FK_BOX && g->is_u8) {
         pfi_hsum_u8_u32_ref(pad, out, p->kx, step, n);
     } else if (p->kind == PFI_FK_BOX) {
-        pfi_hsum_f32_f64_ref((const float *)pad, out, p->kx, step, n);
+        int32_t e = ((pfi_hsum_f32_f64_fn)k->fn[PFI_FILTER_HSUM_F32_F64])(pad, out, p->kx, step, 0, n);
+        pfi_hsum_f32_f64_ref(pad, out, p->kx, step, e, n);
     } else if (g->is_u8) {
         int slot = p->kind == PFI_FK_DILATE ? PFI_FILTER_HMAX_U8 : PFI_FILTER_HMIN_U8;
         int32_t e = ((pfi_hmorph_u8_fn)k->fn[slot])(pad, out, p->kx, step, 0, n);
         (p->kind == PFI_FK_DILATE ? pfi_hmax_u8_ref : pfi_hmin_u8_ref)(pad, out, p->kx, step, e, n);
     } else {
-        pfi_hmorph_f32_ref((const float *)pad, out, p->kx, step, p->kind == PFI_FK_DILATE, n);
+        int dil = p->kind == PFI_FK_DILATE;
+        int32_t e = ((pfi_hmorph_f32_fn)k->fn[dil ? PFI_FILTER_HMAX_F32 : PFI_FILTER_HMIN_F32])(pad, out, p->kx,
+                                                                                                step, 0, n);
+        (dil ? pfi_hmax_f32_ref : pfi_hmin_f32_ref)(pad, out, p->kx, step, e, n);
     }
 }
 
 /* Vertical pass / 2D kernel: ring rows -> one output row. */
-static void vpass(const run_job *j, const pfi_filter_plan *p, const plane_geo *g, const void *const *rows,
+static void vpass(const pfi_filter_job *j, const pfi_filter_plan *p, const pfi_plane_geo *g, const void *const *rows,
                   void *out) {
     int32_t n = g->n, step = g->cn;
     const pfi_ktable *k = j->k;
     int32_t e;
     switch (p->kind) {
     case PFI_FK_GAUSS:
-        if (g->is_u8 && p->gshift > 0) {
+        if (g->dt == PF_U16) {
+            e = ((pfi_vgauss_u16_fn)k->fn[PFI_FILTER_VGAUSS_U16])((const uint32_t *const *)rows, p->wy, p->ky, out, 0,
+                                                                  n);
+            pfi_vgauss_u16_ref((const uint32_t *const *)rows, p->wy, p->ky, out, e, n);
+        } else if (g->is_u8 && p->gshift > 0) {
             e = ((pfi_vgauss16_u8_fn)k->fn[PFI_FILTER_VGAUSS16_U8])((const uint16_t *const *)rows, p->qy, p->ky,
                                                                     p->gshift, out, 0, n);
             pfi_vgauss16_u8_ref((const uint16_t *const *)rows, p->qy, p->ky, p->gshift, out, e, n);
@@ -142,14 +142,19 @@ static void vpass(const run_job *j, const pfi_filter_plan *p, const plane_geo *g
         }
         break;
     case PFI_FK_BOX:
-        if (g->is_u8 && p->kx * p->ky <= 256) {
+        if (g->dt == PF_U16) {
+            pfi_vbox_u16_ref((const uint32_t *const *)rows, p->ky, p->kx * p->ky, out, n);
+        } else if (g->is_u8 && p->kx * p->ky <= 256) {
             pfk_box_div d = pfk_box_div_make(p->kx * p->ky);
             e = ((pfi_vbox_u8_fn)k->fn[PFI_FILTER_VBOX_U8])((const uint16_t *const *)rows, p->ky, d, out, 0, n);
             pfi_vbox_u8_ref((const uint16_t *const *)rows, p->ky, d, out, e, n);
         } else if (g->is_u8) {
             pfi_vbox_u32_u8_ref((const uint32_t *const *)rows, p->ky, p->kx * p->ky, out, n);
         } else {
-            pfi_vbox_f64_f32_ref((const double *const *)rows, p->ky, p->kx * p->ky, out, n);
+            double scale = 1.0 / (p->kx * p->ky);
+            e = ((pfi_vbox_f64_f32_fn)k->fn[PFI_FILTER_VBOX_F64_F32])((const double *const *)rows, p->ky, scale,
+                                                                      out, 0, n);
+            pfi_vbox_f64_f32_ref((const double *const *)rows, p->ky, scale, out, e, n);
         }
         break;
     case PFI_FK_ERODE:
@@ -160,7 +165,10 @@ static void vpass(const run_job *j, const pfi_filter_plan *p, const plane_geo *g
             (p->kind == PFI_FK_DILATE ? pfi_vmax_u8_ref : pfi_vmin_u8_ref)((const uint8_t *const *)rows, p->ky,
                                                                         out, e, n);
         } else {
-            pfi_vmorph_f32_ref((const float *const *)rows, p->ky, p->kind == PFI_FK_DILATE, out, n);
+            int dil = p->kind == PFI_FK_DILATE;
+            e = ((pfi_vmorph_f32_fn)k->fn[dil ? PFI_FILTER_VMAX_F32 : PFI_FILTER_VMIN_F32])(
+                (const float *const *)rows, p->ky, out, 0, n);
+            (dil ? pfi_vmax_f32_ref : pfi_vmin_f32_ref)((const float *const *)rows, p->ky, out, e, n);
         }
         break;
     case PFI_FK_CONV2D:
@@ -169,7 +177,9 @@ static void vpass(const run_job *j, const pfi_filter_plan *p, const plane_geo *g
                                                                 out, 0, n);
             pfi_conv2d_u8_ref((const uint8_t *const *)rows, &p->taps, p->delta, out, e, n);
         } else {
-            pfi_conv2d_f32_ref((const float *const *)rows, &p->taps, p->delta, out, n);
+            e = ((pfi_conv2d_f32_fn)k->fn[PFI_FILTER_CONV2D_F32])((const float *const *)rows, &p->taps, p->delta,
+                                                                  out, 0, n);
+            pfi_conv2d_f32_ref((const float *const *)rows, &p->taps, p->delta, out, e, n);
         }
         break;
     case PFI_FK_MEDIAN:
@@ -179,6 +189,8 @@ static void vpass(const run_job *j, const pfi_filter_plan *p, const plane_geo *g
             (p->kx == 3 ? pfi_median3_u8_ref : pfi_median5_u8_ref)((const uint8_t *const *)rows, step, out, e, n);
         } else if (g->is_u8) {
             pfi_median_u8_ref((const uint8_t *const *)rows, p->kx, step, out, n);
+        } else if (g->dt == PF_U16) {
+            pfi_median_u16_ref((const uint16_t *const *)rows, p->kx, step, out, n);
         } else {
             pfi_median_f32_ref((const float *const *)rows, p->kx, step, out, n);
         }
@@ -189,7 +201,7 @@ static void vpass(const run_job *j, const pfi_filter_plan *p, const plane_geo *g
 }
 
 /* torchvision adjust_sharpness on rows [y0, y1) of one plane. */
-static void sharpen_rows(const run_job *j, const pfi_filter_plan *p, const plane_geo *g, const pf_image *s,
+static void sharpen_rows(const pfi_filter_job *j, const pfi_filter_plan *p, const pfi_plane_geo *g, const pf_image *s,
                          const pf_image *d, int c, int32_t y0, int32_t y1) {
     int32_t n = g->n, cn = g->cn;
     for (int32_t y = y0; y < y1; y++) {
@@ -214,23 +226,26 @@ static void sharpen_rows(const run_job *j, const pfi_filter_plan *p, const plane
                                                                              n - cn);
             pfi_sharpen_u8_ref(r0, r1, r2, out, cn, p->f, p->g, e, n - cn);
         } else {
-            pfi_sharpen_f32_ref(r0, r1, r2, out, cn, p->f, p->g, cn, n - cn);
+            int32_t e = ((pfi_sharpen_f32_fn)j->k->fn[PFI_FILTER_SHARPEN_F32])(r0, r1, r2, out, cn, p->f, p->g, cn,
+                                                                               n - cn);
+            pfi_sharpen_f32_ref(r0, r1, r2, out, cn, p->f, p->g, e, n - cn);
         }
     }
 }
 
 static void filter_band(void *ctx, int i, int32_t y0, int32_t y1) {
-    run_job *j = ctx;
+    pfi_filter_job *j = ctx;
     const pfi_filter_plan *p = &j->plans[i];
     const pf_image *s = &j->src[i];
     const pf_image *d = &j->dst[i];
-    plane_geo g;
+    pfi_plane_geo g;
     g.W = s->width;
     g.H = s->height;
     g.cn = s->layout == PF_CHW ? 1 : s->channels;
     g.n = g.W * g.cn;
     g.esz = pf_dtype_size(s->dtype);
     g.is_u8 = s->dtype == PF_U8;
+    g.dt = s->dtype;
     int planes = s->layout == PF_CHW ? s->channels : 1;
 
     if (p->kind == PFI_FK_COPY) {
@@ -244,9 +259,13 @@ static void filter_band(void *ctx, int i, int32_t y0, int32_t y1) {
         return;
     }
 
+    if ((p->kind == PFI_FK_ERODE || p->kind == PFI_FK_DILATE) && g.dt != PF_F32) {
+        if (pfi_filter_morph_band(j, p, &g, s, d, planes, y0, y1)) atomic_store(&j->oom, 1);
+        return;
+    }
     int32_t L = p->ax, R = p->kx - 1 - p->ax;
     int padded = ring_holds_padded(p->kind);
-    size_t helem = padded ? g.esz : ring_elem_size(p, g.is_u8);
+    size_t helem = padded ? g.esz : ring_elem_size(p, &g);
     int32_t sw = strip_pixels(p, &g, helem);
     /* every buffer starts on a 64-byte boundary (malloc gives 16) */
     size_t pad_bytes = ((size_t)(sw + p->kx - 1) * (size_t)g.cn * g.esz + 127) & ~(size_t)63;
@@ -265,9 +284,9 @@ static void filter_band(void *ctx, int i, int32_t y0, int32_t y1) {
     size_t px_bytes = (size_t)g.cn * g.esz;
 
     for (int c = 0; c < planes; c++) {
-        border_pixel(p, &g, c, cpx);
+        pfi_filter_border_pixel(p, &g, c, cpx);
         for (int32_t x0 = 0; x0 < g.W; x0 += sw) {
-            plane_geo sg = g; /* the strip: pixels [x0, x0 + sg.W) */
+            pfi_plane_geo sg = g; /* the strip: pixels [x0, x0 + sg.W) */
             sg.W = g.W - x0 < sw ? g.W - x0 : sw;
             sg.n = sg.W * g.cn;
             for (size_t t = 0; t < ky; t++) tag[t] = INT32_MIN;
@@ -316,7 +335,7 @@ pf_status pfi_filter_run(pf_stream *stream, const char *op, int count, const pf_
         int64_t cap = 65536 / (8 * (int64_t)(plans[i].ky > 0 ? plans[i].ky : 1));
         rows[count + i] = (int32_t)(el < cap ? el : cap < 1 ? 1 : cap);
     }
-    run_job j;
+    pfi_filter_job j;
     j.src = src;
     j.dst = dst;
     j.plans = plans;

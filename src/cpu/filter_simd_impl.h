@@ -11,6 +11,9 @@
  *   st16n8(p, v)              u16 lanes (<= 255) narrowed and stored as bytes
  *   ld8f(p)                   PFS_F bytes widened to f32
  *   stf8(p, vi32)             PFS_F i32 lanes (any value) saturated to u8
+ *   VD, PFS_D                 double vector type and its lanes
+ *   ldf_d(p) ldd(p) std(p, v) std_f(p, v)  PFS_D floats widened / doubles /
+ *                             doubles stored / doubles narrowed to floats
  *   and the integer / float operations used below. */
 
 /* Loop over whole vectors of W elements from x0; a last partial vector is
@@ -160,6 +163,14 @@ static int32_t PFS(vbox_u8)(const uint16_t *const *rows, int32_t taps, pfk_box_d
             }                                                                                                    \
             return i;                                                                                            \
         }                                                                                                        \
+        if (taps == 5) {                                                                                         \
+            PFS_FOR(i, x0, n, PFS_B8) {                                                                          \
+                const uint8_t *q = pad + i;                                                                      \
+                VI a = op(op(ld8(q), ld8(q + step)), ld8(q + 2 * step));                                         \
+                st8(out + i, op(a, op(ld8(q + 3 * step), ld8(q + 4 * step))));                                   \
+            }                                                                                                    \
+            return i;                                                                                            \
+        }                                                                                                        \
         PFS_FOR(i, x0, n, PFS_B8) {                                                                   \
             VI v = ld8(pad + i);                                                                                 \
             for (int32_t j = 1; j < taps; j++) v = op(v, ld8(pad + i + j * step));                               \
@@ -173,6 +184,14 @@ static int32_t PFS(vbox_u8)(const uint16_t *const *rows, int32_t taps, pfk_box_d
         if (taps == 3) {                                                                                         \
             const uint8_t *r0 = rows[0], *r1 = rows[1], *r2 = rows[2];                                           \
             PFS_FOR(i, x0, n, PFS_B8) { st8(out + i, op(op(ld8(r0 + i), ld8(r1 + i)), ld8(r2 + i))); }           \
+            return i;                                                                                            \
+        }                                                                                                        \
+        if (taps == 5) {                                                                                         \
+            const uint8_t *r0 = rows[0], *r1 = rows[1], *r2 = rows[2], *r3 = rows[3], *r4 = rows[4];             \
+            PFS_FOR(i, x0, n, PFS_B8) {                                                                          \
+                VI a = op(op(ld8(r0 + i), ld8(r1 + i)), ld8(r2 + i));                                            \
+                st8(out + i, op(a, op(ld8(r3 + i), ld8(r4 + i))));                                               \
+            }                                                                                                    \
             return i;                                                                                            \
         }                                                                                                        \
         PFS_FOR(i, x0, n, PFS_B8) {                                                                   \
@@ -300,6 +319,119 @@ static int32_t PFS(sharpen_u8)(const uint8_t *r0, const uint8_t *r1, const uint8
     return i;
 }
 
+/* Separable min / max passes for u16 and f32. For f32 the new element is
+ * the first operand: min_ps(w, v) = w < v ? w : v, exactly the
+ * reference's "if (w < v) v = w" (NaNs included). */
+#define PFS_MORPH_HV(sfx, T, V, B, LD, ST, OP, name)                                                            \
+    static int32_t PFS(h##name##_##sfx)(const T *pad, T *out, int32_t taps, int32_t step, int32_t x0,            \
+                                        int32_t n) {                                                             \
+        int32_t i = x0;                                                                                          \
+        PFS_FOR(i, x0, n, B) {                                                                                   \
+            V v = LD(pad + i);                                                                                   \
+            for (int32_t j = 1; j < taps; j++) v = OP(LD(pad + i + j * step), v);                                \
+            ST(out + i, v);                                                                                      \
+        }                                                                                                        \
+        return i;                                                                                                \
+    }                                                                                                            \
+    static int32_t PFS(v##name##_##sfx)(const T *const *rows, int32_t taps, T *out, int32_t x0, int32_t n) {     \
+        int32_t i = x0;                                                                                          \
+        PFS_FOR(i, x0, n, B) {                                                                                   \
+            V v = LD(rows[0] + i);                                                                               \
+            for (int32_t j = 1; j < taps; j++) v = OP(LD(rows[j] + i), v);                                       \
+            ST(out + i, v);                                                                                      \
+        }                                                                                                        \
+        return i;                                                                                                \
+    }
+PFS_MORPH_HV(u16, uint16_t, VI, PFS_B16, ld16, st16, minu16, min)
+PFS_MORPH_HV(u16, uint16_t, VI, PFS_B16, ld16, st16, maxu16, max)
+PFS_MORPH_HV(f32, float, VF, PFS_F, ldf, stf, minf, min)
+PFS_MORPH_HV(f32, float, VF, PFS_F, ldf, stf, maxf, max)
+
+/* f32 box: double sums in tap order from 0 (0 + x is exact, -0 becomes +0
+ * in both), then (float)(sum * scale). */
+static int32_t PFS(hsum_f32_f64)(const float *pad, double *out, int32_t taps, int32_t step, int32_t x0,
+                                 int32_t n) {
+    int32_t i = x0;
+    PFS_FOR(i, x0, n, PFS_D) {
+        VD acc = zerod();
+        for (int32_t j = 0; j < taps; j++) acc = addd(acc, ldf_d(pad + i + j * step));
+        std(out + i, acc);
+    }
+    return i;
+}
+
+static int32_t PFS(vbox_f64_f32)(const double *const *rows, int32_t taps, double scale, float *out, int32_t x0,
+                                 int32_t n) {
+    int32_t i = x0;
+    const VD sc = setd(scale);
+    PFS_FOR(i, x0, n, PFS_D) {
+        VD acc = zerod();
+        for (int32_t j = 0; j < taps; j++) acc = addd(acc, ldd(rows[j] + i));
+        std_f(out + i, muld(acc, sc));
+    }
+    return i;
+}
+
+/* filter_2d f32: f32 accumulation in tap order from delta, no FMA. */
+static int32_t PFS(conv2d_f32)(const float *const *rows, const pfi_taps2d *taps, float delta, float *out,
+                               int32_t x0, int32_t n) {
+    int32_t i = x0;
+    const VF d = setf(delta);
+    if (taps->count == 9) { /* dense 3x3: weights held in registers */
+        const float *w = taps->w;
+        const VF w0 = setf(w[0]), w1 = setf(w[1]), w2 = setf(w[2]), w3 = setf(w[3]), w4 = setf(w[4]);
+        const VF w5 = setf(w[5]), w6 = setf(w[6]), w7 = setf(w[7]), w8 = setf(w[8]);
+        const float *p0 = rows[taps->row[0]] + taps->off[0], *p1 = rows[taps->row[1]] + taps->off[1];
+        const float *p2 = rows[taps->row[2]] + taps->off[2], *p3 = rows[taps->row[3]] + taps->off[3];
+        const float *p4 = rows[taps->row[4]] + taps->off[4], *p5 = rows[taps->row[5]] + taps->off[5];
+        const float *p6 = rows[taps->row[6]] + taps->off[6], *p7 = rows[taps->row[7]] + taps->off[7];
+        const float *p8 = rows[taps->row[8]] + taps->off[8];
+        PFS_FOR(i, x0, n, PFS_F) {
+            VF acc = addf(d, mulf(w0, ldf(p0 + i)));
+            acc = addf(acc, mulf(w1, ldf(p1 + i)));
+            acc = addf(acc, mulf(w2, ldf(p2 + i)));
+            acc = addf(acc, mulf(w3, ldf(p3 + i)));
+            acc = addf(acc, mulf(w4, ldf(p4 + i)));
+            acc = addf(acc, mulf(w5, ldf(p5 + i)));
+            acc = addf(acc, mulf(w6, ldf(p6 + i)));
+            acc = addf(acc, mulf(w7, ldf(p7 + i)));
+            stf(out + i, addf(acc, mulf(w8, ldf(p8 + i))));
+        }
+        return i;
+    }
+    PFS_FOR(i, x0, n, PFS_F) {
+        VF acc = d;
+        for (int32_t t = 0; t < taps->count; t++)
+            acc = addf(acc, mulf(setf(taps->w[t]), ldf(rows[taps->row[t]] + i + taps->off[t])));
+        stf(out + i, acc);
+    }
+    return i;
+}
+
+/* torchvision adjust_sharpness, f32 interior elements; the clamp keeps
+ * the reference's NaN behaviour: min_ps(top, v) is v unless top < v. */
+static int32_t PFS(sharpen_f32)(const float *r0, const float *r1, const float *r2, float *out, int32_t step, float f,
+                                float g, int32_t x0, int32_t n) {
+    int32_t i = x0;
+    const VF s = setf(pfk_sharpen_side()), c = setf(pfk_sharpen_centre());
+    const VF vf = setf(f), vg = setf(g), z = setf(0.0f), top = setf(1.0f);
+    PFS_FOR(i, x0, n, PFS_F) {
+        VF acc = mulf(ldf(r0 + i - step), s);
+        acc = addf(acc, mulf(ldf(r0 + i), s));
+        acc = addf(acc, mulf(ldf(r0 + i + step), s));
+        acc = addf(acc, mulf(ldf(r1 + i - step), s));
+        VF x = ldf(r1 + i);
+        acc = addf(acc, mulf(x, c));
+        acc = addf(acc, mulf(ldf(r1 + i + step), s));
+        acc = addf(acc, mulf(ldf(r2 + i - step), s));
+        acc = addf(acc, mulf(ldf(r2 + i), s));
+        acc = addf(acc, mulf(ldf(r2 + i + step), s));
+        VF v = addf(mulf(vf, x), mulf(vg, acc));
+        stf(out + i, maxf(z, minf(top, v)));
+    }
+    return i;
+}
+
 static void PFS(fill)(pfi_kfn *slots) {
     slots[PFI_FILTER_HSUM_U8] = (pfi_kfn)PFS(hsum_u8);
     slots[PFI_FILTER_VGAUSS_U8] = (pfi_kfn)PFS(vgauss_u8);
@@ -315,4 +447,16 @@ static void PFS(fill)(pfi_kfn *slots) {
     slots[PFI_FILTER_MEDIAN5_U8] = (pfi_kfn)PFS(median5_u8);
     slots[PFI_FILTER_SHARPEN_U8] = (pfi_kfn)PFS(sharpen_u8);
     slots[PFI_FILTER_VGAUSS16_U8] = (pfi_kfn)PFS(vgauss16_u8);
+    slots[PFI_FILTER_HMIN_U16] = (pfi_kfn)PFS(hmin_u16);
+    slots[PFI_FILTER_HMAX_U16] = (pfi_kfn)PFS(hmax_u16);
+    slots[PFI_FILTER_VMIN_U16] = (pfi_kfn)PFS(vmin_u16);
+    slots[PFI_FILTER_VMAX_U16] = (pfi_kfn)PFS(vmax_u16);
+    slots[PFI_FILTER_HMIN_F32] = (pfi_kfn)PFS(hmin_f32);
+    slots[PFI_FILTER_HMAX_F32] = (pfi_kfn)PFS(hmax_f32);
+    slots[PFI_FILTER_VMIN_F32] = (pfi_kfn)PFS(vmin_f32);
+    slots[PFI_FILTER_VMAX_F32] = (pfi_kfn)PFS(vmax_f32);
+    slots[PFI_FILTER_HSUM_F32_F64] = (pfi_kfn)PFS(hsum_f32_f64);
+    slots[PFI_FILTER_VBOX_F64_F32] = (pfi_kfn)PFS(vbox_f64_f32);
+    slots[PFI_FILTER_CONV2D_F32] = (pfi_kfn)PFS(conv2d_f32);
+    slots[PFI_FILTER_SHARPEN_F32] = (pfi_kfn)PFS(sharpen_f32);
 }

@@ -54,21 +54,47 @@ PF_HD void pfk_gauss_kernel(double *out, int32_t n, double sigma) {
     out[half] = inv;
 }
 
-/* OpenCV's getGaussianKernelFixedPoint_ED with 8 fraction bits: the outer
- * taps are rounded with the error carried inwards, the centre takes what
- * is left so the taps sum to exactly 256. */
-PF_HD void pfk_gauss_kernel_q8(const double *k, int32_t n, uint16_t *q) {
+/* OpenCV's getGaussianKernelFixedPoint_ED with `bits` fraction bits (8
+ * for u8, 16 for u16): the outer taps are rounded (half to even) with the
+ * error carried inwards, the centre takes what is left so the taps sum to
+ * exactly 2^bits. */
+PF_HD void pfk_gauss_kernel_fixed(const double *k, int32_t n, int32_t bits, uint32_t *q) {
     int32_t half = n / 2;
-    double err = 0;
-    int32_t sum = 0;
+    double err = 0, mult = (double)(1u << bits);
+    int64_t sum = 0;
     for (int32_t i = 0; i < half; i++) {
-        double v = k[i] * 256.0 + err;
-        int32_t r = (int32_t)lrint(v);
+        double v = k[i] * mult + err;
+        int64_t r = (int64_t)llrint(v);
         err = v - (double)r;
-        q[i] = q[n - 1 - i] = (uint16_t)r;
+        q[i] = q[n - 1 - i] = (uint32_t)r;
         sum += r;
     }
-    q[half] = (uint16_t)(256 - 2 * sum);
+    q[half] = (uint32_t)((int64_t)1 << bits) - (uint32_t)(2 * sum);
+}
+
+PF_HD void pfk_gauss_kernel_q8(const double *k, int32_t n, uint16_t *q) {
+    uint32_t tmp[PFK_FILTER_MAX_KSIZE];
+    pfk_gauss_kernel_fixed(k, n, 8, tmp);
+    for (int32_t i = 0; i < n; i++) q[i] = (uint16_t)tmp[i];
+}
+
+/* u16 Gaussian (OpenCV's ufixedpoint32 path): horizontal sums of 16.16
+ * taps times u16 fit 32 bits exactly (taps sum to 2^16), the vertical sum
+ * of those times 16.16 taps has 32 fraction bits; round half up. */
+PF_HD uint16_t pfk_gauss_q32_to_u16(uint64_t acc) {
+    uint64_t v = (acc + (1ull << 31)) >> 32;
+    return (uint16_t)(v > 65535 ? 65535 : v);
+}
+
+/* Box u16 (OpenCV's ColumnSum<int, ushort>, area <= 2^15): its SIMD body
+ * rounds (float)sum * (float)(1 / area) half to even in f32 (the scalar
+ * tail columns use double, which can differ by 1 near ties; we follow the
+ * body). Wider windows sum in double: rint(sum * (1 / area)). */
+PF_HD uint16_t pfk_box_u16(uint64_t sum, int32_t area) {
+    double v;
+    if (area <= (1 << 15)) v = (double)rintf((float)sum * (float)(1.0 / area));
+    else v = rint((double)sum * (1.0 / area));
+    return (uint16_t)(v > 65535 ? 65535 : v < 0 ? 0 : v);
 }
 
 /* u8 Gaussian vertical step: taps sum to 256 and the horizontal sums have

@@ -47,31 +47,34 @@ int32_t pfi_vbox_u8_ref(const uint16_t *const *rows, int32_t taps, pfk_box_div d
     return n;
 }
 
-#define MORPH_ROWS(name, T, better)                                                                \
-    int32_t pfi_h##name##_u8_ref(const uint8_t *pad, uint8_t *out, int32_t taps, int32_t step,    \
-                                 int32_t x0, int32_t n) {                                         \
-        for (int32_t i = x0; i < n; i++) {                                                        \
-            T v = pad[i];                                                                         \
-            for (int32_t j = 1; j < taps; j++) {                                                  \
-                T w = pad[i + j * step];                                                          \
-                if (w better v) v = w;                                                            \
-            }                                                                                     \
-            out[i] = v;                                                                           \
-        }                                                                                         \
-        return n;                                                                                 \
-    }                                                                                             \
-    int32_t pfi_v##name##_u8_ref(const uint8_t *const *rows, int32_t taps, uint8_t *out, int32_t x0, \
-                                 int32_t n) {                                                     \
-        for (int32_t i = x0; i < n; i++) {                                                        \
-            T v = rows[0][i];                                                                     \
-            for (int32_t j = 1; j < taps; j++)                                                    \
-                if (rows[j][i] better v) v = rows[j][i];                                          \
-            out[i] = v;                                                                           \
-        }                                                                                         \
-        return n;                                                                                 \
+#define MORPH_ROWS(name, sfx, T, better)                                                           \
+    int32_t pfi_h##name##_##sfx##_ref(const T *pad, T *out, int32_t taps, int32_t step, int32_t x0,     \
+                                      int32_t n) {                                                      \
+        for (int32_t i = x0; i < n; i++) {                                                              \
+            T v = pad[i];                                                                               \
+            for (int32_t j = 1; j < taps; j++) {                                                        \
+                T w = pad[i + j * step];                                                                \
+                if (w better v) v = w;                                                                  \
+            }                                                                                           \
+            out[i] = v;                                                                                 \
+        }                                                                                               \
+        return n;                                                                                       \
+    }                                                                                                   \
+    int32_t pfi_v##name##_##sfx##_ref(const T *const *rows, int32_t taps, T *out, int32_t x0, int32_t n) { \
+        for (int32_t i = x0; i < n; i++) {                                                              \
+            T v = rows[0][i];                                                                           \
+            for (int32_t j = 1; j < taps; j++)                                                          \
+                if (rows[j][i] better v) v = rows[j][i];                                                \
+            out[i] = v;                                                                                 \
+        }                                                                                               \
+        return n;                                                                                       \
     }
-MORPH_ROWS(min, uint8_t, <)
-MORPH_ROWS(max, uint8_t, >)
+MORPH_ROWS(min, u8, uint8_t, <)
+MORPH_ROWS(max, u8, uint8_t, >)
+MORPH_ROWS(min, u16, uint16_t, <)
+MORPH_ROWS(max, u16, uint16_t, >)
+MORPH_ROWS(min, f32, float, <)
+MORPH_ROWS(max, f32, float, >)
 
 int32_t pfi_hconv_f32_ref(const float *pad, float *out, const float *k, int32_t taps, int32_t step, int32_t x0,
                           int32_t n) {
@@ -181,51 +184,33 @@ void pfi_vbox_u32_u8_ref(const uint32_t *const *rows, int32_t taps, int32_t area
     }
 }
 
-void pfi_hsum_f32_f64_ref(const float *pad, double *out, int32_t taps, int32_t step, int32_t n) {
-    for (int32_t i = 0; i < n; i++) {
+int32_t pfi_hsum_f32_f64_ref(const float *pad, double *out, int32_t taps, int32_t step, int32_t x0, int32_t n) {
+    for (int32_t i = x0; i < n; i++) {
         double acc = 0;
         for (int32_t j = 0; j < taps; j++) acc += (double)pad[i + j * step];
         out[i] = acc;
     }
+    return n;
 }
 
-void pfi_vbox_f64_f32_ref(const double *const *rows, int32_t taps, int32_t area, float *out, int32_t n) {
-    double scale = 1.0 / area;
-    for (int32_t i = 0; i < n; i++) {
+int32_t pfi_vbox_f64_f32_ref(const double *const *rows, int32_t taps, double scale, float *out, int32_t x0,
+                             int32_t n) {
+    for (int32_t i = x0; i < n; i++) {
         double acc = 0;
         for (int32_t j = 0; j < taps; j++) acc += rows[j][i];
         out[i] = (float)(acc * scale);
     }
+    return n;
 }
 
-void pfi_hmorph_f32_ref(const float *pad, float *out, int32_t taps, int32_t step, int is_max, int32_t n) {
-    for (int32_t i = 0; i < n; i++) {
-        float v = pad[i];
-        for (int32_t j = 1; j < taps; j++) {
-            float w = pad[i + j * step];
-            if (is_max ? w > v : w < v) v = w;
-        }
-        out[i] = v;
-    }
-}
-
-void pfi_vmorph_f32_ref(const float *const *rows, int32_t taps, int is_max, float *out, int32_t n) {
-    for (int32_t i = 0; i < n; i++) {
-        float v = rows[0][i];
-        for (int32_t j = 1; j < taps; j++) {
-            float w = rows[j][i];
-            if (is_max ? w > v : w < v) v = w;
-        }
-        out[i] = v;
-    }
-}
-
-void pfi_conv2d_f32_ref(const float *const *rows, const pfi_taps2d *taps, float delta, float *out, int32_t n) {
-    for (int32_t i = 0; i < n; i++) {
+int32_t pfi_conv2d_f32_ref(const float *const *rows, const pfi_taps2d *taps, float delta, float *out, int32_t x0,
+                           int32_t n) {
+    for (int32_t i = x0; i < n; i++) {
         float acc = delta;
         for (int32_t t = 0; t < taps->count; t++) acc += taps->w[t] * rows[taps->row[t]][i + taps->off[t]];
         out[i] = acc;
     }
+    return n;
 }
 
 void pfi_median_u8_ref(const uint8_t *const *rows, int32_t k, int32_t step, uint8_t *out, int32_t n) {
@@ -234,6 +219,58 @@ void pfi_median_u8_ref(const uint8_t *const *rows, int32_t k, int32_t step, uint
         return;
     }
     for (int32_t i = 0; i < n; i++) out[i] = median_u8_window(rows, k, step, i);
+}
+
+int32_t pfi_hsum_u16_ref(const uint16_t *pad, uint32_t *out, const uint32_t *k, int32_t taps, int32_t step,
+                         int32_t x0, int32_t n) {
+    for (int32_t i = x0; i < n; i++) {
+        uint32_t acc = 0;
+        for (int32_t j = 0; j < taps; j++) acc += k[j] * pad[i + j * step];
+        out[i] = acc;
+    }
+    return n;
+}
+
+int32_t pfi_vgauss_u16_ref(const uint32_t *const *rows, const uint32_t *k, int32_t taps, uint16_t *out, int32_t x0,
+                           int32_t n) {
+    for (int32_t i = x0; i < n; i++) {
+        uint64_t acc = 0;
+        for (int32_t j = 0; j < taps; j++) acc += (uint64_t)k[j] * rows[j][i];
+        out[i] = pfk_gauss_q32_to_u16(acc);
+    }
+    return n;
+}
+
+void pfi_hsum1_u16_ref(const uint16_t *pad, uint32_t *out, int32_t taps, int32_t step, int32_t n) {
+    for (int32_t i = 0; i < n; i++) {
+        uint32_t acc = 0;
+        for (int32_t j = 0; j < taps; j++) acc += pad[i + j * step];
+        out[i] = acc;
+    }
+}
+
+void pfi_vbox_u16_ref(const uint32_t *const *rows, int32_t taps, int32_t area, uint16_t *out, int32_t n) {
+    for (int32_t i = 0; i < n; i++) {
+        uint64_t acc = 0;
+        for (int32_t j = 0; j < taps; j++) acc += rows[j][i];
+        out[i] = pfk_box_u16(acc, area);
+    }
+}
+
+static int cmp_u16(const void *a, const void *b) {
+    uint16_t x = *(const uint16_t *)a, y = *(const uint16_t *)b;
+    return (x > y) - (x < y);
+}
+
+void pfi_median_u16_ref(const uint16_t *const *rows, int32_t k, int32_t step, uint16_t *out, int32_t n) {
+    uint16_t w[25];
+    for (int32_t i = 0; i < n; i++) {
+        int32_t m = 0;
+        for (int32_t r = 0; r < k; r++)
+            for (int32_t j = 0; j < k; j++) w[m++] = rows[r][i + j * step];
+        qsort(w, (size_t)m, sizeof w[0], cmp_u16);
+        out[i] = w[m / 2];
+    }
 }
 
 static int cmp_f32(const void *a, const void *b) {
@@ -252,10 +289,11 @@ void pfi_median_f32_ref(const float *const *rows, int32_t k, int32_t step, float
     }
 }
 
-void pfi_sharpen_f32_ref(const float *r0, const float *r1, const float *r2, float *out, int32_t step, float f,
-                         float g, int32_t x0, int32_t n) {
+int32_t pfi_sharpen_f32_ref(const float *r0, const float *r1, const float *r2, float *out, int32_t step, float f,
+                            float g, int32_t x0, int32_t n) {
     for (int32_t x = x0; x < n; x++) {
         float blurred = pfk_sharpen_blur_f32(r0, r1, r2, x, step);
         out[x] = pfk_sharpen_blend(r1[x], blurred, f, g, 1.0f);
     }
+    return n;
 }

@@ -43,6 +43,15 @@ typedef int32_t (*pfi_hmorph_u8_fn)(const uint8_t *pad, uint8_t *out, int32_t ta
                                     int32_t n);
 typedef int32_t (*pfi_vmorph_u8_fn)(const uint8_t *const *rows, int32_t taps, uint8_t *out, int32_t x0,
                                     int32_t n);
+/* Same for u16 and f32 (f32: a NaN in the window gives what the
+ * reference's "if (w < v) v = w" scan gives, in window order). */
+typedef int32_t (*pfi_hmorph_u16_fn)(const uint16_t *pad, uint16_t *out, int32_t taps, int32_t step, int32_t x0,
+                                     int32_t n);
+typedef int32_t (*pfi_vmorph_u16_fn)(const uint16_t *const *rows, int32_t taps, uint16_t *out, int32_t x0,
+                                     int32_t n);
+typedef int32_t (*pfi_hmorph_f32_fn)(const float *pad, float *out, int32_t taps, int32_t step, int32_t x0,
+                                     int32_t n);
+typedef int32_t (*pfi_vmorph_f32_fn)(const float *const *rows, int32_t taps, float *out, int32_t x0, int32_t n);
 /* f32 separable convolution passes (products summed in tap order, f32,
  * no FMA). */
 typedef int32_t (*pfi_hconv_f32_fn)(const float *pad, float *out, const float *k, int32_t taps, int32_t step,
@@ -81,10 +90,15 @@ int32_t pfi_vgauss16_u8_ref(const uint16_t *const *rows, const uint16_t *k, int3
                             uint8_t *out, int32_t x0, int32_t n);
 int32_t pfi_vbox_u8_ref(const uint16_t *const *rows, int32_t taps, pfk_box_div d, uint8_t *out, int32_t x0,
                         int32_t n);
-int32_t pfi_hmin_u8_ref(const uint8_t *pad, uint8_t *out, int32_t taps, int32_t step, int32_t x0, int32_t n);
-int32_t pfi_hmax_u8_ref(const uint8_t *pad, uint8_t *out, int32_t taps, int32_t step, int32_t x0, int32_t n);
-int32_t pfi_vmin_u8_ref(const uint8_t *const *rows, int32_t taps, uint8_t *out, int32_t x0, int32_t n);
-int32_t pfi_vmax_u8_ref(const uint8_t *const *rows, int32_t taps, uint8_t *out, int32_t x0, int32_t n);
+#define PFI_MORPH_REF_DECL(name, sfx, T)                                                                        \
+    int32_t pfi_h##name##_##sfx##_ref(const T *pad, T *out, int32_t taps, int32_t step, int32_t x0, int32_t n);    \
+    int32_t pfi_v##name##_##sfx##_ref(const T *const *rows, int32_t taps, T *out, int32_t x0, int32_t n);
+PFI_MORPH_REF_DECL(min, u8, uint8_t)
+PFI_MORPH_REF_DECL(max, u8, uint8_t)
+PFI_MORPH_REF_DECL(min, u16, uint16_t)
+PFI_MORPH_REF_DECL(max, u16, uint16_t)
+PFI_MORPH_REF_DECL(min, f32, float)
+PFI_MORPH_REF_DECL(max, f32, float)
 int32_t pfi_hconv_f32_ref(const float *pad, float *out, const float *k, int32_t taps, int32_t step, int32_t x0,
                           int32_t n);
 int32_t pfi_vconv_f32_ref(const float *const *rows, const float *k, int32_t taps, float *out, int32_t x0,
@@ -101,19 +115,41 @@ int32_t pfi_sharpen_u8_ref(const uint8_t *r0, const uint8_t *r1, const uint8_t *
 /* u8 box with wide windows: 32-bit sums. */
 void pfi_hsum_u8_u32_ref(const uint8_t *pad, uint32_t *out, int32_t taps, int32_t step, int32_t n);
 void pfi_vbox_u32_u8_ref(const uint32_t *const *rows, int32_t taps, int32_t area, uint8_t *out, int32_t n);
-/* f32 box: double sums, dst = (float)(sum * (1.0 / area)). */
-void pfi_hsum_f32_f64_ref(const float *pad, double *out, int32_t taps, int32_t step, int32_t n);
-void pfi_vbox_f64_f32_ref(const double *const *rows, int32_t taps, int32_t area, float *out, int32_t n);
-/* f32 min / max. */
-void pfi_hmorph_f32_ref(const float *pad, float *out, int32_t taps, int32_t step, int is_max, int32_t n);
-void pfi_vmorph_f32_ref(const float *const *rows, int32_t taps, int is_max, float *out, int32_t n);
-/* filter_2d f32: out[i] = (float)delta + sum_t w[t] * x_t, in f32. */
-void pfi_conv2d_f32_ref(const float *const *rows, const pfi_taps2d *taps, float delta, float *out, int32_t n);
-/* Median of a k x k window (k odd): u8 any k, f32 k 3 or 5. */
+/* f32 box: double sums in tap order, dst = (float)(sum * (1.0 / area)). */
+typedef int32_t (*pfi_hsum_f32_f64_fn)(const float *pad, double *out, int32_t taps, int32_t step, int32_t x0,
+                                       int32_t n);
+typedef int32_t (*pfi_vbox_f64_f32_fn)(const double *const *rows, int32_t taps, double scale, float *out,
+                                       int32_t x0, int32_t n);
+int32_t pfi_hsum_f32_f64_ref(const float *pad, double *out, int32_t taps, int32_t step, int32_t x0, int32_t n);
+int32_t pfi_vbox_f64_f32_ref(const double *const *rows, int32_t taps, double scale, float *out, int32_t x0,
+                             int32_t n);
+/* filter_2d f32: out[i] = delta + sum_t w[t] * x_t, f32, in tap order
+ * from delta, no FMA. */
+typedef int32_t (*pfi_conv2d_f32_fn)(const float *const *rows, const pfi_taps2d *taps, float delta, float *out,
+                                     int32_t x0, int32_t n);
+int32_t pfi_conv2d_f32_ref(const float *const *rows, const pfi_taps2d *taps, float delta, float *out, int32_t x0,
+                           int32_t n);
+/* u16 Gaussian (16.16 taps) and box: horizontal u16 -> u32 weighted
+ * sums (exact), vertical passes to u16 (pfk_gauss_q32_to_u16 / pfk_box_u16). */
+typedef int32_t (*pfi_hsum_u16_fn)(const uint16_t *pad, uint32_t *out, const uint32_t *k, int32_t taps,
+                                   int32_t step, int32_t x0, int32_t n);
+typedef int32_t (*pfi_vgauss_u16_fn)(const uint32_t *const *rows, const uint32_t *k, int32_t taps, uint16_t *out,
+                                     int32_t x0, int32_t n);
+int32_t pfi_hsum_u16_ref(const uint16_t *pad, uint32_t *out, const uint32_t *k, int32_t taps, int32_t step,
+                         int32_t x0, int32_t n);
+int32_t pfi_vgauss_u16_ref(const uint32_t *const *rows, const uint32_t *k, int32_t taps, uint16_t *out, int32_t x0,
+                           int32_t n);
+void pfi_hsum1_u16_ref(const uint16_t *pad, uint32_t *out, int32_t taps, int32_t step, int32_t n);
+void pfi_vbox_u16_ref(const uint32_t *const *rows, int32_t taps, int32_t area, uint16_t *out, int32_t n);
+/* Median of a k x k window (k odd): u8 any k, u16 and f32 k 3 or 5. */
 void pfi_median_u8_ref(const uint8_t *const *rows, int32_t k, int32_t step, uint8_t *out, int32_t n);
+void pfi_median_u16_ref(const uint16_t *const *rows, int32_t k, int32_t step, uint16_t *out, int32_t n);
 void pfi_median_f32_ref(const float *const *rows, int32_t k, int32_t step, float *out, int32_t n);
-/* torchvision adjust_sharpness, f32 interior elements (bound 1). */
-void pfi_sharpen_f32_ref(const float *r0, const float *r1, const float *r2, float *out, int32_t step, float f,
-                         float g, int32_t x0, int32_t n);
+/* torchvision adjust_sharpness, f32 interior elements (bound 1); same
+ * contract as pfi_sharpen_u8_fn. */
+typedef int32_t (*pfi_sharpen_f32_fn)(const float *r0, const float *r1, const float *r2, float *out, int32_t step,
+                                      float f, float g, int32_t x0, int32_t n);
+int32_t pfi_sharpen_f32_ref(const float *r0, const float *r1, const float *r2, float *out, int32_t step, float f,
+                            float g, int32_t x0, int32_t n);
 
 #endif

@@ -5,14 +5,14 @@
  *
  *   parity_filter [cases-per-op [seed [op [case]]]]
  *
- * Each case: u8 (mostly) or f32, 1..4 channels, HWC or CHW (each plane is
+ * Each case: u8 (mostly), u16 (not filter_2d) or f32, 1..4 channels, HWC or CHW (each plane is
  * compared with OpenCV on that plane), random size incl. 1..4 pixels
  * (smaller than the kernel) and odd sizes, source as a padded view inside
  * a bigger buffer (OpenCV gets a Mat header of the same bytes, which is not
  * a submatrix: no pixel outside the view is read), random kernel sizes,
  * sigmas, anchors and every supported border; NULL stream or 2 threads.
  * Contracts: u8 bit-exact except filter_2d (<= 1) and box windows over 256
- * pixels (<= 1); f32 within 1e-5 (Gaussian, box) / 1e-4 (filter_2d)
+ * pixels (<= 1); u16 bit-exact except box (<= 1, OpenCV's f64 tail columns); f32 within 1e-5 (Gaussian, box) / 1e-4 (filter_2d)
  * relative to max(1, |value|), exact for median / erode / dilate.
  * Destination padding must stay untouched. Prints the measured maximum
  * difference per op and dtype, then "parity_filter: N passed, M failed".
@@ -38,7 +38,7 @@ enum Op { GAUSS, BOX, MEDIAN, CONV, ERODE, DILATE, NOPS };
 const char *const k_op_names[] = {"gaussian", "box", "median", "filter_2d", "erode", "dilate"};
 const pf_border k_borders[] = {PF_BORDER_CONSTANT, PF_BORDER_REPLICATE, PF_BORDER_REFLECT, PF_BORDER_REFLECT_101};
 
-double g_maxdiff[NOPS][2]; /* [op][is_f32] */
+double g_maxdiff[NOPS][3]; /* [op][u8, f32, u16] */
 double g_maxdiff_wide_box = 0, g_maxdiff_dft = 0;
 
 int odd_ksize(Rng &r, bool allow_zero) {
@@ -54,7 +54,9 @@ int odd_ksize(Rng &r, bool allow_zero) {
 bool run_case(Op op, int k, uint64_t seed, pf_stream *s2, bool verbose) {
     Rng r(seed * 7919u + static_cast<uint64_t>(op) * 1000003u + static_cast<uint64_t>(k));
     bool f32 = r.range(0, 4) == 0;
-    pf_dtype dt = f32 ? PF_F32 : PF_U8;
+    /* u16 for the ops that take it (not filter_2d), on a fifth of the cases */
+    bool u16 = !f32 && op != CONV && r.range(0, 4) == 0;
+    pf_dtype dt = f32 ? PF_F32 : u16 ? PF_U16 : PF_U8;
     int cn = r.range(1, 4);
     int chw = cn > 1 && r.range(0, 4) == 0;
     int tiny = r.range(0, 4) == 0;
@@ -93,7 +95,7 @@ bool run_case(Op op, int k, uint64_t seed, pf_stream *s2, bool verbose) {
         break;
     case MEDIAN:
         mk = r.range(0, 1) ? 3 : 5;
-        if (!f32 && cn != 2 && r.range(0, 4) == 0) mk = 2 * r.range(3, 8) + 1;
+        if (!f32 && !u16 && cn != 2 && r.range(0, 4) == 0) mk = 2 * r.range(3, 8) + 1;
         if (r.range(0, 20) == 0) mk = 1;
         break;
     case CONV: {
@@ -118,7 +120,7 @@ bool run_case(Op op, int k, uint64_t seed, pf_stream *s2, bool verbose) {
         mp.border = r.range(0, 1) ? PF_BORDER_CONSTANT : border;
         if (mp.border == PF_BORDER_CONSTANT && r.range(0, 2) == 0) {
             mp.use_border_value = 1;
-            for (double &v : mp.border_value) v = r.range(-20, 280) + (f32 ? 0.25 : 0.0);
+            for (double &v : mp.border_value) v = (u16 ? 251.0 : 1.0) * r.range(-20, 280) + (f32 ? 0.25 : 0.0);
         }
         break;
     }
@@ -138,6 +140,10 @@ bool run_case(Op op, int k, uint64_t seed, pf_stream *s2, bool verbose) {
             if (i % 4) continue;
             float v = static_cast<float>(r.unit());
             std::memcpy(&sbuf[i], &v, 4);
+        } else if (u16) {
+            if (i % 2) continue;
+            uint16_t v = smooth ? static_cast<uint16_t>(i * 97 + r.range(0, 700)) : static_cast<uint16_t>(r.next());
+            std::memcpy(&sbuf[i], &v, 2);
         } else {
             sbuf[i] = smooth ? static_cast<uint8_t>((i * 7 / 5) + r.range(0, 3)) : static_cast<uint8_t>(r.next());
         }
@@ -180,10 +186,13 @@ bool run_case(Op op, int k, uint64_t seed, pf_stream *s2, bool verbose) {
     bool dft = op == CONV && fp.ksize_x * fp.ksize_y >= 130;
     double tol = 0;
     if (!f32 && (op == CONV || wide_box)) tol = 1;
+    /* u16 box: OpenCV's SIMD body rounds in f32 (we do too), its scalar
+     * tail columns in f64: they may differ by 1 near ties */
+    if (u16 && op == BOX) tol = 1;
     if (f32 && (op == GAUSS || op == BOX)) tol = 1e-5;
     if (f32 && op == CONV) tol = 1e-4;
     for (int p = 0; p < planes; p++) {
-        cv::Mat in(h, w, CV_MAKETYPE(f32 ? CV_32F : CV_8U, ccn), origin + static_cast<size_t>(p) * splane, sstride);
+        cv::Mat in(h, w, CV_MAKETYPE(f32 ? CV_32F : u16 ? CV_16U : CV_8U, ccn), origin + static_cast<size_t>(p) * splane, sstride);
         cv::Mat want;
         switch (op) {
         case GAUSS:
@@ -225,6 +234,10 @@ bool run_case(Op op, int k, uint64_t seed, pf_stream *s2, bool verbose) {
                     b = want.ptr<float>(y)[x];
                     d = std::fabs(static_cast<double>(a) - b) / std::fmax(1.0, std::fabs(static_cast<double>(b)));
                     if (std::isnan(a) != std::isnan(b)) d = 1e9;
+                } else if (u16) {
+                    uint16_t a;
+                    std::memcpy(&a, row + 2 * x, 2);
+                    d = std::abs(static_cast<int>(a) - static_cast<int>(want.ptr<uint16_t>(y)[x]));
                 } else {
                     d = std::abs(static_cast<int>(row[x]) - static_cast<int>(want.ptr<uint8_t>(y)[x]));
                 }
@@ -238,7 +251,7 @@ bool run_case(Op op, int k, uint64_t seed, pf_stream *s2, bool verbose) {
         }
         if (wide_box) g_maxdiff_wide_box = std::fmax(g_maxdiff_wide_box, maxd);
         else if (dft) g_maxdiff_dft = std::fmax(g_maxdiff_dft, maxd);
-        else g_maxdiff[op][f32] = std::fmax(g_maxdiff[op][f32], maxd);
+        else g_maxdiff[op][u16 ? 2 : f32] = std::fmax(g_maxdiff[op][u16 ? 2 : f32], maxd);
         if (maxd > tol) {
             std::fprintf(stderr, "%s: plane %d differs by %g (tolerance %g) at row %d element %d\n", desc, p, maxd,
                          tol, bad_y, bad_x);
@@ -276,8 +289,8 @@ int main(int argc, char **argv) {
     }
     pf_stream_destroy(s2);
     for (int op = GAUSS; op < NOPS; op++)
-        std::printf("parity_filter: %-9s max diff u8 %g, f32 %g (relative)\n", k_op_names[op], g_maxdiff[op][0],
-                    g_maxdiff[op][1]);
+        std::printf("parity_filter: %-9s max diff u8 %g, u16 %g, f32 %g (relative)\n", k_op_names[op],
+                    g_maxdiff[op][0], g_maxdiff[op][2], g_maxdiff[op][1]);
     std::printf("parity_filter: box windows > 256 px max diff %g; filter_2d >= 130 taps (OpenCV DFT) max diff %g\n",
                 g_maxdiff_wide_box, g_maxdiff_dft);
     std::printf("parity_filter: %d passed, %d failed\n", pass, fail);

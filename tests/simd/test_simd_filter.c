@@ -1,8 +1,10 @@
 /* C-vs-SIMD harness for the filter kernels: every op that has SIMD row
- * kernels (Gaussian u8 32- and 16-bit vertical passes and f32 passes, box
- * u8, erode / dilate u8, 3x3 and 5x5 median u8, filter_2d u8, sharpen u8)
- * runs at every ISA level and must equal the scalar reference bit for
- * bit; widths around the vector sizes (1..200 and wide rows that take
+ * kernels (Gaussian u8 32- and 16-bit vertical passes, u16 and f32 passes, box
+ * u8 and f32, erode / dilate u8, u16 and f32 (separable and windows from
+ * iterations > 1), 3x3 and 5x5 median u8, filter_2d u8 and f32, sharpen
+ * u8 and f32) runs at every ISA level and must equal the scalar reference
+ * bit for bit (f32 included: the SIMD kernels keep the reference's
+ * operation order); widths around the vector sizes (1..200 and wide rows that take
  * several column strips), 1..4 channels and CHW planes, misaligned and
  * negative-stride sources, sources ending at a guard page (proving the
  * overlapped last vector never reads past a row), all borders. */
@@ -45,6 +47,8 @@ static pf_status run_op(int op, uint64_t *rng, const pf_image *src, pf_image *ds
         pf_morph_params_defaults(&mp);
         mp.ksize_x = pft_range(rng, 1, 5);
         mp.ksize_y = pft_range(rng, 1, 5);
+        if (pft_range(rng, 0, 3) == 0) mp.iterations = pft_range(rng, 2, 3);
+        if (pft_range(rng, 0, 2) == 0) mp.anchor_x = pft_range(rng, 0, mp.ksize_x - 1);
         mp.border = border;
         return op == OP_ERODE ? pf_erode(NULL, 1, src, dst, &mp, 1) : pf_dilate(NULL, 1, src, dst, &mp, 1);
     }
@@ -83,7 +87,10 @@ int main(void) {
     for (int i = 0; i < 16; i++) kern[i] = (float)pft_range(&rng, -100, 100) / 64.0f;
     for (int iter = 0; iter < 640; iter++) {
         int op = iter % OP_COUNT;
-        pf_dtype dt = op == OP_GAUSS_F32 ? PF_F32 : PF_U8;
+        /* u8 on even rounds, f32 on odd ones (every op has f32 kernels), */
+        pf_dtype dt = op == OP_GAUSS_F32 || (iter / OP_COUNT) % 2 ? PF_F32 : PF_U8;
+        /* and u16 on every third even round for the ops that take it */
+        if (dt == PF_U8 && (iter / OP_COUNT) % 6 == 2 && op != OP_CONV && op != OP_SHARPEN) dt = PF_U16;
         size_t es = pf_dtype_size(dt);
         int cn = pft_range(&rng, 1, 4);
         int chw = cn > 1 && iter % 9 == 4;
@@ -102,6 +109,8 @@ int main(void) {
         if (dt == PF_F32)
             for (size_t i = 0; i + 4 <= total; i += 4) {
                 float v = (float)(pft_rand(&rng) % 100000) / 1000.0f;
+                uint32_t qnan = 0x7fc00000u; /* some NaNs: min / max / clamps must treat them as the reference */
+                if (iter % 4 == 1 && pft_rand(&rng) % 64 == 0) memcpy(&v, &qnan, 4);
                 memcpy(g.data + i, &v, 4);
             }
         int negative = iter % 5 == 2 && !chw;

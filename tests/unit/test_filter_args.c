@@ -71,9 +71,20 @@ static void bad_arguments(void) {
     pf_image small = pf_image_hwc(g_b, W - 1, H, 3, PF_U8, 0);
     CHECK_STATUS(pf_gaussian_blur(NULL, 1, &src, &small, &gp, 1), PF_ERR_INVALID_ARGUMENT);
     CHECK_MSG("dst[0] is 36x23");
+    pf_image f16s = pf_image_hwc(g_a, 8, 8, 1, PF_F16, 0), f16d = pf_image_hwc(g_b, 8, 8, 1, PF_F16, 0);
+    CHECK_STATUS(pf_gaussian_blur(NULL, 1, &f16s, &f16d, &gp, 1), PF_ERR_UNSUPPORTED);
+    CHECK_MSG("src[0].dtype is f16; pf_gaussian_blur takes u8, u16 or f32");
+    /* u16 is taken by Gaussian / box / median / erode / dilate, not by filter_2d or sharpen */
     pf_image u16s = pf_image_hwc(g_a, 8, 8, 1, PF_U16, 0), u16d = pf_image_hwc(g_b, 8, 8, 1, PF_U16, 0);
-    CHECK_STATUS(pf_gaussian_blur(NULL, 1, &u16s, &u16d, &gp, 1), PF_ERR_UNSUPPORTED);
-    CHECK_MSG("src[0].dtype is u16");
+    float k1 = 1.0f, fac = 2.0f;
+    pf_filter2d_params fp16;
+    pf_filter2d_params_defaults(&fp16);
+    fp16.kernel = &k1;
+    fp16.ksize_x = fp16.ksize_y = 1;
+    CHECK_STATUS(pf_filter_2d(NULL, 1, &u16s, &u16d, &fp16, 1), PF_ERR_UNSUPPORTED);
+    CHECK_MSG("src[0].dtype is u16; pf_filter_2d takes u8 or f32");
+    CHECK_STATUS(pf_sharpen(NULL, 1, &u16s, &u16d, &fac, 1), PF_ERR_UNSUPPORTED);
+    CHECK_MSG("pf_sharpen takes u8 or f32");
     pf_image inplace = src;
     CHECK_STATUS(pf_gaussian_blur(NULL, 1, &src, &inplace, &gp, 1), PF_ERR_INVALID_ARGUMENT);
     CHECK_MSG("overlap");

@@ -1,5 +1,6 @@
 /* pixflow bench filter: the filters vs their OpenCV counterparts on a
- * bundled photo (1920x1080 and a 224x224 crop, u8 RGB), 1 and 2 threads;
+ * bundled photo (1920x1080 and a 224x224 crop, RGB: u8, plus f32 rows and
+ * a u16 Gaussian row made from the same pixels), 1 and 2 threads;
  * each row says how the outputs compare (bit-exact, or the max
  * difference). Sharpen follows torchvision, so its OpenCV column is the
  * usual OpenCV spelling of the same idea (filter2D + addWeighted), timed
@@ -18,11 +19,15 @@
 #include "opencv_io.h"
 #include "opencv_ref.h"
 
-typedef struct filter_case { int op, ksize; const char *name; } filter_case;
+/* depth: 0 u8, 1 u16, 2 f32 (u16 = u8 * 257, f32 = u8 / 255 of the photo) */
+typedef struct filter_case { int op, ksize, depth; const char *name; } filter_case;
 
 static const filter_case k_cases[] = {
-    {0, 3, "gaussian 3x3"}, {0, 5, "gaussian 5x5"}, {1, 5, "box 5x5"},      {2, 3, "median 3x3"},
-    {2, 5, "median 5x5"},   {3, 3, "erode 3x3"},    {4, 3, "filter_2d 3x3"}, {5, 3, "sharpen 1.5"},
+    {0, 3, 0, "gaussian 3x3"},      {0, 5, 0, "gaussian 5x5"},      {1, 5, 0, "box 5x5"},
+    {2, 3, 0, "median 3x3"},        {2, 5, 0, "median 5x5"},        {3, 3, 0, "erode 3x3"},
+    {3, 5, 0, "erode 5x5"},         {4, 3, 0, "filter_2d 3x3"},     {5, 3, 0, "sharpen 1.5"},
+    {0, 5, 1, "gaussian 5x5 u16"},  {1, 5, 2, "box 5x5 f32"},       {3, 3, 2, "erode 3x3 f32"},
+    {4, 3, 2, "filter_2d 3x3 f32"}, {5, 3, 2, "sharpen 1.5 f32"},
 };
 
 /* a 3x3 edge-enhancing kernel with non-trivial weights */
@@ -33,7 +38,7 @@ typedef struct filter_ctx {
     pf_stream *stream;
     const filter_case *fc;
     pf_image src, dst;
-    uint8_t *cv_dst;
+    void *cv_dst;
 } filter_ctx;
 
 static int run_pf(void *p) {
@@ -78,7 +83,7 @@ static int run_pf(void *p) {
 
 static int run_cv(void *p) {
     filter_ctx *c = p;
-    return pfb_cv_filter(c->fc->op, c->fc->ksize, k_kernel3, (double)k_factor, c->src.data, c->src.width,
+    return pfb_cv_filter(c->fc->op, c->fc->ksize, k_kernel3, (double)k_factor, c->fc->depth, c->src.data, c->src.width,
                          c->src.height, c->src.row_stride, c->cv_dst, c->dst.row_stride, c->src.channels);
 }
 
@@ -90,45 +95,65 @@ int bench_filter(int argc, char **argv) {
     uint8_t *px = NULL;
     int w = 0, h = 0;
     if (bench_load_rgb("filter", data, "water_drop_1920x1080.jpg", &px, &w, &h)) return 1;
-    size_t cap = (size_t)w * (size_t)h * 3;
-    uint8_t *pd = malloc(cap), *cd = malloc(cap);
+    size_t npx = (size_t)w * (size_t)h * 3, cap = npx * 4;
+    uint8_t *pd = malloc(cap), *cd = malloc(cap), *p16 = malloc(npx * 2), *p32 = malloc(cap);
     pf_stream *s2 = NULL;
-    if (pd == NULL || cd == NULL || pf_stream_create_cpu(2, &s2) != PF_OK) {
+    if (pd == NULL || cd == NULL || p16 == NULL || p32 == NULL || pf_stream_create_cpu(2, &s2) != PF_OK) {
         fprintf(stderr, "pixflow bench filter: setup failed\n");
-        free(px); free(pd); free(cd);
+        free(px); free(pd); free(cd); free(p16); free(p32);
         return 1;
     }
+    for (size_t i = 0; i < npx; i++) {
+        ((uint16_t *)(void *)p16)[i] = (uint16_t)(px[i] * 257);
+        ((float *)(void *)p32)[i] = (float)px[i] / 255.0f;
+    }
     bench_print_banner(rounds);
-    bench_print_header("filters (u8 RGB)");
+    bench_print_header("filters (RGB; u8 unless marked)");
     int rc = 0;
     for (int size = 0; size < 2; size++) {
         int bw = size ? 224 : w, bh = size ? 224 : h;
         for (size_t k = 0; k < sizeof k_cases / sizeof k_cases[0]; k++) {
             const filter_case *fc = &k_cases[k];
-            filter_ctx ctx = {NULL, fc, pf_image_hwc(px, bw, bh, 3, PF_U8, (ptrdiff_t)w * 3),
-                              pf_image_hwc(pd, bw, bh, 3, PF_U8, 0), cd};
+            pf_dtype dt = fc->depth == 2 ? PF_F32 : fc->depth == 1 ? PF_U16 : PF_U8;
+            size_t es = pf_dtype_size(dt);
+            uint8_t *in = fc->depth == 2 ? p32 : fc->depth == 1 ? p16 : px;
+            filter_ctx ctx = {NULL, fc, pf_image_hwc(in, bw, bh, 3, dt, (ptrdiff_t)((size_t)w * 3 * es)),
+                              pf_image_hwc(pd, bw, bh, 3, dt, 0), cd};
             if (run_pf(&ctx) || run_cv(&ctx)) {
                 fprintf(stderr, "pixflow bench filter: %s failed: %s\n", fc->name, pf_last_error());
                 rc = 1;
                 continue;
             }
-            int maxd = 0;
+            double maxd = 0;
             for (size_t i = 0; i < (size_t)bw * (size_t)bh * 3; i++) {
-                int d = abs((int)pd[i] - (int)cd[i]);
+                double a, b;
+                if (dt == PF_F32) {
+                    a = (double)((const float *)(const void *)pd)[i];
+                    b = (double)((const float *)(const void *)cd)[i];
+                } else if (dt == PF_U16) {
+                    a = ((const uint16_t *)(const void *)pd)[i];
+                    b = ((const uint16_t *)(const void *)cd)[i];
+                } else {
+                    a = pd[i];
+                    b = cd[i];
+                }
+                double d = a > b ? a - b : b - a;
                 if (d > maxd) maxd = d;
             }
-            char verdict[64];
-            if (fc->op == 5) snprintf(verdict, sizeof verdict, "torchvision semantics (vs cv: max diff %d)", maxd);
+            char verdict[80];
+            if (fc->op == 5) snprintf(verdict, sizeof verdict, "torchvision semantics (vs cv: max diff %.3g)", maxd);
             else if (maxd == 0) snprintf(verdict, sizeof verdict, "bit-exact");
-            else snprintf(verdict, sizeof verdict, "max diff %d", maxd);
-            if (maxd > (fc->op == 4 ? 1 : 0) && fc->op != 5) rc = 1;
+            else snprintf(verdict, sizeof verdict, "max diff %.3g", maxd);
+            /* u8 / u16: exact except filter_2d (<= 1); f32: within 1e-5 */
+            double tol = dt == PF_F32 ? 1e-5 : fc->op == 4 ? 1 : 0;
+            if (maxd > tol && fc->op != 5) rc = 1;
             char label[64];
             snprintf(label, sizeof label, "%s %s", size ? "224" : "1080p", fc->name);
             bench_rows_1_2(label, s2, &ctx.stream, run_pf, run_cv, &ctx, rounds, verdict);
         }
     }
     pf_stream_destroy(s2);
-    free(px); free(pd); free(cd);
+    free(px); free(pd); free(cd); free(p16); free(p32);
     return rc;
 }
 
