@@ -51,8 +51,51 @@ static inline void store_u16_sat(uint16_t *d, VI v) {
     _mm_storeu_si128((__m128i *)(void *)d, _mm256_castsi256_si128(w));
 }
 
+static inline void store_i16(int16_t *d, VI v) {
+    __m256i w = _mm256_permute4x64_epi64(_mm256_packs_epi32(v, v), 0x08);
+    _mm_storeu_si128((__m128i *)(void *)d, _mm256_castsi256_si128(w));
+}
+#define vs_set1(x) _mm256_set1_epi16((short)(x))
+#define vs_mulhi _mm256_mulhi_epi16
+#define vs_add _mm256_add_epi16
+#define vs_srai(v, n) _mm256_srai_epi16((v), (n))
+static inline void store_u8_from16(uint8_t *d, VI v) {
+    __m256i w = _mm256_permute4x64_epi64(_mm256_packus_epi16(v, v), 0x08);
+    _mm_storeu_si128((__m128i *)(void *)d, _mm256_castsi256_si128(w));
+}
+
 #define PFS_AA_PIXELS pfi_x86_aa_pixels
+#define PFS_PAIR16_PIXELS pfi_x86_pair16_pixels
 #define PFS_PAIR_PIXELS pfi_x86_pair_pixels
 #include "cpu/resize_simd_impl.h"
 
-void pfi_resize_fill_avx2(pfi_resize_kernels *k) { PFS(fill)(k); }
+/* u8 2x2 area-fast cells, 1 and 4 channels: per row, a byte shuffle puts
+ * each output element's two source bytes side by side, vpmaddubsw with
+ * ones sums them as int16, and the two rows' sums plus 2 are shifted by
+ * 2: (a + b + c + d + 2) >> 2 exactly. 16 outputs per step. */
+static int area2_u8_avx2(const uint8_t *r0, const uint8_t *r1, uint8_t *d, int cn, int x0, int x1) {
+    if (cn != 1 && cn != 4) return x0;
+    const __m256i shuf = cn == 1 ? _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+                                                    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+                                 : _mm256_setr_epi8(0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15,
+                                                    0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15);
+    const __m256i ones = _mm256_set1_epi8(1), two = _mm256_set1_epi16(2);
+    int step = 16 / cn; /* output pixels per 32 source bytes */
+    int x = x0;
+    for (; x + step <= x1; x += step) {
+        size_t o = (size_t)x * 2 * (size_t)cn;
+        __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(r0 + o));
+        __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(r1 + o));
+        __m256i sa = _mm256_maddubs_epi16(_mm256_shuffle_epi8(a, shuf), ones);
+        __m256i sb = _mm256_maddubs_epi16(_mm256_shuffle_epi8(b, shuf), ones);
+        __m256i v = _mm256_srli_epi16(_mm256_add_epi16(_mm256_add_epi16(sa, sb), two), 2);
+        v = _mm256_permute4x64_epi64(_mm256_packus_epi16(v, v), 0x08);
+        _mm_storeu_si128((__m128i *)(void *)(d + (size_t)x * (size_t)cn), _mm256_castsi256_si128(v));
+    }
+    return x;
+}
+
+void pfi_resize_fill_avx2(pfi_resize_kernels *k) {
+    PFS(fill)(k);
+    k->area2_u8 = area2_u8_avx2;
+}
