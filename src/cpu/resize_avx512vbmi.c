@@ -45,7 +45,9 @@ static int h_u8_lin16_vbmi(const pfi_hrow *r, int x0, int x1) {
             }
         }
     }
-    return pfi_rz_h_u8_lin16_avx512(r, e, x1);
+    /* the blocks carry their own bounds; the per-pixel / gather kernel
+     * stops at safe_end */
+    return pfi_rz_h_u8_lin16_avx512(r, e, x1 < r->safe_end ? x1 : r->safe_end);
 }
 
 static int area2_u8_vbmi(const uint8_t *r0, const uint8_t *r1, uint8_t *d, int cn, int x0, int x1) {

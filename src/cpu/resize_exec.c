@@ -26,9 +26,12 @@ typedef struct job {
     atomic_int failed;   /* set when a band could not allocate its buffers */
 } job;
 
-/* Runs one kernel over [0, n): dispatched body, reference tail. */
+/* Runs one kernel over [0, n): dispatched body, reference tail. Kernels
+ * stop at safe_end, except those with byte-permute blocks, which carry
+ * their own bounds (and apply safe_end to what they do without them). */
 static void run_h(pfi_h_fn simd, pfi_h_fn ref, const pfi_hrow *r, int n) {
-    int x = simd == ref ? 0 : simd(r, 0, r->safe_end < n ? r->safe_end : n);
+    int lim = r->blk != NULL || r->safe_end > n ? n : r->safe_end;
+    int x = simd == ref ? 0 : simd(r, 0, lim);
     if (x < n) ref(r, x, n);
 }
 static void run_v(pfi_v_fn simd, pfi_v_fn ref, const pfi_vrow *r, int n) {
