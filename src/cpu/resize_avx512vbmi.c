@@ -32,22 +32,61 @@ static inline __attribute__((always_inline)) int lin16_blocks(const pfi_hrow *r,
     return b1 > b0 ? b1 * 16 : b0 * 16;
 }
 
+/* Two rows, blocks interleaved. */
+static inline __attribute__((always_inline)) int lin16_blocks2(const pfi_hrow *r, int b0, int b1, int nw) {
+    const uint8_t *s = r->src, *s2 = r->src2;
+    int16_t *d = r->buf, *d2 = r->buf2;
+    const int32_t *cw = r->e_coef;
+    for (int b = b0; b < b1; b++) {
+        const pfi_hblock *B = r->blk + b;
+        __m512i idx = _mm512_load_si512((const void *)B->idx);
+        __m512i v = _mm512_maskz_permutexvar_epi8(B->mask[0], idx, _mm512_loadu_si512((const void *)(s + B->base[0])));
+        __m512i u = _mm512_maskz_permutexvar_epi8(B->mask[0], idx, _mm512_loadu_si512((const void *)(s2 + B->base[0])));
+        for (int w = 1; w < nw; w++) {
+            v = _mm512_mask_permutexvar_epi8(v, B->mask[w], idx, _mm512_loadu_si512((const void *)(s + B->base[w])));
+            u = _mm512_mask_permutexvar_epi8(u, B->mask[w], idx, _mm512_loadu_si512((const void *)(s2 + B->base[w])));
+        }
+        __m512i c = _mm512_loadu_si512((const void *)(cw + (size_t)b * 16));
+        __m512i t = _mm512_srai_epi32(_mm512_madd_epi16(v, c), 4), t2 = _mm512_srai_epi32(_mm512_madd_epi16(u, c), 4);
+        _mm256_storeu_si256((__m256i *)(void *)(d + (size_t)b * 16), _mm512_cvtepi32_epi16(t));
+        _mm256_storeu_si256((__m256i *)(void *)(d2 + (size_t)b * 16), _mm512_cvtepi32_epi16(t2));
+    }
+    return b1 > b0 ? b1 * 16 : b0 * 16;
+}
+
 static int h_u8_lin16_vbmi(const pfi_hrow *r, int x0, int x1) {
     int e = x0;
     if (r->blk != NULL && x0 % 16 == 0) {
         int b0 = x0 / 16, b1 = x1 / 16 < r->blk_n ? x1 / 16 : r->blk_n;
-        if (b1 > b0) {
+        if (b1 > b0 && r->src2 == NULL) {
             switch (r->blk_win) { /* constant window counts: the inner loop unrolls */
             case 1: e = lin16_blocks(r, b0, b1, 1); break;
             case 2: e = lin16_blocks(r, b0, b1, 2); break;
             case 3: e = lin16_blocks(r, b0, b1, 3); break;
             default: e = lin16_blocks(r, b0, b1, PFI_HBLOCK_WIN); break;
             }
+        } else if (b1 > b0) {
+            switch (r->blk_win) {
+            case 1: e = lin16_blocks2(r, b0, b1, 1); break;
+            case 2: e = lin16_blocks2(r, b0, b1, 2); break;
+            case 3: e = lin16_blocks2(r, b0, b1, 3); break;
+            default: e = lin16_blocks2(r, b0, b1, PFI_HBLOCK_WIN); break;
+            }
         }
     }
     /* the blocks carry their own bounds; the per-pixel / gather kernel
-     * stops at safe_end */
-    return pfi_rz_h_u8_lin16_avx512(r, e, x1 < r->safe_end ? x1 : r->safe_end);
+     * stops at safe_end (for both rows: where it stops depends only on
+     * the tables, so both return the same element) */
+    int lim = x1 < r->safe_end ? x1 : r->safe_end;
+    if (r->src2 != NULL) {
+        pfi_hrow r2 = *r;
+        r2.src = r->src2;
+        r2.buf = r->buf2;
+        r2.src2 = NULL;
+        r2.buf2 = NULL;
+        pfi_rz_h_u8_lin16_avx512(&r2, e, lim);
+    }
+    return pfi_rz_h_u8_lin16_avx512(r, e, lim);
 }
 
 static int area2_u8_vbmi(const uint8_t *r0, const uint8_t *r1, uint8_t *d, int cn, int x0, int x1) {

@@ -96,9 +96,28 @@ static void sep_band(job *j, int plane, int y0, int y1) {
         hrow.pair_safe_end = ht->pair_safe_end;
     }
     size_t src_row_bytes = (size_t)p->sw * (size_t)p->cn * pf_dtype_size(p->dtype);
+    /* two-row calls: only the byte-permute kernel takes them */
+    int pair_rows = kv == 2 && p->hk == PFI_H_U8_LIN16 && ht->blk != NULL && ht->blk_n > 0;
     for (int y = y0; y < y1; y++) {
         const int32_t *sy = p->v.idx + (size_t)y * (size_t)kv;
         if (y + 1 < y1) prefetch_new_rows(j, plane, sy + kv, kv, tag, src_row_bytes);
+        if (pair_rows && sy[0] % 2 != sy[1] % 2 && tag[sy[0] % 2] != sy[0] && tag[sy[1] % 2] != sy[1]) {
+            /* both rows new (a downscale that skips rows): one interleaved call */
+            char *b0 = cache + rb * (size_t)(sy[0] % 2), *b1 = cache + rb * (size_t)(sy[1] % 2);
+            hrow.src = pfi_row_ptr(j->src, plane, sy[0]);
+            hrow.buf = b0;
+            hrow.src2 = pfi_row_ptr(j->src, plane, sy[1]);
+            hrow.buf2 = b1;
+            int x = hs(&hrow, 0, W);
+            pfi_hrow r1 = hrow, r2 = hrow;
+            r2.src = hrow.src2;
+            r2.buf = hrow.buf2;
+            if (x < W) { hr(&r1, x, W); hr(&r2, x, W); }
+            hrow.src2 = NULL;
+            hrow.buf2 = NULL;
+            tag[sy[0] % 2] = sy[0];
+            tag[sy[1] % 2] = sy[1];
+        }
         for (int k = 0; k < kv; k++) {
             int slot = sy[k] % kv;
             char *buf = cache + rb * (size_t)slot;

@@ -52,6 +52,12 @@ typedef struct pfi_hrow {
     const struct pfi_hblock *blk;
     int32_t blk_n;
     int32_t blk_win;           /* windows every block uses (1..PFI_HBLOCK_WIN) */
+    /* Optional second row (src2 -> buf2) over the same elements, only for
+     * kernels with byte-permute blocks: both rows' blocks interleave, two
+     * independent memory streams for strong downscales where no row is
+     * reused. NULL otherwise. */
+    const void *src2;
+    void *buf2;
 } pfi_hrow;
 
 /* One 16-element block of the LINEAR u8 horizontal pass as byte permutes:
@@ -113,7 +119,9 @@ typedef struct pfi_resize_kernels {
     pfi_v_fn v_aa_u8;
     pfi_area2_fn area2_u8;              /* u8 2x2 area-fast cells, 1/3/4 channels */
     pfi_nn_fn nn_u8;                    /* u8 nearest, 3/4 channels */
-    int want_hblocks;                   /* h_u8_lin16 uses pfi_hrow.blk */
+    int want_hblocks;                   /* h_u8_lin16 reads pfi_hrow.blk and src2/buf2: the
+                                           executor builds blocks (and passes two rows)
+                                           only for tables that set this */
     /* ISA each slot really uses (a level may reuse a lower one's kernel) */
     pf_isa slot_isa[15];
 } pfi_resize_kernels;
