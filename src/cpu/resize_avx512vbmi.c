@@ -78,6 +78,7 @@ static int h_u8_lin16_vbmi(const pfi_hrow *r, int x0, int x1) {
      * stops at safe_end (for both rows: where it stops depends only on
      * the tables, so both return the same element) */
     int lim = x1 < r->safe_end ? x1 : r->safe_end;
+    if (e >= lim) return e;
     if (r->src2 != NULL) {
         pfi_hrow r2 = *r;
         r2.src = r->src2;
