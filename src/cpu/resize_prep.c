@@ -148,9 +148,10 @@ static pf_status build_htabs(const pfi_resize_plan *p, pfi_resize_prep *t, const
     }
     if (p->hk == PFI_H_AA_U8 && (cn == 3 || cn == 4)) return build_pair_tabs(p, t);
     if (p->hk == PFI_H_U8_LIN16) {
-        pf_status st = PF_OK;
-        if (cn == 3 || cn == 4) st = build_linear_pixel_tabs(p, t);
-        if (st == PF_OK && K->want_hblocks) st = build_hblocks(p, t);
+        pf_status st = K->want_hblocks ? build_hblocks(p, t) : PF_OK;
+        /* the per-pixel tables serve where the blocks do not reach */
+        int blocks_cover = t->blk != NULL && (int64_t)t->blk_n * 16 == (int64_t)W;
+        if (st == PF_OK && (cn == 3 || cn == 4) && !blocks_cover) st = build_linear_pixel_tabs(p, t);
         return st;
     }
     return PF_OK;
