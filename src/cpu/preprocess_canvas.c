@@ -51,13 +51,7 @@ static pf_status geometry_stage(const pf_preprocess_plan *plan, pf_stream *strea
             for (int k = 0; k < 3; k++) wo.border_value[k] = plan->pad_u8[d->swap_rb ? 2 - k : k];
         return pf_warp_affine(stream, 1, roi, (pf_image *)a, g->m, 1, &wo);
     }
-    pfi_resize_plan rp;
-    pf_status st = pfi_resize_plan_build(&rp, roi->width, roi->height, a->width, a->height, roi->channels, PF_U8,
-                                         d->interp, d->antialias);
-    if (st != PF_OK) return st;
-    st = pfi_resize_execute(stream, &rp, pfi_resize_kernels_for(isa), roi, a);
-    pfi_resize_plan_free(&rp);
-    return st;
+    return pfi_resize_image(stream, pfi_resize_kernels_for(isa), roi, a, d->interp, d->antialias);
 }
 
 static pf_status jitter_op(pf_stream *stream, const pf_image *a, const pf_aug_params *p, int op) {

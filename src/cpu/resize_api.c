@@ -68,14 +68,7 @@ pf_status pf_resize(pf_stream *stream, int count, const pf_image src[], pf_image
     }
     const pfi_resize_kernels *K = pfi_resize_kernels_for(pf_stream_isa(stream));
     for (int i = 0; i < count; i++) {
-        const pf_image *s = &src[i], *d = &dst[i];
-        int planar = s->layout == PF_CHW && s->channels > 1;
-        pfi_resize_plan plan;
-        pf_status st = pfi_resize_plan_build(&plan, s->width, s->height, d->width, d->height,
-                                             planar ? 1 : s->channels, s->dtype, o.interp, o.antialias);
-        if (st != PF_OK) return st;
-        st = pfi_resize_execute(stream, &plan, K, s, d);
-        pfi_resize_plan_free(&plan);
+        pf_status st = pfi_resize_image(stream, K, &src[i], &dst[i], o.interp, o.antialias);
         if (st != PF_OK) return st;
     }
     return PF_OK;

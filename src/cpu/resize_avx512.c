@@ -48,8 +48,25 @@ static inline void store_u16_sat(uint16_t *d, VI v) {
     _mm256_storeu_si256((__m256i *)(void *)d, _mm512_cvtusepi32_epi16(v));
 }
 
+static inline void store_i16(int16_t *d, VI v) {
+    _mm256_storeu_si256((__m256i *)(void *)d, _mm512_cvtepi32_epi16(v)); /* values fit int16 */
+}
+#define vs_set1(x) _mm512_set1_epi16((short)(x))
+#define vs_mulhi _mm512_mulhi_epi16
+#define vs_add _mm512_add_epi16
+#define vs_srai(v, n) _mm512_srai_epi16((v), (n))
+static inline void store_u8_from16(uint8_t *d, VI v) {
+    v = _mm512_max_epi16(v, _mm512_setzero_si512());
+    _mm256_storeu_si256((__m256i *)(void *)d, _mm512_cvtusepi16_epi8(v));
+}
+
 #define PFS_AA_PIXELS pfi_x86_aa_pixels
+#define PFS_PAIR16_PIXELS pfi_x86_pair16_pixels
 #define PFS_PAIR_PIXELS pfi_x86_pair_pixels
 #include "cpu/resize_simd_impl.h"
+
+/* The VBMI file's LINEAR kernel continues with this one where its
+ * byte-permute blocks stop. */
+int pfi_rz_h_u8_lin16_avx512(const pfi_hrow *r, int x0, int x1) { return PFS(h_u8_lin16)(r, x0, x1); }
 
 void pfi_resize_fill_avx512(pfi_resize_kernels *k) { PFS(fill)(k); }

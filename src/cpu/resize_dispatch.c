@@ -8,7 +8,8 @@
 const char *const pfi_resize_slot_names[PFI_RESIZE_SLOTS] = {
     "resize.h_u8_i32",    "resize.h_f32<u8>",   "resize.h_f32<u16>",  "resize.h_f32<f32>",
     "resize.h_aa_u8",     "resize.v_u8_linear", "resize.v_u8_fix22",  "resize.v_u8_cubic",
-    "resize.v_f32<u8>",   "resize.v_f32<u16>",  "resize.v_f32<f32>",  "resize.v_aa_u8"};
+    "resize.v_f32<u8>",   "resize.v_f32<u16>",  "resize.v_f32<f32>",  "resize.v_aa_u8",
+    "resize.h_u8_lin16",  "resize.area2_u8",    "resize.nn_u8"};
 
 static pfi_resize_kernels g_tables[PF_ISA_NEON + 1];
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
@@ -18,7 +19,8 @@ static void *slot_ptr(pfi_resize_kernels *k, int i) {
         (void *)&k->h_u8_i32,    (void *)&k->h_f32[0],   (void *)&k->h_f32[1],
         (void *)&k->h_f32[2],    (void *)&k->h_aa_u8,    (void *)&k->v_u8_linear,
         (void *)&k->v_u8_fix22,  (void *)&k->v_u8_cubic, (void *)&k->v_f32[0],
-        (void *)&k->v_f32[1],    (void *)&k->v_f32[2],   (void *)&k->v_aa_u8};
+        (void *)&k->v_f32[1],    (void *)&k->v_f32[2],   (void *)&k->v_aa_u8,
+        (void *)&k->h_u8_lin16,  (void *)&k->area2_u8,   (void *)&k->nn_u8};
     return slots[i];
 }
 
@@ -35,13 +37,22 @@ static void level(pf_isa isa, pf_isa below, void (*fill)(pfi_resize_kernels *)) 
     }
 }
 
+#if defined(PF_HAVE_X86)
+/* AVX-512 level: the F/BW/VL kernels, then the VBMI ones where the CPU
+ * has VBMI (the fill declines otherwise). */
+static void pfi_resize_fill_avx512_all(pfi_resize_kernels *k) {
+    pfi_resize_fill_avx512(k);
+    pfi_resize_fill_avx512vbmi(k);
+}
+#endif
+
 static void build(void) {
     g_tables[PF_ISA_SCALAR] = pfi_resize_kernels_ref;
     for (int i = 0; i < PFI_RESIZE_SLOTS; i++) g_tables[PF_ISA_SCALAR].slot_isa[i] = PF_ISA_SCALAR;
 #if defined(PF_HAVE_X86)
     level(PF_ISA_SSE4, PF_ISA_SCALAR, pfi_resize_fill_sse4);
     level(PF_ISA_AVX2, PF_ISA_SSE4, pfi_resize_fill_avx2);
-    level(PF_ISA_AVX512, PF_ISA_AVX2, pfi_resize_fill_avx512);
+    level(PF_ISA_AVX512, PF_ISA_AVX2, pfi_resize_fill_avx512_all);
     level(PF_ISA_NEON, PF_ISA_SCALAR, NULL);
 #elif defined(PF_HAVE_NEON)
     level(PF_ISA_SSE4, PF_ISA_SCALAR, NULL);

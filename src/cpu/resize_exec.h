@@ -4,10 +4,11 @@
 
 #include "ref/resize_rows.h"
 
-/* Runs plan p from src into dst (host views already validated; CHW views
- * are processed plane by plane with p->cn == 1). */
-pf_status pfi_resize_execute(pf_stream *s, const pfi_resize_plan *p, const pfi_resize_kernels *K,
-                             const pf_image *src, const pf_image *dst);
+/* Resizes src into dst (host views already validated, same dtype and
+ * channels; CHW views are processed plane by plane). The plan and row
+ * tables come from the calling thread's cache (resize_prep.h). */
+pf_status pfi_resize_image(pf_stream *s, const pfi_resize_kernels *K, const pf_image *src, const pf_image *dst,
+                           pf_interp interp, bool antialias);
 
 /* Kernel table for an ISA level (resolved once per level, then cached). */
 const pfi_resize_kernels *pfi_resize_kernels_for(pf_isa isa);
@@ -17,10 +18,15 @@ const pfi_resize_kernels *pfi_resize_kernels_for(pf_isa isa);
 void pfi_resize_fill_sse4(pfi_resize_kernels *k);
 void pfi_resize_fill_avx2(pfi_resize_kernels *k);
 void pfi_resize_fill_avx512(pfi_resize_kernels *k);
+void pfi_resize_fill_avx512vbmi(pfi_resize_kernels *k);
 void pfi_resize_fill_neon(pfi_resize_kernels *k);
 
+/* The AVX-512 LINEAR u8 horizontal kernel (resize_avx512.c), where the
+ * VBMI kernel's byte-permute blocks stop. */
+int pfi_rz_h_u8_lin16_avx512(const pfi_hrow *r, int x0, int x1);
+
 /* Names of the slots, in pfi_resize_kernels.slot_isa order. */
-#define PFI_RESIZE_SLOTS 12
+#define PFI_RESIZE_SLOTS 15
 extern const char *const pfi_resize_slot_names[PFI_RESIZE_SLOTS];
 
 #endif

@@ -5,19 +5,21 @@
 #include "cpu/resize_exec.h"
 #include "kernels/resize_math.h"
 
+/* int16 rows (sum >> 4, PFI_H_U8_LIN16): the widening product's high
+ * half is (b * t) >> 16 exactly, as pmulhw on x86. */
 static int v_u8_linear_neon(const pfi_vrow *r, int x0, int x1) {
-    const int32_t *s0 = r->rows[0], *s1 = r->rows[1];
+    const int16_t *s0 = r->rows[0], *s1 = r->rows[1];
     uint8_t *d = r->dst;
-    int32x4_t b0 = vdupq_n_s32(r->icoef[0]), b1 = vdupq_n_s32(r->icoef[1]), two = vdupq_n_s32(2);
+    int16x4_t b0 = vdup_n_s16(r->icoef[0]), b1 = vdup_n_s16(r->icoef[1]);
+    int32x4_t two = vdupq_n_s32(2);
     int x = x0;
     for (; x + 8 <= x1; x += 8) {
-        int32x4_t v[2];
-        for (int h = 0; h < 2; h++) {
-            int32x4_t a = vshrq_n_s32(vmulq_s32(b0, vshrq_n_s32(vld1q_s32(s0 + x + 4 * h), 4)), 16);
-            int32x4_t b = vshrq_n_s32(vmulq_s32(b1, vshrq_n_s32(vld1q_s32(s1 + x + 4 * h), 4)), 16);
-            v[h] = vshrq_n_s32(vaddq_s32(vaddq_s32(a, b), two), 2);
-        }
-        int16x8_t w = vcombine_s16(vqmovn_s32(v[0]), vqmovn_s32(v[1]));
+        int16x8_t t0 = vld1q_s16(s0 + x), t1 = vld1q_s16(s1 + x);
+        int32x4_t lo = vaddq_s32(vaddq_s32(vshrq_n_s32(vmull_s16(b0, vget_low_s16(t0)), 16),
+                                           vshrq_n_s32(vmull_s16(b1, vget_low_s16(t1)), 16)), two);
+        int32x4_t hi = vaddq_s32(vaddq_s32(vshrq_n_s32(vmull_s16(b0, vget_high_s16(t0)), 16),
+                                           vshrq_n_s32(vmull_s16(b1, vget_high_s16(t1)), 16)), two);
+        int16x8_t w = vcombine_s16(vqmovn_s32(vshrq_n_s32(lo, 2)), vqmovn_s32(vshrq_n_s32(hi, 2)));
         vst1_u8(d + x, vqmovun_s16(w));
     }
     return x;

@@ -42,6 +42,24 @@ static int PFS(h_u8_i32)(const pfi_hrow *r, int x0, int x1) {
     return e;
 }
 
+/* LINEAR: one tap pair, sums >> 4 stored as int16 (PFI_H_U8_LIN16). */
+static int PFS(h_u8_lin16)(const pfi_hrow *r, int x0, int x1) {
+    const uint8_t *s = r->src;
+    int16_t *d = r->buf;
+    const int32_t *cw = r->e_coef;
+    size_t W = (size_t)r->width;
+    VI mask = vi_set1(0xff);
+    int e = PFS_PAIR16_PIXELS(r, x0, x1);
+    if (e != x0) return e;
+    for (; e + PFS_N <= x1; e += PFS_N) {
+        VI g0 = vi_and(vi_gather8(s, vi_load(r->e_off + e)), mask);
+        VI g1 = vi_and(vi_gather8(s, vi_load(r->e_off + W + (size_t)e)), mask);
+        VI sum = vi_madd16(vi_or(g0, vi_slli(g1, 16)), vi_load(cw + e));
+        store_i16(d + e, vi_srai(sum, 4));
+    }
+    return e;
+}
+
 #define PFS_H_F32(NAME, GATHER, CONV, PIXELS)                                      \
     static int PFS(NAME)(const pfi_hrow *r, int x0, int x1) {                       \
         const void *s = r->src;                                                    \
@@ -88,15 +106,16 @@ static int PFS(h_aa_u8)(const pfi_hrow *r, int x0, int x1) {
     return e;
 }
 
+/* int16 rows (sum >> 4): pmulhw is exactly (b * t) >> 16; 2 * PFS_N
+ * elements per step. */
 static int PFS(v_u8_linear)(const pfi_vrow *r, int x0, int x1) {
-    const int32_t *s0 = r->rows[0], *s1 = r->rows[1];
+    const int16_t *s0 = r->rows[0], *s1 = r->rows[1];
     uint8_t *d = r->dst;
-    VI b0 = vi_set1(r->icoef[0]), b1 = vi_set1(r->icoef[1]), two = vi_set1(2);
+    VI b0 = vs_set1(r->icoef[0]), b1 = vs_set1(r->icoef[1]), two = vs_set1(2);
     int x = x0;
-    for (; x + PFS_N <= x1; x += PFS_N) {
-        VI a = vi_srai(vi_mullo(b0, vi_srai(vi_load(s0 + x), 4)), 16);
-        VI b = vi_srai(vi_mullo(b1, vi_srai(vi_load(s1 + x), 4)), 16);
-        store_u8_sat(d + x, vi_srai(vi_add(vi_add(a, b), two), 2));
+    for (; x + 2 * PFS_N <= x1; x += 2 * PFS_N) {
+        VI a = vs_mulhi(b0, vi_load(s0 + x)), b = vs_mulhi(b1, vi_load(s1 + x));
+        store_u8_from16(d + x, vs_srai(vs_add(vs_add(a, b), two), 2));
     }
     return x;
 }
@@ -178,6 +197,7 @@ static int PFS(v_aa_u8)(const pfi_vrow *r, int x0, int x1) {
 
 static void PFS(fill)(pfi_resize_kernels *k) {
     k->h_u8_i32 = PFS(h_u8_i32);
+    k->h_u8_lin16 = PFS(h_u8_lin16);
     k->h_f32[PFI_T_U8] = PFS(h_f32_u8);
     k->h_f32[PFI_T_U16] = PFS(h_f32_u16);
     k->h_f32[PFI_T_F32] = PFS(h_f32_f32);

@@ -54,8 +54,23 @@ static inline void store_u16_sat(uint16_t *d, VI v) {
     _mm_storel_epi64((__m128i *)(void *)d, _mm_packus_epi32(v, v));
 }
 
+static inline void store_i16(int16_t *d, VI v) { _mm_storel_epi64((__m128i *)(void *)d, _mm_packs_epi32(v, v)); }
+#define vs_set1(x) _mm_set1_epi16((short)(x))
+#define vs_mulhi _mm_mulhi_epi16
+#define vs_add _mm_add_epi16
+#define vs_srai(v, n) _mm_srai_epi16((v), (n))
+static inline void store_u8_from16(uint8_t *d, VI v) {
+    _mm_storel_epi64((__m128i *)(void *)d, _mm_packus_epi16(v, v));
+}
+
 #define PFS_AA_PIXELS pfi_h_aa_u8_pixels
+#define PFS_PAIR16_PIXELS pfi_h_u8_pair16_pixels
 #define PFS_PAIR_PIXELS pfi_h_u8_pair_pixels
 #include "cpu/resize_simd_impl.h"
 
-void pfi_resize_fill_sse4(pfi_resize_kernels *k) { PFS(fill)(k); }
+static int nn_u8_sse4(const pfi_nnrow *r, int x0, int x1) { return pfi_nn_u8_pixels(r, x0, x1); }
+
+void pfi_resize_fill_sse4(pfi_resize_kernels *k) {
+    PFS(fill)(k);
+    k->nn_u8 = nn_u8_sse4;
+}

@@ -74,6 +74,33 @@ static inline int pfi_h_u8_pair_pixels_avx2(const pfi_hrow *r, int x0, int x1) {
     return e;
 }
 
+/* As pfi_h_u8_pair_pixels_avx2 for PFI_H_U8_LIN16: sums >> 4 as int16. */
+static inline int pfi_h_u8_pair16_pixels_avx2(const pfi_hrow *r, int x0, int x1) {
+    int cn = r->cn;
+    if (r->ksize != 2 || r->pair_off == NULL || x0 % cn != 0) return x0;
+    const uint8_t *s = r->src;
+    int16_t *d = r->buf;
+    const int32_t *po = r->pair_off;
+    const __m256i shuf = cn == 3
+        ? _mm256_setr_epi8(0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, -1, -1, -1, -1,
+                           0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, -1, -1, -1, -1)
+        : _mm256_setr_epi8(0, -1, 4, -1, 1, -1, 5, -1, 2, -1, 6, -1, 3, -1, 7, -1,
+                           0, -1, 4, -1, 1, -1, 5, -1, 2, -1, 6, -1, 3, -1, 7, -1);
+    int dx = x0 / cn, end = r->pair_safe_end;
+    int e = x0;
+    for (; dx + 1 < end && e + cn + 4 <= x1; dx += 2, e += 2 * cn) {
+        __m128i a = _mm_loadl_epi64((const __m128i *)(const void *)(s + po[dx]));
+        __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(s + po[dx + 1]));
+        __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(a), b, 1);
+        __m256i w = _mm256_loadu_si256((const __m256i *)(const void *)(r->pair_coef + (size_t)dx * 4));
+        __m256i t = _mm256_srai_epi32(_mm256_madd_epi16(_mm256_shuffle_epi8(v, shuf), w), 4);
+        t = _mm256_packs_epi32(t, t);
+        _mm_storel_epi64((__m128i *)(void *)(d + e), _mm256_castsi256_si128(t));
+        _mm_storel_epi64((__m128i *)(void *)(d + e + cn), _mm256_extracti128_si256(t, 1));
+    }
+    return e;
+}
+
 /* The per-pixel entry points the AVX2 and AVX-512 kernel tables use:
  * AVX2 steps where the tables allow, SSE4.1 single steps after. */
 static inline int pfi_x86_aa_pixels(const pfi_hrow *r, int x0, int x1) {
@@ -83,6 +110,10 @@ static inline int pfi_x86_aa_pixels(const pfi_hrow *r, int x0, int x1) {
 static inline int pfi_x86_pair_pixels(const pfi_hrow *r, int x0, int x1) {
     int e = pfi_h_u8_pair_pixels_avx2(r, x0, x1);
     return pfi_h_u8_pair_pixels(r, e, x1);
+}
+static inline int pfi_x86_pair16_pixels(const pfi_hrow *r, int x0, int x1) {
+    int e = pfi_h_u8_pair16_pixels_avx2(r, x0, x1);
+    return pfi_h_u8_pair16_pixels(r, e, x1);
 }
 
 #endif

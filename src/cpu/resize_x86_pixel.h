@@ -33,6 +33,56 @@ static inline int pfi_h_u8_pair_pixels(const pfi_hrow *r, int x0, int x1) {
     return e;
 }
 
+/* The same for PFI_H_U8_LIN16: the int32 sums shifted by 4 and packed to
+ * int16 (exact: they fit), one 8-byte store per pixel. */
+static inline int pfi_h_u8_pair16_pixels(const pfi_hrow *r, int x0, int x1) {
+    int cn = r->cn;
+    if (r->ksize != 2 || (cn != 3 && cn != 4) || x0 % cn != 0) return x0;
+    const uint8_t *s = r->src;
+    int16_t *d = r->buf;
+    const int32_t *off0 = r->e_off, *off1 = r->e_off + r->width, *cw = r->e_coef;
+    const __m128i shuf = cn == 3 ? _mm_setr_epi8(0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, -1, -1, -1, -1)
+                                 : _mm_setr_epi8(0, -1, 4, -1, 1, -1, 5, -1, 2, -1, 6, -1, 3, -1, 7, -1);
+    int e = x0;
+    for (; e + 4 <= x1 && off1[e] == off0[e] + cn; e += cn) {
+        __m128i px = _mm_loadl_epi64((const __m128i *)(const void *)(s + off0[e]));
+        __m128i v = _mm_madd_epi16(_mm_shuffle_epi8(px, shuf), _mm_set1_epi32(cw[e]));
+        v = _mm_srai_epi32(v, 4);
+        _mm_storel_epi64((__m128i *)(void *)(d + e), _mm_packs_epi32(v, v));
+    }
+    return e;
+}
+
+/* Nearest u8, 3/4 channels: one 4-byte copy per pixel (a 3-channel store
+ * also writes the next pixel's first byte, rewritten by the next step;
+ * the row's last pixel and loads from safe_end on are left to the
+ * reference). */
+static inline int pfi_nn_u8_pixels(const pfi_nnrow *r, int x0, int x1) {
+    const uint8_t *s = r->src;
+    uint8_t *d = r->dst;
+    const int32_t *nx = r->nn_x;
+    int end = x1 < r->safe_end ? x1 : r->safe_end;
+    if (r->cn == 4) {
+        for (int x = x0; x < end; x++) memcpy(d + 4 * (size_t)x, s + 4 * (size_t)nx[x], 4);
+        return end > x0 ? end : x0;
+    }
+    if (end > x1 - 1) end = x1 - 1;
+    int x = x0;
+    for (; x + 4 <= end; x += 4) {
+        uint32_t a, b, c, e;
+        memcpy(&a, s + 3 * (size_t)nx[x], 4);
+        memcpy(&b, s + 3 * (size_t)nx[x + 1], 4);
+        memcpy(&c, s + 3 * (size_t)nx[x + 2], 4);
+        memcpy(&e, s + 3 * (size_t)nx[x + 3], 4);
+        memcpy(d + 3 * (size_t)x, &a, 4);
+        memcpy(d + 3 * (size_t)x + 3, &b, 4);
+        memcpy(d + 3 * (size_t)x + 6, &c, 4);
+        memcpy(d + 3 * (size_t)x + 9, &e, 4);
+    }
+    for (; x < end; x++) memcpy(d + 3 * (size_t)x, s + 3 * (size_t)nx[x], 4);
+    return x;
+}
+
 /* Many-tap horizontal passes over u8 with 3 or 4 channels (antialias
  * and fractional AREA), one output pixel per step: per tap, the pixel's
  * channels are loaded once (4 bytes, zero-extended) and weighted by the

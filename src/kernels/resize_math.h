@@ -29,6 +29,14 @@ PF_HD uint8_t pfk_v_u8_linear(int32_t s0, int32_t s1, int16_t b0, int16_t b1) {
     return pfk_sat_u8_i(v >> 2);
 }
 
+/* The same step on pre-shifted sums t = s >> 4 (u8 x LINEAR weights: s <=
+ * 255 * 2049, so t < 2^15 fits int16, as OpenCV's SIMD packs it): each
+ * product's high 16 bits (pmulhw), then the 2-bit rounding. */
+PF_HD uint8_t pfk_v_u8_linear16(int16_t t0, int16_t t1, int16_t b0, int16_t b1) {
+    int32_t v = ((b0 * t0) >> 16) + ((b1 * t1) >> 16) + 2;
+    return pfk_sat_u8_i(v >> 2);
+}
+
 /* u8 fixed point with 22 fractional bits (11 horizontal + 11 vertical):
  * OpenCV FixedPtCast<int, uchar, 22>. */
 PF_HD uint8_t pfk_v_u8_fix22(int32_t sum) {

@@ -21,13 +21,15 @@ typedef enum pfi_rz_kind {
 /* Horizontal pass arithmetic (source row -> buffer row). */
 typedef enum pfi_h_kind {
     PFI_H_U8_I32,   /* u8 src, int16 coefs, int32 sums (OpenCV fixed point) */
+    PFI_H_U8_LIN16, /* u8 LINEAR: as PFI_H_U8_I32 with 2 taps, stored as int16 sum >> 4
+                       (the pre-shift of OpenCV's u8 linear vertical step; < 2^15) */
     PFI_H_F32,      /* u8/u16/f32 src, float coefs, float sums left-to-right */
     PFI_H_AA_U8     /* u8 src, int32 22-bit coefs, Pillow clip8 to a u8 buffer */
 } pfi_h_kind;
 
 /* Vertical pass arithmetic (ksize buffer rows -> destination row). */
 typedef enum pfi_v_kind {
-    PFI_V_U8_LINEAR,   /* OpenCV u8 linear (>>4, mulhi, +2 >>2) */
+    PFI_V_U8_LINEAR,   /* OpenCV u8 linear on PFI_H_U8_LIN16 rows (mulhi, +2 >>2) */
     PFI_V_U8_FIX22,    /* int sums, (s + 2^21) >> 22 */
     PFI_V_U8_CUBIC,    /* float on [0, split), FIX22 on [split, width) */
     PFI_V_F32,         /* float sums; left-to-right on [split, width), nested

@@ -46,7 +46,34 @@ typedef struct pfi_hrow {
     const int32_t *pair_coef;  /* AA: [dx][pair_max][8]; LINEAR: [dx][4] */
     int32_t pair_max;
     int32_t pair_safe_end;     /* first pixel whose 16-byte loads could leave the row */
+    /* Optional byte-permute blocks for PFI_H_U8_LIN16 (NULL when absent;
+     * built only for kernel tables that set want_hblocks): block b covers
+     * elements [16b, 16b + 16); blk_n leading blocks are valid. */
+    const struct pfi_hblock *blk;
+    int32_t blk_n;
+    int32_t blk_win;           /* windows every block uses (1..PFI_HBLOCK_WIN) */
+    /* Optional second row (src2 -> buf2) over the same elements, only for
+     * kernels with byte-permute blocks: both rows' blocks interleave, two
+     * independent memory streams for strong downscales where no row is
+     * reused. NULL otherwise. */
+    const void *src2;
+    void *buf2;
 } pfi_hrow;
+
+/* One 16-element block of the LINEAR u8 horizontal pass as byte permutes:
+ * up to PFI_HBLOCK_WIN 64-byte source windows (row byte offsets `base`,
+ * each inside the row) and one index vector. Lane pair (4i, 4i+2) of the
+ * 64-byte index holds the window-relative byte offsets of element i's
+ * two taps; mask[w] has the bits of the bytes taken from window w (odd
+ * bytes stay zero, so the permuted vector is the u16 pairs a pmaddwd
+ * with the element's weight pair needs). Unused windows have mask 0. */
+#define PFI_HBLOCK_WIN 4
+typedef struct pfi_hblock {
+    uint8_t idx[64];
+    uint64_t mask[PFI_HBLOCK_WIN];
+    int32_t base[PFI_HBLOCK_WIN];
+    int32_t pad[4];
+} pfi_hblock;
 
 /* Vertical: ksize buffer rows -> destination row, over elements. */
 typedef struct pfi_vrow {
@@ -59,8 +86,22 @@ typedef struct pfi_vrow {
     int32_t vsplit;           /* see pfi_v_kind */
 } pfi_vrow;
 
+/* Nearest, u8 3/4 channels: dst pixel x = src pixel nn_x[x]. Pixels from
+ * safe_end on could read past the row with a 4-byte load. */
+typedef struct pfi_nnrow {
+    const uint8_t *src;
+    uint8_t *dst;
+    const int32_t *nn_x;
+    int32_t cn;
+    int32_t safe_end;
+} pfi_nnrow;
+
 typedef int (*pfi_h_fn)(const pfi_hrow *r, int x0, int x1);
 typedef int (*pfi_v_fn)(const pfi_vrow *r, int x0, int x1);
+/* Output pixels [x0, x1) of the u8 2x2 area-fast row from source rows r0
+ * and r1 (full cells only); returns the first pixel not processed. */
+typedef int (*pfi_area2_fn)(const uint8_t *r0, const uint8_t *r1, uint8_t *dst, int cn, int x0, int x1);
+typedef int (*pfi_nn_fn)(const pfi_nnrow *r, int x0, int x1);
 
 /* Source-type index for the float kinds. */
 enum { PFI_T_U8 = 0, PFI_T_U16 = 1, PFI_T_F32 = 2, PFI_T_COUNT = 3 };
@@ -68,6 +109,7 @@ enum { PFI_T_U8 = 0, PFI_T_U16 = 1, PFI_T_F32 = 2, PFI_T_COUNT = 3 };
 typedef struct pfi_resize_kernels {
     pf_isa isa;
     pfi_h_fn h_u8_i32;                  /* PFI_H_U8_I32, even ksize */
+    pfi_h_fn h_u8_lin16;                /* PFI_H_U8_LIN16 */
     pfi_h_fn h_f32[PFI_T_COUNT];        /* PFI_H_F32 by source type */
     pfi_h_fn h_aa_u8;                   /* PFI_H_AA_U8 */
     pfi_v_fn v_u8_linear;
@@ -75,14 +117,20 @@ typedef struct pfi_resize_kernels {
     pfi_v_fn v_u8_cubic;
     pfi_v_fn v_f32[PFI_T_COUNT];        /* PFI_V_F32 by destination type */
     pfi_v_fn v_aa_u8;
+    pfi_area2_fn area2_u8;              /* u8 2x2 area-fast cells, 1/3/4 channels */
+    pfi_nn_fn nn_u8;                    /* u8 nearest, 3/4 channels */
+    int want_hblocks;                   /* h_u8_lin16 reads pfi_hrow.blk and src2/buf2: the
+                                           executor builds blocks (and passes two rows)
+                                           only for tables that set this */
     /* ISA each slot really uses (a level may reuse a lower one's kernel) */
-    pf_isa slot_isa[12];
+    pf_isa slot_isa[15];
 } pfi_resize_kernels;
 
 /* Scalar reference kernels (the specification). */
 extern const pfi_resize_kernels pfi_resize_kernels_ref;
 
 int pfi_rz_h_u8_i32_ref(const pfi_hrow *r, int x0, int x1);
+int pfi_rz_h_u8_lin16_ref(const pfi_hrow *r, int x0, int x1);
 int pfi_rz_h_f32_u8_ref(const pfi_hrow *r, int x0, int x1);
 int pfi_rz_h_f32_u16_ref(const pfi_hrow *r, int x0, int x1);
 int pfi_rz_h_f32_f32_ref(const pfi_hrow *r, int x0, int x1);
@@ -94,10 +142,13 @@ int pfi_rz_v_f32_u8_ref(const pfi_vrow *r, int x0, int x1);
 int pfi_rz_v_f32_u16_ref(const pfi_vrow *r, int x0, int x1);
 int pfi_rz_v_f32_f32_ref(const pfi_vrow *r, int x0, int x1);
 int pfi_rz_v_aa_u8_ref(const pfi_vrow *r, int x0, int x1);
+int pfi_rz_area2_u8_ref(const uint8_t *r0, const uint8_t *r1, uint8_t *dst, int cn, int x0, int x1);
+int pfi_rz_nn_u8_ref(const pfi_nnrow *r, int x0, int x1);
 
 /* Whole-row NN / area-fast / copy (not dispatched: memory bound). */
 void pfi_rz_nn_row(const pfi_resize_plan *p, const void *src_row, void *dst_row, size_t pix_bytes);
+/* area2 runs the u8 2x2 full cells (NULL: the reference). */
 void pfi_rz_area_fast_row(const pfi_resize_plan *p, const void *const *src_rows, int rows_avail,
-                          void *dst_row);
+                          void *dst_row, pfi_area2_fn area2);
 
 #endif

@@ -27,6 +27,21 @@ int pfi_rz_h_u8_i32_ref(const pfi_hrow *r, int x0, int x1) {
     return x1;
 }
 
+/* LINEAR: one tap pair, the sum pre-shifted by 4 and kept as int16. */
+int pfi_rz_h_u8_lin16_ref(const pfi_hrow *r, int x0, int x1) {
+    const uint8_t *s = r->src;
+    int16_t *d = r->buf;
+    const int32_t *cw = r->e_coef;
+    size_t W = (size_t)r->width;
+    for (int e = x0; e < x1; e++) {
+        int32_t c = cw[e];
+        int16_t a0 = (int16_t)(c & 0xffff), a1 = (int16_t)((uint32_t)c >> 16);
+        int32_t sum = s[r->e_off[e]] * a0 + s[r->e_off[W + (size_t)e]] * a1;
+        d[e] = (int16_t)(sum >> 4);
+    }
+    return x1;
+}
+
 /* float sums, taps left to right: ((s0*c0 + s1*c1) + s2*c2) + ... */
 #define PFI_H_F32_REF(NAME, T)                                                  \
     int NAME(const pfi_hrow *r, int x0, int x1) {                               \
@@ -65,9 +80,9 @@ int pfi_rz_h_aa_u8_ref(const pfi_hrow *r, int x0, int x1) {
 /* ----------------------------------------------------------- vertical */
 
 int pfi_rz_v_u8_linear_ref(const pfi_vrow *r, int x0, int x1) {
-    const int32_t *s0 = r->rows[0], *s1 = r->rows[1];
+    const int16_t *s0 = r->rows[0], *s1 = r->rows[1];
     uint8_t *d = r->dst;
-    for (int x = x0; x < x1; x++) d[x] = pfk_v_u8_linear(s0[x], s1[x], r->icoef[0], r->icoef[1]);
+    for (int x = x0; x < x1; x++) d[x] = pfk_v_u8_linear16(s0[x], s1[x], r->icoef[0], r->icoef[1]);
     return x1;
 }
 
@@ -139,6 +154,7 @@ int pfi_rz_v_aa_u8_ref(const pfi_vrow *r, int x0, int x1) {
 const pfi_resize_kernels pfi_resize_kernels_ref = {
     .isa = PF_ISA_SCALAR,
     .h_u8_i32 = pfi_rz_h_u8_i32_ref,
+    .h_u8_lin16 = pfi_rz_h_u8_lin16_ref,
     .h_f32 = {pfi_rz_h_f32_u8_ref, pfi_rz_h_f32_u16_ref, pfi_rz_h_f32_f32_ref},
     .h_aa_u8 = pfi_rz_h_aa_u8_ref,
     .v_u8_linear = pfi_rz_v_u8_linear_ref,
@@ -146,9 +162,17 @@ const pfi_resize_kernels pfi_resize_kernels_ref = {
     .v_u8_cubic = pfi_rz_v_u8_cubic_ref,
     .v_f32 = {pfi_rz_v_f32_u8_ref, pfi_rz_v_f32_u16_ref, pfi_rz_v_f32_f32_ref},
     .v_aa_u8 = pfi_rz_v_aa_u8_ref,
+    .area2_u8 = pfi_rz_area2_u8_ref,
+    .nn_u8 = pfi_rz_nn_u8_ref,
 };
 
 /* ------------------------------------------------ whole-row kernels */
+
+int pfi_rz_nn_u8_ref(const pfi_nnrow *r, int x0, int x1) {
+    size_t cn = (size_t)r->cn;
+    for (int x = x0; x < x1; x++) memcpy(r->dst + (size_t)x * cn, r->src + (size_t)r->nn_x[x] * cn, cn);
+    return x1;
+}
 
 void pfi_rz_nn_row(const pfi_resize_plan *p, const void *src_row, void *dst_row, size_t pix) {
     const uint8_t *s = src_row;
@@ -158,7 +182,7 @@ void pfi_rz_nn_row(const pfi_resize_plan *p, const void *src_row, void *dst_row,
 
 /* OpenCV resizeAreaFast for one output row. src_rows[0..afy) are the
  * source rows of this band, rows_avail of them inside the image. */
-#define PFI_AREA_FAST(T, WT, SAT, FAST2)                                                                 \
+#define PFI_AREA_FAST(T, WT, SAT, FAST2, K2)                                                                 \
     do {                                                                                          \
         const T *const *S = (const T *const *)src_rows;                                           \
         T *D = dst_row;                                                                           \
@@ -168,7 +192,7 @@ void pfi_rz_nn_row(const pfi_resize_plan *p, const void *src_row, void *dst_row,
         int w = rows_avail == fy ? (p->sw / fx) * cn : 0;                                         \
         int fast2 = fx == 2 && fy == 2 && (cn == 1 || cn == 3 || cn == 4) && !is_f32;             \
         int dx = 0;                                                                               \
-        if (fast2) dx = FAST2(p, S, D, w);                                                        \
+        if (fast2) dx = FAST2(p, S, D, w, K2);                                                     \
         for (; dx < w; dx++) {                                                                    \
             int i = (dx / cn) * fx * cn + dx % cn;                                                \
             if (is_f32 && dx < p->vsplit) { /* OpenCV SIMD lanes: pairwise */                     \
@@ -203,39 +227,53 @@ void pfi_rz_nn_row(const pfi_resize_plan *p, const void *src_row, void *dst_row,
 
 static float keep_f32(float v) { return v; }
 
-/* OpenCV's 2x2 integer shortcut: (a + b + c + d + 2) >> 2 over the full cells. */
+/* OpenCV's 2x2 integer shortcut: (a + b + c + d + 2) >> 2 over the full
+ * cells, output pixels [x0, x1). */
 #define PFI_FAST2_BODY(T)                                                        \
-    int cn = p->cn, px = w / cn;                                                 \
-    const T *a = S[0], *b = S[1];                                                \
-    for (int x = 0; x < px; x++, a += 2 * cn, b += 2 * cn, D += cn)              \
+    const T *a = r0 + (size_t)x0 * 2 * (size_t)cn, *b = r1 + (size_t)x0 * 2 * (size_t)cn; \
+    D += (size_t)x0 * (size_t)cn;                                                \
+    for (int x = x0; x < x1; x++, a += 2 * cn, b += 2 * cn, D += cn)             \
         for (int c = 0; c < cn; c++)                                             \
             D[c] = (T)((a[c] + a[c + cn] + b[c] + b[c + cn] + 2) >> 2);          \
-    return px * cn;
-static int fast2_u8(const pfi_resize_plan *p, const uint8_t *const *S, uint8_t *D, int w) {
+    return x1;
+int pfi_rz_area2_u8_ref(const uint8_t *r0, const uint8_t *r1, uint8_t *D, int cn, int x0, int x1) {
     PFI_FAST2_BODY(uint8_t)
 }
-static int fast2_u16(const pfi_resize_plan *p, const uint16_t *const *S, uint16_t *D, int w) {
+static int area2_u16(const uint16_t *r0, const uint16_t *r1, uint16_t *D, int cn, int x0, int x1) {
     PFI_FAST2_BODY(uint16_t)
 }
-static int fast2_none(const pfi_resize_plan *p, const float *const *S, float *D, int w) {
-    (void)p; (void)S; (void)D; (void)w;
+/* Full cells: the dispatched kernel first, the reference on what it left. */
+static int fast2_u8(const pfi_resize_plan *p, const uint8_t *const *S, uint8_t *D, int w, pfi_area2_fn k) {
+    int px = w / p->cn;
+    int x = k != NULL ? k(S[0], S[1], D, p->cn, 0, px) : 0;
+    pfi_rz_area2_u8_ref(S[0], S[1], D, p->cn, x, px);
+    return px * p->cn;
+}
+static int fast2_u16(const pfi_resize_plan *p, const uint16_t *const *S, uint16_t *D, int w, pfi_area2_fn k) {
+    (void)k;
+    int px = w / p->cn;
+    area2_u16(S[0], S[1], D, p->cn, 0, px);
+    return px * p->cn;
+}
+static int fast2_none(const pfi_resize_plan *p, const float *const *S, float *D, int w, pfi_area2_fn k) {
+    (void)p; (void)S; (void)D; (void)w; (void)k;
     return 0;
 }
 
 void pfi_rz_area_fast_row(const pfi_resize_plan *p, const void *const *src_rows, int rows_avail,
-                          void *dst_row) {
+                          void *dst_row, pfi_area2_fn area2) {
     if (rows_avail <= 0) {
         memset(dst_row, 0, (size_t)p->dw * (size_t)p->cn * pf_dtype_size(p->dtype));
         return;
     }
     if (p->dtype == PF_U8) {
         const int is_f32 = 0;
-        PFI_AREA_FAST(uint8_t, int32_t, pfk_sat_u8_f, fast2_u8);
+        PFI_AREA_FAST(uint8_t, int32_t, pfk_sat_u8_f, fast2_u8, area2);
     } else if (p->dtype == PF_U16) {
         const int is_f32 = 0;
-        PFI_AREA_FAST(uint16_t, float, pfk_sat_u16_f, fast2_u16);
+        PFI_AREA_FAST(uint16_t, float, pfk_sat_u16_f, fast2_u16, area2);
     } else {
         const int is_f32 = 1;
-        PFI_AREA_FAST(float, float, keep_f32, fast2_none);
+        PFI_AREA_FAST(float, float, keep_f32, fast2_none, area2);
     }
 }

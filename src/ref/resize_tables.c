@@ -143,7 +143,7 @@ static pf_status area_axis(pfi_axis *a, void **mem, int32_t in, int32_t out, dou
 }
 
 size_t pfi_resize_buf_row_bytes(const pfi_resize_plan *p) {
-    size_t es = p->hk == PFI_H_AA_U8 ? 1 : 4;
+    size_t es = p->hk == PFI_H_AA_U8 ? 1 : p->hk == PFI_H_U8_LIN16 ? 2 : 4;
     return (size_t)p->dw * (size_t)p->cn * es;
 }
 
@@ -250,6 +250,7 @@ pf_status pfi_resize_plan_build(pfi_resize_plan *p, int32_t sw, int32_t sh, int3
         } else if (interp == PF_INTERP_LANCZOS4) {
             p->vk = PFI_V_U8_FIX22;
         } else {
+            p->hk = PFI_H_U8_LIN16;
             p->vk = PFI_V_U8_LINEAR;
         }
     } else {

@@ -1,0 +1,50 @@
+/* Prepared resize: a plan plus the element / per-pixel / byte-permute row
+ * tables the CPU kernels read, built once per (sizes, channels, dtype,
+ * interp, antialias, kernel table) and reused through a small per-thread
+ * cache (resize_cache.c). Everything in it is read-only once built, so
+ * the pool workers of one call share it. */
+#ifndef PF_CPU_RESIZE_PREP_H
+#define PF_CPU_RESIZE_PREP_H
+
+#include "ref/resize_rows.h"
+
+typedef struct pfi_resize_key {
+    int32_t sw, sh, dw, dh, cn;
+    pf_dtype dtype;
+    pf_interp interp;
+    bool antialias;
+    const pfi_resize_kernels *K;   /* tables differ by what the kernels want */
+} pfi_resize_key;
+
+typedef struct pfi_resize_prep {
+    pfi_resize_key key;
+    pfi_resize_plan p;
+    /* SEP: element tables (see pfi_hrow) */
+    int32_t *e_off;
+    void *e_coef;
+    int32_t safe_end;
+    int32_t *pair_mem;   /* pair_off | pair_n | pair_coef in one block, or NULL */
+    int32_t pair_max, pair_safe_end;
+    pfi_hblock *blk;     /* 64-byte aligned, or NULL */
+    int32_t blk_n, blk_win;
+    /* NN u8 3/4 channels: first output pixel whose 4-byte load could leave the row */
+    int32_t nn_safe_end;
+    size_t bytes;        /* table memory, for the cache's budget */
+} pfi_resize_prep;
+
+/* Builds plan and tables (PF_ERR_OUT_OF_MEMORY / PF_ERR_UNSUPPORTED). */
+pf_status pfi_resize_prep_build(pfi_resize_prep *r, const pfi_resize_key *k);
+void pfi_resize_prep_free(pfi_resize_prep *r);
+
+/* The calling thread's cached preparation for k, building it on a miss.
+ * The pointer stays valid until this thread's next pfi_resize_prep_get
+ * (the cache holds PFI_RESIZE_CACHE_ENTRIES, least recently used out);
+ * when *transient is set the caller owns it and must pass it to
+ * pfi_resize_prep_release (too big to cache). */
+#define PFI_RESIZE_CACHE_ENTRIES 8
+pf_status pfi_resize_prep_get(const pfi_resize_key *k, pfi_resize_prep **out, int *transient);
+void pfi_resize_prep_release(pfi_resize_prep *r, int transient);
+/* Frees the calling thread's cache (also done at thread exit). */
+void pfi_resize_cache_clear(void);
+
+#endif
