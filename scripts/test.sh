@@ -3,10 +3,11 @@
 #  1. gcc Release build (warnings are errors) + ctest, and ctest again with
 #     PIXFLOW_CPU=scalar (the suite must pass at every ISA cap);
 #  2. clang build (warnings are errors) + ctest;
-#  3. ASan+UBSan build + ctest.
+#  3. ASan+UBSan build + ctest;
+#  4. aarch64 cross build (NEON kernels) + ctest under qemu-aarch64.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install_deps.sh
+bash scripts/install_deps.sh gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-user
 jobs="$(nproc)"
 run_suite() { # build-dir, extra cmake args...
   local dir="$1"; shift
@@ -22,4 +23,9 @@ echo "== ctest with PIXFLOW_CPU=scalar"
 run_suite build-test-clang -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DPIXFLOW_CUDA=OFF
 run_suite build-test-asan -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ -DPIXFLOW_CUDA=OFF \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DPIXFLOW_SANITIZE=address,undefined"
+echo "== aarch64 (NEON) cross build, tests under qemu-aarch64"
+cmake -S . -B build-test-arm -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake -DCMAKE_BUILD_TYPE=Release \
+  -DPIXFLOW_CUDA=OFF -DPIXFLOW_OPENCV_TESTS=OFF >/dev/null
+cmake --build build-test-arm -j"$jobs" 2>&1 | grep -Ev '^\[|^-- ' || true
+(cd build-test-arm && ctest -j"$jobs" --output-on-failure --timeout 1200)
 echo "== all test suites passed"
