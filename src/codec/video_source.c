@@ -119,6 +119,14 @@ pf_status pf_video_open(const pf_video_config *config, pf_video **out) {
         pf_video_close(v);
         return pfi_fail(PF_ERR_OUT_OF_MEMORY, OP ": out of memory for %d streams", config->nsources);
     }
+    /* the cheap checks of the description before any file is opened */
+    if ((st = pf_preprocess_plan_create(&v->cfg.desc, &v->plan)) != PF_OK ||
+        (st = pf_stream_create_cpu(v->cfg.threads, &v->pstream)) != PF_OK || (st = make_slots(v)) != PF_OK) {
+        char msg[512];
+        snprintf(msg, sizeof msg, "%s", pf_last_error());
+        pf_video_close(v);
+        return pfi_fail(st, "%s%s", strncmp(msg, OP, strlen(OP)) == 0 ? "" : OP ": config->desc: ", msg);
+    }
     for (int i = 0; i < v->n; i++) {
         pfi_vstream *s = &v->streams[i];
         s->id = i;
@@ -129,13 +137,6 @@ pf_status pf_video_open(const pf_video_config *config, pf_video **out) {
             pf_video_close(v);
             return st;
         }
-    }
-    if ((st = pf_preprocess_plan_create(&v->cfg.desc, &v->plan)) != PF_OK ||
-        (st = pf_stream_create_cpu(v->cfg.threads, &v->pstream)) != PF_OK || (st = make_slots(v)) != PF_OK) {
-        char msg[512];
-        snprintf(msg, sizeof msg, "%s", pf_last_error());
-        pf_video_close(v);
-        return pfi_fail(st, "%s%s", strncmp(msg, OP, strlen(OP)) == 0 ? "" : OP ": config->desc: ", msg);
     }
     for (int i = 0; i < v->n; i++) {
         if (pthread_create(&v->streams[i].thread, NULL, pfi_vstream_main, &v->streams[i]) != 0) {
