@@ -4,7 +4,8 @@
 # package names given as arguments are installed too (scripts/test.sh adds
 # the aarch64 cross toolchain and qemu-user this way).
 set -euo pipefail
-pkgs=(build-essential cmake pkg-config clang libclang-rt-dev libopencv-dev python3 python3-pil python3-numpy "$@")
+pkgs=(build-essential cmake pkg-config clang libclang-rt-dev libopencv-dev python3 python3-pil python3-numpy
+  ffmpeg libavformat-dev libavcodec-dev libavutil-dev "$@")
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

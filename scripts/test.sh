@@ -25,7 +25,7 @@ run_suite build-test-asan -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ -DPIXF
   -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DPIXFLOW_SANITIZE=address,undefined"
 echo "== aarch64 (NEON) cross build, tests under qemu-aarch64"
 cmake -S . -B build-test-arm -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake -DCMAKE_BUILD_TYPE=Release \
-  -DPIXFLOW_CUDA=OFF -DPIXFLOW_OPENCV_TESTS=OFF >/dev/null
+  -DPIXFLOW_CUDA=OFF -DPIXFLOW_OPENCV_TESTS=OFF -DPIXFLOW_VIDEO=OFF >/dev/null
 cmake --build build-test-arm -j"$jobs" 2>&1 | grep -Ev '^\[|^-- ' || true
 (cd build-test-arm && ctest -j"$jobs" --output-on-failure --timeout 1200)
 echo "== all test suites passed"

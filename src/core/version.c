@@ -15,6 +15,12 @@ const char *pf_build_info(void) {
 #else
            "off"
 #endif
+           " video="
+#ifdef PF_HAVE_VIDEO
+           "ffmpeg"
+#else
+           "off"
+#endif
            " simd="
 #if defined(PF_HAVE_X86)
            "sse4,avx2,avx512"

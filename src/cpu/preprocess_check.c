@@ -110,8 +110,10 @@ static pf_status check_params(const pf_preprocess_plan *plan, int i, const pf_im
     return PF_OK;
 }
 
-pf_status pfi_pp_check(const pf_preprocess_plan *plan, int count, const pf_image src[],
-                       const pf_aug_params params[], const pf_tensor *dst) {
+/* images: src[] are the pixels (checked, and checked against dst for
+ * overlap); else they only carry each sample's size and channels. */
+static pf_status check_batch(const pf_preprocess_plan *plan, int count, const pf_image src[],
+                             const pf_aug_params params[], const pf_tensor *dst, int images) {
     if (plan == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, OP ": plan is NULL");
     if (count < 0) return pfi_fail(PF_ERR_INVALID_ARGUMENT, OP ": count is %d; it must be >= 0", count);
     if (dst == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, OP ": dst is NULL");
@@ -130,8 +132,9 @@ pf_status pfi_pp_check(const pf_preprocess_plan *plan, int count, const pf_image
     pfi_image_extent(&last, &lo1, &hi1);
     const char *dlo = lo0 < lo1 ? lo0 : lo1, *dhi = hi0 > hi1 ? hi0 : hi1;
     for (int i = 0; i < count; i++) {
-        if ((st = check_src(i, &src[i])) != PF_OK) return st;
+        if (images && (st = check_src(i, &src[i])) != PF_OK) return st;
         if ((st = check_params(plan, i, &src[i], params ? &params[i] : &id)) != PF_OK) return st;
+        if (!images) continue;
         const char *slo, *shi;
         pfi_image_extent(&src[i], &slo, &shi);
         if (slo < dhi && dlo < shi)
@@ -139,4 +142,14 @@ pf_status pfi_pp_check(const pf_preprocess_plan *plan, int count, const pf_image
     }
     pfi_clear_error();
     return PF_OK;
+}
+
+pf_status pfi_pp_check(const pf_preprocess_plan *plan, int count, const pf_image src[],
+                       const pf_aug_params params[], const pf_tensor *dst) {
+    return check_batch(plan, count, src, params, dst, 1);
+}
+
+pf_status pfi_pp_check_shapes(const pf_preprocess_plan *plan, int count, const pf_image shapes[],
+                              const pf_aug_params params[], const pf_tensor *dst) {
+    return check_batch(plan, count, shapes, params, dst, 0);
 }

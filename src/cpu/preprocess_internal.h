@@ -59,6 +59,10 @@ void pfi_pp_letterbox(const pf_preprocess_desc *d, int32_t cw, int32_t ch, int32
 /* Whole-batch validation (every message names the argument). */
 pf_status pfi_pp_check(const pf_preprocess_plan *plan, int count, const pf_image src[],
                        const pf_aug_params params[], const pf_tensor *dst);
+/* The same without checking src[] as images: they only give each
+ * sample's width, height and channels (the caller checks its pixels). */
+pf_status pfi_pp_check_shapes(const pf_preprocess_plan *plan, int count, const pf_image shapes[],
+                              const pf_aug_params params[], const pf_tensor *dst);
 pf_status pfi_pp_check_desc(const pf_preprocess_desc *d, const char *op);
 
 /* The u8 stage of one sample into `canvas` (rw x rh x canvas channels,
@@ -87,6 +91,26 @@ typedef struct pfi_pp_emit {
 } pfi_pp_emit;
 
 void pfi_pp_emit_rows(const pfi_pp_emit *e, int32_t y0, int32_t y1);
+
+/* Where the samples' u8 images come from when they are not given as
+ * pf_image views: `make` writes sample i's crop rectangle (g->cx, cy, cw,
+ * ch, maybe widened to even edges) as a packed u8 image into `scratch`
+ * (at least `bytes(ctx, i, g)` bytes) and returns the view in *img and the
+ * geometry relative to it in *local (the crop's offset inside *img). It
+ * runs on `stream` (NULL: inline on the calling worker). The YUV path
+ * (video_preprocess.c) converts 4:2:0 planes this way, inside the pass. */
+typedef struct pfi_pp_source {
+    pf_status (*make)(const void *ctx, int i, pf_stream *stream, const pfi_pp_geom *g, unsigned char *scratch,
+                      pf_image *img, pfi_pp_geom *local);
+    size_t (*bytes)(const void *ctx, int i, const pfi_pp_geom *g);
+    const void *ctx;
+} pfi_pp_source;
+
+/* The run after validation: `shapes` give each sample's size and channels
+ * (and are the images themselves when `source` is NULL). */
+pf_status pfi_pp_execute(pf_preprocess_plan *plan, pf_stream *stream, int count, const pf_image shapes[],
+                         const pfi_pp_source *source, const pf_aug_params params[], pf_tensor *dst,
+                         pf_letterbox_info info[], const char *op);
 
 /* "pf_preprocess_run" */
 #define PFI_PP_OP "pf_preprocess_run"

@@ -33,6 +33,8 @@ typedef struct run_job {
     const pf_aug_params *params;
     const pf_tensor *dst;
     const pfi_pp_geom *geom;
+    const pfi_pp_source *source; /* NULL: src[] are the images */
+    size_t source_off;           /* where the source image starts in a worker's scratch */
     const pfi_ktable *cvt, *geo, *pp;
     atomic_int failed;       /* sample index + 1 of a failure, 0 when none */
     pf_status status;
@@ -62,13 +64,29 @@ static void fail_sample(run_job *j, int i, pf_status st) {
     if (atomic_compare_exchange_strong(&j->failed, &expected, i + 1)) j->status = st;
 }
 
+/* Sample i's u8 stage: the source image (given, or made by the source
+ * provider into the scratch behind the canvas), then the canvas. */
+static pf_status canvas_of(run_job *j, pf_stream *stream, int i, unsigned char *scratch, const pf_aug_params *p,
+                           pf_image *canvas, int *swapped) {
+    const pf_image *img = &j->src[i];
+    const pfi_pp_geom *g = &j->geom[i];
+    pf_image made;
+    pfi_pp_geom local;
+    if (j->source) {
+        pf_status st = j->source->make(j->source->ctx, i, stream, g, scratch + j->source_off, &made, &local);
+        if (st != PF_OK) return st;
+        img = &made;
+        g = &local;
+    }
+    return pfi_pp_canvas_isa(j->plan, stream, j->isa, img, p, g, scratch, canvas, swapped);
+}
+
 static void sample_task(void *ctx, int i, int worker) {
     run_job *j = ctx;
     pf_aug_params p = params_of(j, i);
     pf_image canvas;
     int swapped;
-    pf_status st = pfi_pp_canvas_isa(j->plan, NULL, j->isa, &j->src[i], &p, &j->geom[i],
-                                     j->plan->scratch[worker], &canvas, &swapped);
+    pf_status st = canvas_of(j, NULL, i, j->plan->scratch[worker], &p, &canvas, &swapped);
     if (st != PF_OK) {
         fail_sample(j, i, st);
         return;
@@ -111,9 +129,16 @@ pf_status pf_preprocess_run(pf_preprocess_plan *plan, pf_stream *stream, int cou
     pfi_clear_error();
     pf_status st = pfi_pp_check(plan, count, src, params, dst);
     if (st != PF_OK || count == 0) return st;
+    return pfi_pp_execute(plan, stream, count, src, NULL, params, dst, info, OP);
+}
+
+pf_status pfi_pp_execute(pf_preprocess_plan *plan, pf_stream *stream, int count, const pf_image src[],
+                         const pfi_pp_source *source, const pf_aug_params params[], pf_tensor *dst,
+                         pf_letterbox_info info[], const char *op) {
+    pf_status st;
     if (count > plan->ngeom) { /* grows to the largest batch; reused after */
         pfi_pp_geom *ng = realloc(plan->geom, (size_t)count * sizeof *ng);
-        if (ng == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, OP ": out of memory for %d samples", count);
+        if (ng == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "%s: out of memory for %d samples", op, count);
         plan->geom = ng;
         plan->ngeom = count;
     }
@@ -126,6 +151,15 @@ pf_status pf_preprocess_run(pf_preprocess_plan *plan, pf_stream *stream, int cou
         size_t b = px * (size_t)src[i].channels + (plan->d.out_channels == 1 ? px : 0) + 64;
         if (b > need) need = b;
     }
+    /* the provider's image goes behind the largest canvas */
+    size_t source_off = (need + 63) / 64 * 64, extra = 0;
+    if (source) {
+        for (int i = 0; i < count; i++) {
+            size_t b = source->bytes(source->ctx, i, &geom[i]);
+            if (b > extra) extra = b;
+        }
+        need = source_off + extra;
+    }
     int threads = pf_stream_threads(stream);
     int64_t out_px = (int64_t)plan->d.out_width * plan->d.out_height;
     int banded = threads > 1 && (out_px >= BANDED_PIXELS || count < threads);
@@ -134,7 +168,8 @@ pf_status pf_preprocess_run(pf_preprocess_plan *plan, pf_stream *stream, int cou
     run_job j = {.plan = plan, .isa = isa, .src = src, .params = params, .dst = dst, .geom = geom,
                  .cvt = pfi_kfamily_table(&pfi_convert_family, isa),
                  .geo = pfi_kfamily_table(&pfi_geom_family, isa),
-                 .pp = pfi_kfamily_table(&pfi_preprocess_family, isa), .status = PF_OK};
+                 .pp = pfi_kfamily_table(&pfi_preprocess_family, isa), .status = PF_OK,
+                 .source = source, .source_off = source_off};
     atomic_init(&j.failed, 0);
     if (!banded) {
         pfi_stream_parallel(stream, count, sample_task, &j);
@@ -143,7 +178,7 @@ pf_status pf_preprocess_run(pf_preprocess_plan *plan, pf_stream *stream, int cou
             pf_aug_params p = params_of(&j, i);
             pf_image canvas;
             int swapped;
-            st = pfi_pp_canvas_isa(plan, stream, isa, &src[i], &p, &geom[i], plan->scratch[0], &canvas, &swapped);
+            st = canvas_of(&j, stream, i, plan->scratch[0], &p, &canvas, &swapped);
             if (st != PF_OK) {
                 fail_sample(&j, i, st);
                 break;
@@ -158,7 +193,7 @@ pf_status pf_preprocess_run(pf_preprocess_plan *plan, pf_stream *stream, int cou
         for (int i = 0; i < count; i++) info[i] = geom[i].info;
     int bad = atomic_load(&j.failed);
     if (bad)
-        return pfi_fail(j.status, OP ": sample %d failed (%s) in its resize / colour stage", bad - 1,
-                        pf_status_str(j.status));
+        return pfi_fail(j.status, "%s: sample %d failed (%s) in its %s stage", op, bad - 1,
+                        pf_status_str(j.status), source ? "colour conversion / resize / colour" : "resize / colour");
     return PF_OK;
 }

@@ -5,6 +5,7 @@ set(rules
   "src/core:ref/,cpu/,cuda/,kernels/"
   "src/kernels:ref/,cpu/,cuda/,core/"
   "src/ref:cpu/,cuda/"
+  "src/codec:ref/,cpu/,cuda/,kernels/"
   "tools/pixflow:core/,ref/,cpu/,cuda/,kernels/")
 set(bad 0)
 foreach(rule ${rules})

@@ -18,5 +18,6 @@ int bench_warp(int argc, char **argv);
 int bench_filter(int argc, char **argv);
 int bench_preprocess(int argc, char **argv);
 int bench_sampler(int argc, char **argv);
+int bench_video(int argc, char **argv);
 
 #endif
