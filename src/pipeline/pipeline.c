@@ -51,7 +51,6 @@ pli_buf *pli_pool_acquire(pf_pipeline *p, uint64_t *waited_ns) {
 
 void pli_pool_release(pf_pipeline *p, pli_buf *b) {
     pthread_mutex_lock(&p->pool_mu);
-    b->state = PLI_BUF_FREE;
     b->next_free = p->free_list;
     p->free_list = b;
     p->nfree++;

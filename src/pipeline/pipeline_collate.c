@@ -50,7 +50,6 @@ static bool emit(collator *c, pli_buf *b, int32_t count, uint64_t next_epoch, ui
     bt->next_epoch = next_epoch;
     bt->next_position = next_pos;
     c->out_skipped = 0;
-    b->state = PLI_BUF_EMITTED;
     record_latency(p, b->t_start_ns);
     p->st_collate.items++;
     return pli_queue_put(&p->ready_q, b, -1, NULL) == PLI_Q_OK;
@@ -107,6 +106,9 @@ static bool collate_fail_policy(collator *c, pli_buf *b) {
 static bool collate_skip_policy(collator *c, pli_buf *b) {
     pf_pipeline *p = c->p;
     int32_t B = p->cfg.batch_size;
+    /* decided here, not from b's fields: once emitted, b may already be
+     * back in the pool and refilled by the reader */
+    bool b_is_output = false;
     for (int32_t s = 0; s < b->n_items; s++) {
         const pli_item *it = &b->items[s];
         if (it->status != PF_OK) {
@@ -118,7 +120,7 @@ static bool collate_skip_policy(collator *c, pli_buf *b) {
         if (c->out == NULL) {
             c->out = b;
             c->out_fill = 0;
-            b->state = PLI_BUF_OUT;
+            b_is_output = true;
         }
         place(c, b, it);
         if (c->out_fill == B) {
@@ -138,7 +140,7 @@ static bool collate_skip_policy(collator *c, pli_buf *b) {
         }
     }
     /* every sample of b moved into another buffer: b is free again */
-    if (b->state == PLI_BUF_FILLING) pli_pool_release(p, b);
+    if (!b_is_output) pli_pool_release(p, b);
     return true;
 }
 

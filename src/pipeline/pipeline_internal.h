@@ -15,8 +15,6 @@
 #define PLI_ERRORS_KEPT 64
 #define PLI_LATENCIES 1024
 
-typedef enum pli_buf_state { PLI_BUF_FREE, PLI_BUF_FILLING, PLI_BUF_OUT, PLI_BUF_EMITTED } pli_buf_state;
-
 /* One sample in flight: read by the reader into its provisional slot of a
  * buffer, processed by a worker, then placed in order by the collator. */
 typedef struct pli_item {
@@ -42,7 +40,6 @@ typedef struct pli_buf {
     int32_t n_items;
     int32_t done;            /* items finished (under pipeline.done_mu) */
     bool last_of_epoch;
-    pli_buf_state state;     /* collator's bookkeeping */
     uint64_t t_start_ns;     /* first read of the buffer's items */
     pf_status fail_status;   /* PF_ON_ERROR_FAIL: why the batch failed */
     char fail_reason[PLI_REASON + 300];

@@ -53,7 +53,6 @@ void *pli_reader_main(void *arg) {
             b->n_items = (int32_t)(L - pos < (uint64_t)B ? L - pos : (uint64_t)B);
             b->done = 0;
             b->last_of_epoch = pos + (uint64_t)b->n_items == L;
-            b->state = PLI_BUF_FILLING;
             b->fail_status = PF_OK;
             b->t_start_ns = pli_now_ns();
             if (pli_queue_put(&p->order_q, b, -1, &waited) != PLI_Q_OK) return NULL;

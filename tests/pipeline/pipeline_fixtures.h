@@ -14,7 +14,7 @@
 #include "test_util.h"
 
 /* A PPM of w x h with pixels from a seed. Returns malloc'ed bytes. */
-static unsigned char *fx_ppm(int w, int h, uint64_t seed, size_t *size) {
+static inline unsigned char *fx_ppm(int w, int h, uint64_t seed, size_t *size) {
     char hdr[64];
     int n = snprintf(hdr, sizeof hdr, "P6\n# pixflow test\n%d %d\n255\n", w, h);
     size_t total = (size_t)n + (size_t)w * (size_t)h * 3;
@@ -26,7 +26,7 @@ static unsigned char *fx_ppm(int w, int h, uint64_t seed, size_t *size) {
     return b;
 }
 
-static void fx_write(const char *path, const void *data, size_t size) {
+static inline void fx_write(const char *path, const void *data, size_t size) {
     FILE *f = fopen(path, "wb");
     if (!f) { perror(path); exit(2); }
     fwrite(data, 1, size, f);
@@ -34,7 +34,7 @@ static void fx_write(const char *path, const void *data, size_t size) {
 }
 
 /* dir/class_<k>/img_<i>.ppm for i < n (class i % classes), sizes 24..70. */
-static void fx_make_folder(const char *dir, int n, int classes) {
+static inline void fx_make_folder(const char *dir, int n, int classes) {
     char path[4096];
     mkdir(dir, 0755);
     for (int k = 0; k < classes; k++) {
@@ -50,24 +50,24 @@ static void fx_make_folder(const char *dir, int n, int classes) {
     }
 }
 
-static void fx_rm_rf(const char *dir) {
+static inline void fx_rm_rf(const char *dir) {
     char cmd[4200];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0) fprintf(stderr, "cleanup of %s failed\n", dir);
 }
 
 /* A temp folder name unique to this process. */
-static void fx_tmpdir(char *out, size_t cap, const char *tag) {
+static inline void fx_tmpdir(char *out, size_t cap, const char *tag) {
     const char *base = getenv("TMPDIR");
     snprintf(out, cap, "%s/pixflow_%s_%d", base && base[0] ? base : "/tmp", tag, (int)getpid());
     fx_rm_rf(out);
 }
 
 /* ustar member header + data + padding. */
-static void fx_tar_member(FILE *f, const char *name, const void *data, size_t size) {
+static inline void fx_tar_member(FILE *f, const char *name, const void *data, size_t size) {
     unsigned char h[512];
     memset(h, 0, sizeof h);
-    snprintf((char *)h, 100, "%s", name);
+    snprintf((char *)h, 100, "%.99s", name);
     snprintf((char *)h + 100, 8, "%07o", 0644);
     snprintf((char *)h + 108, 8, "%07o", 0);
     snprintf((char *)h + 116, 8, "%07o", 0);
@@ -87,7 +87,7 @@ static void fx_tar_member(FILE *f, const char *name, const void *data, size_t si
 }
 
 /* shards tar files, per_shard samples each: key s<shard>_<i>, .ppm + .cls. */
-static void fx_make_tars(const char *dir, int shards, int per_shard, char paths[][4096]) {
+static inline void fx_make_tars(const char *dir, int shards, int per_shard, char paths[][4096]) {
     mkdir(dir, 0755);
     for (int s = 0; s < shards; s++) {
         snprintf(paths[s], 4096, "%.2000s/shard-%03d.tar", dir, s);
@@ -111,7 +111,7 @@ static void fx_make_tars(const char *dir, int shards, int per_shard, char paths[
 }
 
 /* Small, fast training-style config over a source. */
-static pf_pipeline_config fx_config(void) {
+static inline pf_pipeline_config fx_config(void) {
     pf_pipeline_config c = pf_pipeline_config_defaults();
     pf_recipe("imagenet-train", &c.desc, &c.policy);
     c.desc.out_width = 20;
@@ -132,13 +132,13 @@ typedef struct fx_batch {
     int32_t label[64];
 } fx_batch;
 
-static uint64_t fx_hash(const void *p, size_t n, uint64_t h) {
+static inline uint64_t fx_hash(const void *p, size_t n, uint64_t h) {
     const unsigned char *b = p;
     for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 1099511628211ull;
     return h;
 }
 
-static void fx_take(const pf_batch *b, fx_batch *out) {
+static inline void fx_take(const pf_batch *b, fx_batch *out) {
     out->epoch = b->epoch;
     out->count = b->count;
     out->next_epoch = b->next_epoch;
@@ -154,7 +154,7 @@ static void fx_take(const pf_batch *b, fx_batch *out) {
 /* Runs to the end (or max batches); returns the number of batches taken,
  * -1 on a create/next failure. Failed batches (PF_ON_ERROR_FAIL) count in
  * *failed. */
-static int fx_run(const pf_pipeline_config *c, fx_batch *out, int max, int *failed) {
+static inline int fx_run(const pf_pipeline_config *c, fx_batch *out, int max, int *failed) {
     pf_pipeline *p;
     if (pf_pipeline_create(c, &p) != PF_OK) {
         fprintf(stderr, "create: %s\n", pf_last_error());
@@ -179,7 +179,7 @@ static int fx_run(const pf_pipeline_config *c, fx_batch *out, int max, int *fail
     return n;
 }
 
-static int fx_same(const fx_batch *a, int na, const fx_batch *b, int nb) {
+static inline int fx_same(const fx_batch *a, int na, const fx_batch *b, int nb) {
     if (na != nb) { fprintf(stderr, "batch count %d vs %d\n", na, nb); return 0; }
     for (int i = 0; i < na; i++) {
         if (a[i].hash != b[i].hash || a[i].count != b[i].count || a[i].epoch != b[i].epoch ||
