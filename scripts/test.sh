@@ -3,7 +3,8 @@
 #  1. gcc Release build (warnings are errors) + ctest, and ctest again with
 #     PIXFLOW_CPU=scalar (the suite must pass at every ISA cap);
 #  2. clang build (warnings are errors) + ctest;
-#  3. ASan+UBSan build + ctest.
+#  3. ASan+UBSan build + ctest;
+#  4. TSan build of the data pipeline tests only (label "pipeline").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install_deps.sh
@@ -22,4 +23,9 @@ echo "== ctest with PIXFLOW_CPU=scalar"
 run_suite build-test-clang -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DPIXFLOW_CUDA=OFF
 run_suite build-test-asan -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ -DPIXFLOW_CUDA=OFF \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DPIXFLOW_SANITIZE=address,undefined"
+echo "== configure build-test-tsan (TSan: pipeline tests only)"
+cmake -S . -B build-test-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ \
+  -DPIXFLOW_CUDA=OFF -DPIXFLOW_OPENCV_TESTS=OFF -DPIXFLOW_SANITIZE=thread >/dev/null
+cmake --build build-test-tsan -j"$jobs" --target test_pipeline test_pipeline_stress 2>&1 | grep -Ev '^\[|^-- ' || true
+(cd build-test-tsan && TSAN_OPTIONS="halt_on_error=1" ctest -L pipeline --output-on-failure --timeout 1200)
 echo "== all test suites passed"

@@ -106,10 +106,14 @@ static bool collate_fail_policy(collator *c, pli_buf *b) {
 static bool collate_skip_policy(collator *c, pli_buf *b) {
     pf_pipeline *p = c->p;
     int32_t B = p->cfg.batch_size;
-    /* decided here, not from b's fields: once emitted, b may already be
-     * back in the pool and refilled by the reader */
+    /* b's fields are read into locals, and b's fate is decided from local
+     * state: once emitted, b may already be back in the pool and refilled
+     * by the reader */
+    const int32_t n_items = b->n_items;
+    const bool last_of_epoch = b->last_of_epoch;
+    const uint64_t epoch = b->epoch;
     bool b_is_output = false;
-    for (int32_t s = 0; s < b->n_items; s++) {
+    for (int32_t s = 0; s < n_items; s++) {
         const pli_item *it = &b->items[s];
         if (it->status != PF_OK) {
             pli_record_error(p, it);
@@ -124,17 +128,18 @@ static bool collate_skip_policy(collator *c, pli_buf *b) {
         }
         place(c, b, it);
         if (c->out_fill == B) {
-            bool end = b->last_of_epoch && s == b->n_items - 1;
+            bool end = last_of_epoch && s == n_items - 1;
+            uint64_t next_pos = it->position + 1;
             pli_buf *o = c->out;
             c->out = NULL;
-            if (!emit(c, o, B, end ? b->epoch + 1 : b->epoch, end ? 0 : it->position + 1)) return false;
+            if (!emit(c, o, B, end ? epoch + 1 : epoch, end ? 0 : next_pos)) return false;
         }
     }
-    if (b->last_of_epoch && c->out != NULL) {
+    if (last_of_epoch && c->out != NULL) {
         pli_buf *o = c->out;
         c->out = NULL;
         if (c->out_fill > 0 && !p->cfg.drop_last) {
-            if (!emit(c, o, c->out_fill, b->epoch + 1, 0)) return false;
+            if (!emit(c, o, c->out_fill, epoch + 1, 0)) return false;
         } else {
             pli_pool_release(p, o);
         }

@@ -5,6 +5,7 @@
 int cmd_info(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_recipe(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 
 /* pixflow bench <name> (one file each, bench_<name>.c) */
 int bench_resize(int argc, char **argv);
@@ -18,5 +19,6 @@ int bench_warp(int argc, char **argv);
 int bench_filter(int argc, char **argv);
 int bench_preprocess(int argc, char **argv);
 int bench_sampler(int argc, char **argv);
+int bench_pipeline(int argc, char **argv);
 
 #endif
