@@ -178,8 +178,11 @@ static pf_status setup(pf_pipeline *p) {
 
     p->worker_state = calloc((size_t)p->nworkers, sizeof *p->worker_state);
     p->worker_args = calloc((size_t)p->nworkers, sizeof *p->worker_args);
+    p->file_readers = calloc((size_t)p->nworkers, sizeof *p->file_readers);
+    if (p->file_readers)
+        for (int32_t w = 0; w < p->nworkers; w++) pli_file_reader_init(&p->file_readers[w]);
     p->workers = calloc((size_t)p->nworkers, sizeof *p->workers);
-    if (!p->worker_state || !p->worker_args || !p->workers) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_pipeline_create: out of memory");
+    if (!p->worker_state || !p->worker_args || !p->workers || !p->file_readers) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_pipeline_create: out of memory");
     for (int32_t w = 0; w < p->nworkers; w++) {
         p->worker_args[w].p = p;
         p->worker_args[w].index = w;
@@ -300,7 +303,9 @@ pf_status pf_pipeline_stats_get(const pf_pipeline *cp, pf_pipeline_stats *s) {
     if (cp == NULL || s == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_pipeline_stats_get: %s is NULL", cp ? "stats" : "p");
     pf_pipeline *p = (pf_pipeline *)(uintptr_t)cp; /* locks only */
     memset(s, 0, sizeof *s);
-    stage(&s->stage[0], "read", 1, &p->st_read, NULL);
+    /* files are pread by the workers (the read thread dispatches and reads
+     * ahead); a callback source is read on the read thread */
+    stage(&s->stage[0], "read", p->src.kind == PF_SOURCE_CALLBACK ? 1 : p->nworkers, &p->st_read, NULL);
     stage(&s->stage[1], "decode_augment", p->nworkers, &p->st_work, &p->read_q);
     stage(&s->stage[2], "collate", 1, &p->st_collate, &p->order_q);
     s->batches = atomic_load(&p->batches);
@@ -370,6 +375,8 @@ void pf_pipeline_destroy(pf_pipeline *p) {
     free(p->bufs);
     free(p->worker_state);
     free(p->worker_args);
+    for (int32_t w = 0; w < p->nworkers && p->file_readers; w++) pli_file_reader_close(&p->file_readers[w]);
+    free(p->file_readers);
     free(p->workers);
     free(p->order);
     free(p->order_scratch);

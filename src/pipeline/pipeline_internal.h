@@ -78,6 +78,7 @@ struct pf_pipeline {
     bool reader_started, collator_started;
     int32_t workers_started;
     void **worker_state;
+    pli_file_reader *file_readers; /* one per worker */
     struct pli_worker_arg { struct pf_pipeline *p; int32_t index; } *worker_args;
     pf_tensor slot_proto;      /* one-sample view at buffer offset 0 */
     uint64_t *order, *order_scratch; /* reader's epoch order */

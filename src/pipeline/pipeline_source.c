@@ -256,28 +256,58 @@ static int shard_fd(pli_source *src, int32_t shard) {
 
 pf_status pli_source_read(pli_source *src, uint64_t index, pli_bytes *out) {
     memset(out, 0, sizeof *out);
-    if (src->kind == PF_SOURCE_CALLBACK) {
-        pf_sample_bytes b;
-        memset(&b, 0, sizeof b);
-        pfi_clear_error();
-        pf_status st = src->cb.read(src->cb.ctx, index, &b);
-        if (st != PF_OK) {
-            if (pf_last_error()[0] == '\0') pfi_fail(st, "the source callback failed (%s)", pf_status_str(st));
-            return st;
-        }
-        out->cb = b;
-        out->size = b.size;
-        return PF_OK;
+    pf_sample_bytes b;
+    memset(&b, 0, sizeof b);
+    pfi_clear_error();
+    pf_status st = src->cb.read(src->cb.ctx, index, &b);
+    if (st != PF_OK) {
+        if (pf_last_error()[0] == '\0') pfi_fail(st, "the source callback failed (%s)", pf_status_str(st));
+        return st;
     }
+    out->cb = b;
+    out->size = b.size;
+    return PF_OK;
+}
+
+void pli_file_reader_init(pli_file_reader *r) {
+    r->fd = -1;
+    r->shard = -1;
+    r->buf = NULL;
+    r->cap = 0;
+}
+
+void pli_file_reader_close(pli_file_reader *r) {
+    if (r->fd >= 0) close(r->fd);
+    free(r->buf);
+    pli_file_reader_init(r);
+}
+
+static pf_status reserve(pli_file_reader *r, uint64_t size, const char *name) {
+    if (size <= r->cap) return PF_OK;
+    if (size > (uint64_t)SIZE_MAX / 2) return pfi_fail(PF_ERR_UNSUPPORTED, "read %s: %llu bytes is too large", name, (unsigned long long)size);
+    size_t cap = (size_t)size + (size_t)size / 4 + 4096;
+    void *nb = realloc(r->buf, cap);
+    if (nb == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "read %s: out of memory for %llu bytes", name, (unsigned long long)size);
+    r->buf = nb;
+    r->cap = cap;
+    return PF_OK;
+}
+
+pf_status pli_source_read_file(const pli_source *src, pli_file_reader *r, uint64_t index, size_t *size) {
     const pli_entry *e = &src->entries[index];
     const char *name = src->names + e->name_off;
+    *size = 0;
     if (src->kind == PF_SOURCE_TAR) {
-        int fd = shard_fd(src, e->shard);
-        if (fd < 0) return pfi_fail(PF_ERR_IO, "open %s: %s", src->shard_paths[e->shard], strerror(errno));
-        out->data = malloc(e->size ? (size_t)e->size : 1);
-        if (out->data == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "read %s: out of memory for %llu bytes", name, (unsigned long long)e->size);
-        out->size = (size_t)e->size;
-        return pli_pread_all(fd, out->data, out->size, e->offset, name);
+        if (r->shard != e->shard) {
+            if (r->fd >= 0) close(r->fd);
+            r->fd = open(src->shard_paths[e->shard], O_RDONLY | O_CLOEXEC);
+            r->shard = r->fd >= 0 ? e->shard : -1;
+            if (r->fd < 0) return pfi_fail(PF_ERR_IO, "open %s: %s", src->shard_paths[e->shard], strerror(errno));
+        }
+        pf_status st = reserve(r, e->size, name);
+        if (st == PF_OK) st = pli_pread_all(r->fd, r->buf, (size_t)e->size, e->offset, name);
+        if (st == PF_OK) *size = (size_t)e->size;
+        return st;
     }
     int fd = open(name, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return pfi_fail(PF_ERR_IO, "open %s: %s", name, strerror(errno));
@@ -285,18 +315,14 @@ pf_status pli_source_read(pli_source *src, uint64_t index, pli_bytes *out) {
     pf_status st = PF_OK;
     if (fstat(fd, &sb) != 0) st = pfi_fail(PF_ERR_IO, "stat %s: %s", name, strerror(errno));
     else if (!S_ISREG(sb.st_mode)) st = pfi_fail(PF_ERR_IO, "read %s: not a regular file", name);
-    else if ((out->data = malloc(sb.st_size ? (size_t)sb.st_size : 1)) == NULL)
-        st = pfi_fail(PF_ERR_OUT_OF_MEMORY, "read %s: out of memory for %lld bytes", name, (long long)sb.st_size);
-    else {
-        out->size = (size_t)sb.st_size;
-        st = pli_pread_all(fd, out->data, out->size, 0, name);
-    }
+    else if ((st = reserve(r, (uint64_t)sb.st_size, name)) == PF_OK &&
+             (st = pli_pread_all(fd, r->buf, (size_t)sb.st_size, 0, name)) == PF_OK)
+        *size = (size_t)sb.st_size;
     close(fd);
     return st;
 }
 
 void pli_bytes_release(pli_bytes *b) {
-    free(b->data);
     if (b->cb.release) b->cb.release(b->cb.release_ctx, b->cb.data);
     memset(b, 0, sizeof *b);
 }

@@ -26,7 +26,7 @@ typedef struct pli_source {
     char **shard_paths;
     int32_t shard_count;
     uint64_t *shard_first;  /* shard_count + 1 entries */
-    int cached_fd;          /* reader-thread cache of the last shard opened */
+    int cached_fd;          /* dispatch thread's cache of the last shard opened (readahead) */
     int32_t cached_shard;
     /* CALLBACK */
     pf_source_callbacks cb;
@@ -34,7 +34,7 @@ typedef struct pli_source {
 
 /* Bytes of one sample, owned by the pipeline until pli_bytes_release. */
 typedef struct pli_bytes {
-    void *data;            /* malloc'ed (file, tar) */
+    void *data;            /* unused (files are read into the worker buffers) */
     size_t size;
     pf_sample_bytes cb;    /* CALLBACK: the callback's bytes and release */
 } pli_bytes;
@@ -44,8 +44,23 @@ pf_status pli_source_open(const pf_source_desc *desc, pli_source *src);
 void pli_source_close(pli_source *src);
 const char *pli_source_name(const pli_source *src, uint64_t index);
 int32_t pli_source_label(const pli_source *src, uint64_t index);
-/* Reads sample `index` (reader thread only). */
+/* CALLBACK: asks the callback for sample `index` (dispatch thread only). */
 pf_status pli_source_read(pli_source *src, uint64_t index, pli_bytes *out);
+
+/* Files and tar members are read by the workers, each with its own
+ * reader: a shard fd cache and a buffer that grows to the largest sample
+ * read (bounded by the dataset, reused: no allocation per sample). */
+typedef struct pli_file_reader {
+    int fd;
+    int32_t shard;
+    void *buf;
+    size_t cap;
+} pli_file_reader;
+
+void pli_file_reader_init(pli_file_reader *r);
+void pli_file_reader_close(pli_file_reader *r);
+/* Reads sample `index` of a FOLDER/FILE_LIST/TAR source into r->buf. */
+pf_status pli_source_read_file(const pli_source *src, pli_file_reader *r, uint64_t index, size_t *size);
 void pli_bytes_release(pli_bytes *b);
 /* posix_fadvise(WILLNEED) on a sample's bytes: the kernel reads ahead. */
 void pli_source_readahead(pli_source *src, uint64_t index);

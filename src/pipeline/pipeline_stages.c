@@ -21,9 +21,13 @@ static uint64_t epoch_order(pf_pipeline *p, uint64_t epoch) {
     return pli_shard_length(p->src.count, c->world_size, c->shard_mode);
 }
 
+/* CALLBACK sources: the dispatch thread asks the callback (it promised
+ * single-threaded calls). Files are read by the workers. */
 static void read_item(pf_pipeline *p, pli_item *it) {
     it->status = PF_OK;
     it->reason[0] = '\0';
+    memset(&it->bytes, 0, sizeof it->bytes);
+    if (p->src.kind != PF_SOURCE_CALLBACK) return;
     pfi_clear_error();
     pf_status st = pli_source_read(&p->src, it->index, &it->bytes);
     if (st != PF_OK) {
@@ -68,8 +72,10 @@ void *pli_reader_main(void *arg) {
                 uint64_t ahead = it->position + (uint64_t)c->readahead;
                 if (c->readahead > 0 && ahead < L) pli_source_readahead(&p->src, p->order[ahead]);
                 read_item(p, it);
-                p->st_read.busy_ns += pli_now_ns() - t0;
-                p->st_read.items++;
+                if (p->src.kind == PF_SOURCE_CALLBACK) {
+                    p->st_read.busy_ns += pli_now_ns() - t0;
+                    p->st_read.items++;
+                }
                 if (pli_queue_put(&p->read_q, it, -1, &waited) != PLI_Q_OK) return NULL;
                 p->st_read.wait_ns += waited;
             }
@@ -89,7 +95,7 @@ static void pin_to_cpu(int32_t index) {
     sched_setaffinity(0, sizeof set, &set); /* best effort: a restricted cpuset just keeps the default */
 }
 
-static void process_item(pf_pipeline *p, void *state, pli_item *it) {
+static void process_item(pf_pipeline *p, void *state, pli_file_reader *rd, pli_item *it, uint64_t *read_ns) {
     const pf_pipeline_config *c = &p->cfg;
     pf_sample_meta *m = &it->meta;
     memset(m, 0, sizeof *m);
@@ -100,8 +106,23 @@ static void process_item(pf_pipeline *p, void *state, pli_item *it) {
     if (it->status != PF_OK) return;
     if (p->src.kind == PF_SOURCE_CALLBACK) m->label = it->bytes.cb.label;
     pf_sample_input in;
-    in.data = it->bytes.data ? it->bytes.data : it->bytes.cb.data;
-    in.size = it->bytes.size;
+    if (p->src.kind == PF_SOURCE_CALLBACK) {
+        in.data = it->bytes.cb.data;
+        in.size = it->bytes.size;
+    } else { /* the read stage, on this worker: pread into its buffer */
+        uint64_t t0 = pli_now_ns();
+        pfi_clear_error();
+        pf_status rst = pli_source_read_file(&p->src, rd, it->index, &in.size);
+        *read_ns = pli_now_ns() - t0;
+        p->st_read.busy_ns += *read_ns;
+        p->st_read.items++;
+        if (rst != PF_OK) {
+            it->status = rst;
+            snprintf(it->reason, sizeof it->reason, "%s", pf_last_error());
+            return;
+        }
+        in.data = rd->buf;
+    }
     in.index = it->index;
     in.epoch = it->buf->epoch;
     in.seed = c->seed;
@@ -130,9 +151,10 @@ void *pli_worker_main(void *arg) {
         p->st_work.wait_ns += waited;
         uint64_t t0 = pli_now_ns();
         pli_item *it = v;
-        process_item(p, state, it);
+        uint64_t read_ns = 0;
+        process_item(p, state, &p->file_readers[wa->index], it, &read_ns);
         pli_bytes_release(&it->bytes);
-        p->st_work.busy_ns += pli_now_ns() - t0;
+        p->st_work.busy_ns += pli_now_ns() - t0 - read_ns; /* the read is the read stage's */
         p->st_work.items++;
         pli_buf *b = it->buf;
         pthread_mutex_lock(&p->done_mu);
