@@ -1,8 +1,16 @@
 /* The pipeline's default per-sample work (pf_sample_fn_decode_augment):
  * bytes -> u8 image -> pf_aug_sample(policy, seed, epoch, index) on the
  * decoded size -> fused preprocess into the sample's slot. Each worker owns
- * a preprocess plan and a decode buffer (grown to the largest image seen,
- * so bounded by the dataset, not by time). */
+ * a preprocess plan.
+ *
+ * Formats: binary PPM/PGM here. JPEG/PNG/WebP go through the image codec
+ * (include/pixflow/codec.h, issue 6) once it is part of the library: a
+ * per-worker pf_decode_augmenter (created in worker_create from the same
+ * desc/policy) and one pf_decode_augment(aug, NULL, 1, &data, &size, seed,
+ * epoch, index, slot, &result) call per sample, which keys the sampler the
+ * same way as augment() below. Until then such bytes fail with
+ * PF_ERR_UNSUPPORTED and a message saying so (counted and skipped like any
+ * undecodable sample). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,6 +63,11 @@ static pf_status process(void *ctx, void *state, const pf_sample_input *in, pf_t
     worker *w = state;
     int32_t width, height, channels;
     size_t off;
+    const unsigned char *b = in->data;
+    if (in->size >= 4 && ((b[0] == 0xFF && b[1] == 0xD8) || (b[0] == 0x89 && b[1] == 'P' && b[2] == 'N' && b[3] == 'G') ||
+                          (in->size >= 12 && memcmp(b, "RIFF", 4) == 0 && memcmp(b + 8, "WEBP", 4) == 0)))
+        return pfi_fail(PF_ERR_UNSUPPORTED, "%s is JPEG/PNG/WebP: this build's default sample function decodes PPM/PGM only "
+                        "(the image codec is not part of this library yet)", in->name ? in->name : "sample");
     pf_status st = pli_pnm_header(in->data, in->size, &width, &height, &channels, &off);
     if (st != PF_OK) return st;
     pf_image img = pf_image_hwc((uint8_t *)(uintptr_t)in->data + off, width, height, channels, PF_U8, 0);
