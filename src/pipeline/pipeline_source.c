@@ -124,8 +124,8 @@ static pf_status open_folder(const pf_source_desc *desc, pli_source *src) {
     if (root == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_pipeline_create: out of memory");
     pf_status st = walk(root, 0, desc->extensions, &files, &classes);
     if (st == PF_OK) {
-        qsort(files.v, files.n, sizeof *files.v, cmp_str);
-        qsort(classes.v, classes.n, sizeof *classes.v, cmp_str);
+        if (files.n) qsort(files.v, files.n, sizeof *files.v, cmp_str);
+        if (classes.n) qsort(classes.v, classes.n, sizeof *classes.v, cmp_str);
         for (size_t i = 0; i < files.n && st == PF_OK; i++) {
             /* label: the first path component under the root, if a folder */
             const char *rel = files.v[i] + rootlen + 1;
@@ -137,7 +137,7 @@ static pf_status open_folder(const pf_source_desc *desc, pli_source *src) {
                 memcpy(cls, rel, n);
                 cls[n] = '\0';
                 const char *key = cls;
-                char **hit = bsearch(&key, classes.v, classes.n, sizeof *classes.v, cmp_str);
+                char **hit = classes.n == 0 ? NULL : bsearch(&key, classes.v, classes.n, sizeof *classes.v, cmp_str);
                 if (hit) label = (int32_t)(hit - classes.v);
             }
             st = pli_source_add(src, files.v[i], label, -1, 0, 0);

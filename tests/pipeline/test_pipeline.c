@@ -356,8 +356,9 @@ static void test_callback(void) {
     while (pf_pipeline_next(p, &b, 20000) == PF_OK && b) {
         for (int i = 0; i < b->count; i++) {
             if (expect == 11) expect++;
-            const float *v = (const float *)((const char *)b->tensor.data + (size_t)i * (size_t)b->tensor.sample_stride);
-            ok &= v[0] == (float)expect && b->labels[i] == (int32_t)(expect % 5) && b->meta[i].index == expect;
+            float v0;
+            memcpy(&v0, (const char *)b->tensor.data + (size_t)i * (size_t)b->tensor.sample_stride, sizeof v0);
+            ok &= v0 == (float)expect && b->labels[i] == (int32_t)(expect % 5) && b->meta[i].index == expect;
             ok &= b->meta[i].name == NULL;
             expect++;
         }
