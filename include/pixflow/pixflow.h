@@ -6,5 +6,6 @@
 #include "pixflow/ops.h"
 #include "pixflow/augment.h"
 #include "pixflow/video.h"
+#include "pixflow/pipeline.h"
 
 #endif /* PIXFLOW_H */

@@ -22,6 +22,7 @@ static const bench_entry k_benches[] = {
     {"preprocess", bench_preprocess},
     {"sampler", bench_sampler},
     {"video", bench_video},
+    {"pipeline", bench_pipeline},
 };
 #define NBENCH ((int)(sizeof k_benches / sizeof k_benches[0]))
 

@@ -5,6 +5,7 @@
 int cmd_info(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_recipe(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 
 /* pixflow bench <name> (one file each, bench_<name>.c) */
 int bench_resize(int argc, char **argv);
@@ -19,5 +20,6 @@ int bench_filter(int argc, char **argv);
 int bench_preprocess(int argc, char **argv);
 int bench_sampler(int argc, char **argv);
 int bench_video(int argc, char **argv);
+int bench_pipeline(int argc, char **argv);
 
 #endif

@@ -9,10 +9,14 @@ static void usage(FILE *f) {
     fprintf(f,
             "usage: pixflow <command> [args]\n"
             "commands:\n"
+            "  run SOURCE [opts]    the data pipeline over a folder / list / .tar shards: progress,\n"
+            "                       stage table, throughput (--recipe, --batch, --workers, --epochs,\n"
+            "                       --seed, --out DIR for .npy batches, --preview PNG contact sheet)\n"
             "  info                 version, build options, CPU features, per-kernel ISA choice\n"
             "  bench <op> [opts]    an op vs its OpenCV counterpart, same process, same inputs\n"
             "                       (op: all, resize, lut, geom, convert, yuv, color, warp,\n"
-            "                        photo, filter, preprocess, sampler; --rounds N, --quick)\n"
+            "                        photo, filter, preprocess, sampler,\n"
+            "                        pipeline; --rounds N, --quick)\n"
             "  recipe [name ...]    the preprocessing presets (imagenet-train, imagenet-eval, yolo)\n"
             "  help                 this text\n"
             "Environment: PIXFLOW_CPU=scalar|sse4|avx2|avx512 caps the SIMD level.\n");
@@ -23,6 +27,7 @@ int main(int argc, char **argv) {
     const char *cmd = argv[1];
     if (strcmp(cmd, "info") == 0) return cmd_info(argc - 1, argv + 1);
     if (strcmp(cmd, "bench") == 0) return cmd_bench(argc - 1, argv + 1);
+    if (strcmp(cmd, "run") == 0) return cmd_run(argc - 1, argv + 1);
     if (strcmp(cmd, "recipe") == 0) return cmd_recipe(argc - 1, argv + 1);
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
         usage(stdout);

@@ -1,0 +1,290 @@
+/*
+ * pixflow pipeline: a dataset (folder, file list, .tar shards, or a caller
+ * callback) becomes an endless, deterministic stream of model-ready
+ * batches. Stages, each on its own threads, joined by bounded queues:
+ *
+ *   read (1 thread, pread + readahead) -> decode+augment (N workers, each
+ *   writes straight into its sample's slot of a batch buffer) -> collate
+ *   (1 thread: puts samples in order, fills holes left by skipped samples)
+ *   -> consumer (pf_pipeline_next)
+ *
+ * Typical use:
+ *   pf_pipeline_config c = pf_pipeline_config_defaults();
+ *   c.source.kind = PF_SOURCE_FOLDER; c.source.path = "data/train";
+ *   pf_recipe("imagenet-train", &c.desc, &c.policy);
+ *   c.batch_size = 256; c.workers = 8; c.seed = 42; c.epochs = 90;
+ *   pf_pipeline *p; pf_pipeline_create(&c, &p);
+ *   const pf_batch *b;
+ *   while (pf_pipeline_next(p, &b, -1) == PF_OK && b) { use(b->tensor); pf_batch_release(p, b); }
+ *   pf_pipeline_destroy(p);
+ *
+ * Determinism: the order of samples in an epoch is a pure function of
+ * (seed, epoch, dataset, rank, world_size); the augmentation of a sample
+ * is keyed by (seed, epoch, sample index). So the batches (bits and order)
+ * do not depend on the worker count, on timing, or on where a run was
+ * resumed (start_epoch/start_position from a batch's `next_epoch` /
+ * `next_position`).
+ */
+#ifndef PIXFLOW_PIPELINE_H
+#define PIXFLOW_PIPELINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pixflow/augment.h"
+#include "pixflow/core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- sources */
+
+typedef enum pf_source_kind {
+    /* A folder, walked recursively; files whose extension is in
+     * `extensions` (case-insensitive) are samples, sorted by path (byte
+     * order). Labels: the sorted names of the first-level sub-folders are
+     * classes 0..K-1 (ImageFolder); files directly in the folder get -1. */
+    PF_SOURCE_FOLDER = 0,
+    /* A text file, one sample per line: "path [label]" (label an integer,
+     * -1 when absent); relative paths are relative to the list's folder;
+     * empty lines and lines starting with '#' are ignored. */
+    PF_SOURCE_FILE_LIST = 1,
+    /* WebDataset-style .tar shards (ustar): members grouped by key (the
+     * name up to the first '.' of the last path component); a key with a
+     * member whose extension is in `extensions` is a sample; a ".cls"
+     * member holds its integer label. Headers are indexed at create time;
+     * samples are read in shard order through a bounded shuffle buffer. */
+    PF_SOURCE_TAR = 2,
+    /* The caller's callbacks (below): random access by index. A video
+     * source (another issue) plugs in here. */
+    PF_SOURCE_CALLBACK = 3
+} pf_source_kind;
+
+/* Bytes of one sample handed to the pipeline by a callback source. The
+ * pipeline calls release(release_ctx, data) when done (NULL: nothing). */
+typedef struct pf_sample_bytes {
+    const void *data;
+    size_t size;
+    int32_t label;
+    void (*release)(void *release_ctx, const void *data);
+    void *release_ctx;
+} pf_sample_bytes;
+
+/* A caller-defined source. count() is asked once at create; read() is
+ * called from the reader thread only, with indices in [0, count); it must
+ * return (not block forever). A non-OK status counts as a failed sample
+ * (error policy below), with pf_last_error() as the reason. name() (may be
+ * NULL) gives a printable name for errors and metadata ("#index" when NULL);
+ * the string must live as long as the source. destroy (may be NULL) is
+ * called by pf_pipeline_destroy. */
+typedef struct pf_source_callbacks {
+    void *ctx;
+    uint64_t (*count)(void *ctx);
+    pf_status (*read)(void *ctx, uint64_t index, pf_sample_bytes *out);
+    const char *(*name)(void *ctx, uint64_t index);
+    void (*destroy)(void *ctx);
+} pf_source_callbacks;
+
+typedef struct pf_source_desc {
+    pf_source_kind kind;
+    const char *path;              /* FOLDER: the folder; FILE_LIST: the list file */
+    const char *const *shards;     /* TAR: shard paths (shard_count of them) */
+    int32_t shard_count;
+    const char *extensions;        /* comma-separated; NULL: "jpg,jpeg,png,webp,ppm,pgm" */
+    pf_source_callbacks callbacks; /* CALLBACK */
+} pf_source_desc;
+
+/* ----------------------------------------------------- per-sample work */
+
+/* What a worker gets for one sample. */
+typedef struct pf_sample_input {
+    const void *data;   /* encoded bytes */
+    size_t size;
+    uint64_t index;     /* the sample's index in the dataset: the augmentation key */
+    uint64_t epoch;
+    uint64_t seed;
+    int32_t label;
+    const char *name;   /* path (or tar member, or callback name) */
+} pf_sample_input;
+
+/* What the pipeline records per sample of a batch. */
+typedef struct pf_sample_meta {
+    uint64_t index;              /* dataset index */
+    uint64_t position;           /* position in this rank's epoch order */
+    int32_t label;
+    const char *name;            /* valid while the pipeline lives */
+    int32_t width, height;       /* source image size (filled by the sample function) */
+    pf_letterbox_info letterbox; /* output -> source mapping (filled by the sample function) */
+    int32_t warnings;            /* decoder warnings (corrupt but decodable data) */
+} pf_sample_meta;
+
+/*
+ * The decode+augment work of one sample: in -> `slot` (a one-sample view of
+ * the batch tensor: n = 1, the desc's shape, dtype and layout) and the
+ * width/height/letterbox/warnings fields of `meta`. Called concurrently
+ * from the workers, each with its own `state` (from worker_create, which
+ * may be NULL; then state is NULL). Returns PF_OK, or a status with
+ * pfi-style pf_last_error() text: the sample is then skipped or fails its
+ * batch (error policy). Must not keep pointers to in->data.
+ * pf_pipeline_config_defaults() sets the default: decode (the image codec)
+ * + pf_aug_sample(policy, seed, epoch, index) + the fused preprocess.
+ */
+typedef struct pf_sample_fn {
+    void *ctx;
+    pf_status (*worker_create)(void *ctx, const pf_preprocess_desc *desc, const pf_aug_policy *policy,
+                               void **state);
+    void (*worker_destroy)(void *ctx, void *state);
+    pf_status (*process)(void *ctx, void *state, const pf_sample_input *in, pf_tensor *slot,
+                         pf_sample_meta *meta);
+} pf_sample_fn;
+
+/* The default sample function (what pf_pipeline_config_defaults sets):
+ * decodes JPEG/PNG (and binary PPM/PGM) to u8 RGB, draws the policy's
+ * parameters for (seed, epoch, index) on the decoded size, and runs the
+ * fused preprocess into the slot. */
+PF_API pf_sample_fn pf_sample_fn_decode_augment(void);
+
+/* Batch buffers come from here: e.g. cudaHostAlloc for pinned memory when
+ * the consumer copies batches to a GPU. alloc returns NULL on failure;
+ * bytes is a multiple of 64. NULL functions: 64-byte aligned malloc. */
+typedef struct pf_host_allocator {
+    void *ctx;
+    void *(*alloc)(void *ctx, size_t bytes);
+    void (*free)(void *ctx, void *ptr, size_t bytes);
+} pf_host_allocator;
+
+/* ---------------------------------------------------------------- config */
+
+typedef enum pf_shard_mode {
+    PF_SHARD_PAD = 0,  /* every rank gets ceil(N / world) samples; short ranks repeat
+                          the epoch's first samples (torch DistributedSampler) */
+    PF_SHARD_DROP = 1  /* every rank gets floor(N / world); the tail is dropped */
+} pf_shard_mode;
+
+typedef enum pf_error_policy {
+    PF_ON_ERROR_SKIP = 0, /* count it, record path + reason, fill the batch from the
+                             next samples (deterministically: batches are the
+                             successful samples in epoch order) */
+    PF_ON_ERROR_FAIL = 1  /* the batch holding it is delivered as an error by
+                             pf_pipeline_next (its samples dropped); the next
+                             call continues with the following batch */
+} pf_error_policy;
+
+typedef struct pf_pipeline_config {
+    pf_source_desc source;
+    pf_preprocess_desc desc;   /* output shape/dtype/layout/normalization (pf_recipe fills it) */
+    pf_aug_policy policy;      /* augmentation (pf_recipe fills it) */
+    uint64_t seed;             /* default 0 */
+    int32_t batch_size;        /* >= 1; default 32 */
+    int32_t workers;           /* decode+augment threads, >= 1; 0 (default): online CPUs */
+    /* Batch buffers in flight (being filled, ready, held by the consumer):
+     * the memory cap is (prefetch_batches + 2) x batch bytes. 0 (default):
+     * 2 + ceil(2 * workers / batch_size), enough that no worker idles at a
+     * batch boundary. */
+    int32_t prefetch_batches;
+    int32_t read_queue_depth;  /* read -> decode queue; 0 (default): 2 x workers */
+    int32_t readahead;         /* files ahead of the reader given to posix_fadvise(WILLNEED); default 16, 0 off */
+    uint64_t epochs;           /* 0: endless; default 1 */
+    bool shuffle;              /* default true */
+    int32_t shuffle_buffer;    /* TAR: window of the sequential order shuffled; default 1024 */
+    bool drop_last;            /* drop an epoch's last partial batch; default false */
+    int32_t rank, world_size;  /* sharding; default 0, 1 */
+    pf_shard_mode shard_mode;  /* default PF_SHARD_PAD */
+    uint64_t start_epoch;      /* resume point: a batch's next_epoch / next_position */
+    uint64_t start_position;
+    pf_error_policy on_error;  /* default PF_ON_ERROR_SKIP */
+    bool pin_workers;          /* sched_setaffinity worker i to online CPU i mod count */
+    pf_sample_fn sample_fn;    /* default pf_sample_fn_decode_augment() */
+    pf_host_allocator allocator;
+} pf_pipeline_config;
+
+PF_API pf_pipeline_config pf_pipeline_config_defaults(void);
+
+/* ------------------------------------------------------------- consumer */
+
+typedef struct pf_pipeline pf_pipeline;
+
+typedef struct pf_batch {
+    pf_tensor tensor;          /* n = count (the tensor buffer holds batch_size samples) */
+    int32_t count;             /* samples in this batch (< batch_size only for an epoch's last) */
+    const int32_t *labels;     /* count labels */
+    const pf_sample_meta *meta;/* count entries */
+    uint64_t epoch;
+    uint64_t batch_index;      /* index of this batch in its epoch */
+    int32_t skipped;           /* samples skipped while this batch was assembled */
+    /* Resume point: a pipeline created with start_epoch/start_position set
+     * to these delivers exactly the batches that follow this one. */
+    uint64_t next_epoch, next_position;
+} pf_batch;
+
+/* Validates the config (errors name the field), scans/indexes the source,
+ * allocates every buffer, starts the threads. */
+PF_API pf_status pf_pipeline_create(const pf_pipeline_config *config, pf_pipeline **out);
+
+/*
+ * The next batch, in order. timeout_ms < 0: wait as long as needed; 0:
+ * never block. Returns PF_OK with *batch set (valid until
+ * pf_batch_release), PF_OK with *batch == NULL after the last epoch,
+ * PF_ERR_TIMEOUT when none was ready in time, or (PF_ON_ERROR_FAIL) the
+ * failing sample's status for a batch that held a bad sample, with
+ * pf_last_error() naming the sample, its path and the reason; the
+ * following call goes on with the next batch. The time spent blocked here
+ * is the consumer's starvation time (pf_pipeline_stats).
+ */
+PF_API pf_status pf_pipeline_next(pf_pipeline *p, const pf_batch **batch, int64_t timeout_ms);
+
+/* Gives the batch's buffer back to the pool (NULL: no-op). */
+PF_API void pf_batch_release(pf_pipeline *p, const pf_batch *batch);
+
+typedef struct pf_stage_stats {
+    const char *name;          /* "read", "decode_augment", "collate" */
+    int32_t threads;
+    uint64_t items;            /* samples (batches for collate) */
+    double busy_s;             /* summed over the stage's threads */
+    double wait_s;             /* blocked on input or output (summed) */
+    int32_t queue_depth;       /* items waiting in the stage's input queue now */
+    int32_t queue_capacity;
+} pf_stage_stats;
+
+#define PF_PIPELINE_STAGES 3
+
+typedef struct pf_pipeline_stats {
+    pf_stage_stats stage[PF_PIPELINE_STAGES];
+    uint64_t batches;          /* delivered to the consumer */
+    uint64_t samples;          /* in delivered batches */
+    uint64_t skipped;          /* samples that failed (read or decode) */
+    uint64_t failed_batches;   /* PF_ON_ERROR_FAIL */
+    double elapsed_s;          /* since create */
+    double starvation_s;       /* time pf_pipeline_next blocked: the headline */
+    /* Batch latency: first read of a batch's samples -> batch ready, over
+     * the last 1024 batches. */
+    double latency_p50_ms, latency_p99_ms;
+    int32_t buffers, buffers_free; /* batch buffer pool */
+    size_t batch_bytes;
+} pf_pipeline_stats;
+
+PF_API pf_status pf_pipeline_stats_get(const pf_pipeline *p, pf_pipeline_stats *stats);
+
+/* One recorded sample failure. */
+typedef struct pf_sample_error {
+    uint64_t epoch, index;
+    pf_status status;
+    char name[256];
+    char reason[256];
+} pf_sample_error;
+
+/* Copies the most recent failures (up to 64 are kept; older ones are only
+ * counted), oldest first, into out[0..max); returns how many were copied. */
+PF_API int pf_pipeline_errors(const pf_pipeline *p, pf_sample_error out[], int max);
+
+/* Stops every thread (mid-epoch is fine), frees everything; batches not
+ * yet released become invalid. NULL: no-op. */
+PF_API void pf_pipeline_destroy(pf_pipeline *p);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PIXFLOW_PIPELINE_H */

@@ -1,0 +1,108 @@
+/* Internals of pf_pipeline shared by its files: the batch buffers, the
+ * in-flight items, the stage threads and their counters. */
+#ifndef PF_PIPELINE_INTERNAL_H
+#define PF_PIPELINE_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include "pipeline/pipeline_queue.h"
+#include "pipeline/pipeline_source.h"
+#include "pixflow/pipeline.h"
+
+#define PLI_REASON 240
+#define PLI_ERRORS_KEPT 64
+#define PLI_LATENCIES 1024
+
+/* One sample in flight: read by the reader into its provisional slot of a
+ * buffer, processed by a worker, then placed in order by the collator. */
+typedef struct pli_item {
+    struct pli_buf *buf;
+    int32_t slot;
+    uint64_t position, index;
+    pli_bytes bytes;
+    pf_status status;
+    char reason[PLI_REASON];
+    pf_sample_meta meta;
+} pli_item;
+
+/* A batch buffer from the pool. While filling it is "provisional batch q"
+ * of an epoch (items at positions first + 0..n_items-1); the collator then
+ * uses it as an output batch (see pipeline_collate.c). */
+typedef struct pli_buf {
+    pf_batch batch;          /* first: the public view handed out */
+    void *data;
+    int32_t *labels;
+    pf_sample_meta *meta;
+    pli_item *items;
+    uint64_t epoch, first;
+    int32_t n_items;
+    int32_t done;            /* items finished (under pipeline.done_mu) */
+    bool last_of_epoch;
+    uint64_t t_start_ns;     /* first read of the buffer's items */
+    pf_status fail_status;   /* PF_ON_ERROR_FAIL: why the batch failed */
+    char fail_reason[PLI_REASON + 300];
+    struct pli_buf *next_free;
+} pli_buf;
+
+typedef struct pli_stage {
+    _Atomic uint64_t items, busy_ns, wait_ns;
+} pli_stage;
+
+struct pf_pipeline {
+    pf_pipeline_config cfg;
+    pli_source src;
+    size_t sample_bytes, batch_bytes;
+    uint64_t t_create_ns;
+
+    /* pool of batch buffers */
+    pli_buf *bufs;
+    int32_t nbufs;
+    pthread_mutex_t pool_mu;
+    pthread_cond_t pool_cv;
+    pli_buf *free_list;
+    int32_t nfree;
+
+    pli_queue read_q;    /* reader -> workers: pli_item* */
+    pli_queue order_q;   /* reader -> collator: pli_buf* in dispatch order; NULL = end */
+    pli_queue ready_q;   /* collator -> consumer: pli_buf*; the end marker is &end_marker */
+    pli_buf end_marker;
+
+    pthread_mutex_t done_mu;
+    pthread_cond_t done_cv;
+
+    atomic_bool stop;
+    pthread_t reader, collator, *workers;
+    int32_t nworkers;
+    bool reader_started, collator_started;
+    int32_t workers_started;
+    void **worker_state;
+    pli_file_reader *file_readers; /* one per worker */
+    struct pli_worker_arg { struct pf_pipeline *p; int32_t index; } *worker_args;
+    pf_tensor slot_proto;      /* one-sample view at buffer offset 0 */
+    uint64_t *order, *order_scratch; /* reader's epoch order */
+
+    bool ended;                /* consumer saw the end marker */
+
+    /* stats */
+    pli_stage st_read, st_work, st_collate;
+    _Atomic uint64_t starve_ns, batches, samples, skipped, failed_batches;
+    pthread_mutex_t stats_mu;  /* latencies + errors */
+    double latencies_ms[PLI_LATENCIES];
+    uint64_t nlatencies;
+    pf_sample_error errors[PLI_ERRORS_KEPT];
+    uint64_t nerrors;
+};
+
+/* pipeline_stages.c */
+void *pli_reader_main(void *arg);
+void *pli_worker_main(void *arg);
+/* pipeline_collate.c */
+void *pli_collator_main(void *arg);
+/* pipeline.c */
+pli_buf *pli_pool_acquire(pf_pipeline *p, uint64_t *waited_ns);
+void pli_pool_release(pf_pipeline *p, pli_buf *b);
+void pli_record_error(pf_pipeline *p, const pli_item *it);
+
+#endif

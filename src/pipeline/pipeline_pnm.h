@@ -1,0 +1,17 @@
+/* Binary PPM (P6) / PGM (P5) with maxval 255: the dependency-free format
+ * the pipeline's tests and synthetic datasets use. */
+#ifndef PF_PIPELINE_PNM_H
+#define PF_PIPELINE_PNM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pixflow/core.h"
+
+/* Parses the header: size, channels (3 for P6, 1 for P5) and where the
+ * pixels start. PF_ERR_CORRUPT_DATA with a message when malformed or
+ * truncated. */
+pf_status pli_pnm_header(const void *data, size_t size, int32_t *width, int32_t *height,
+                         int32_t *channels, size_t *pixel_offset);
+
+#endif

@@ -1,0 +1,77 @@
+/* The sample table of a source: one entry per sample (name, label, where
+ * its bytes are), built once at create; bytes are read on demand. */
+#ifndef PF_PIPELINE_SOURCE_H
+#define PF_PIPELINE_SOURCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pixflow/pipeline.h"
+
+typedef struct pli_entry {
+    uint64_t offset, size;  /* TAR: member data in its shard file */
+    size_t name_off;        /* into pli_source.names */
+    int32_t label;
+    int32_t shard;          /* TAR: shard index; else -1 */
+} pli_entry;
+
+typedef struct pli_source {
+    pf_source_kind kind;
+    uint64_t count;
+    pli_entry *entries;
+    char *names;            /* NUL-terminated names, one arena */
+    size_t names_len, names_cap;
+    uint64_t entries_cap;
+    /* TAR */
+    char **shard_paths;
+    int32_t shard_count;
+    uint64_t *shard_first;  /* shard_count + 1 entries */
+    int cached_fd;          /* dispatch thread's cache of the last shard opened (readahead) */
+    int32_t cached_shard;
+    /* CALLBACK */
+    pf_source_callbacks cb;
+} pli_source;
+
+/* Bytes of one sample, owned by the pipeline until pli_bytes_release. */
+typedef struct pli_bytes {
+    void *data;            /* unused (files are read into the worker buffers) */
+    size_t size;
+    pf_sample_bytes cb;    /* CALLBACK: the callback's bytes and release */
+} pli_bytes;
+
+/* Builds the table (scan folder, parse list, index tar, ask the callback). */
+pf_status pli_source_open(const pf_source_desc *desc, pli_source *src);
+void pli_source_close(pli_source *src);
+const char *pli_source_name(const pli_source *src, uint64_t index);
+int32_t pli_source_label(const pli_source *src, uint64_t index);
+/* CALLBACK: asks the callback for sample `index` (dispatch thread only). */
+pf_status pli_source_read(pli_source *src, uint64_t index, pli_bytes *out);
+
+/* Files and tar members are read by the workers, each with its own
+ * reader: a shard fd cache and a buffer that grows to the largest sample
+ * read (bounded by the dataset, reused: no allocation per sample). */
+typedef struct pli_file_reader {
+    int fd;
+    int32_t shard;
+    void *buf;
+    size_t cap;
+} pli_file_reader;
+
+void pli_file_reader_init(pli_file_reader *r);
+void pli_file_reader_close(pli_file_reader *r);
+/* Reads sample `index` of a FOLDER/FILE_LIST/TAR source into r->buf. */
+pf_status pli_source_read_file(const pli_source *src, pli_file_reader *r, uint64_t index, size_t *size);
+void pli_bytes_release(pli_bytes *b);
+/* posix_fadvise(WILLNEED) on a sample's bytes: the kernel reads ahead. */
+void pli_source_readahead(pli_source *src, uint64_t index);
+
+/* Shared helpers (pipeline_source.c) for the tar indexer. */
+pf_status pli_source_add(pli_source *src, const char *name, int32_t label, int32_t shard,
+                         uint64_t offset, uint64_t size);
+int pli_ext_match(const char *name, const char *extensions);
+/* Reads exactly n bytes at off; PF_OK or PF_ERR_IO with a message. */
+pf_status pli_pread_all(int fd, void *buf, size_t n, uint64_t off, const char *name);
+/* pipeline_tar.c */
+pf_status pli_tar_index(pli_source *src, const pf_source_desc *desc);
+
+#endif

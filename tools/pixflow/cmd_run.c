@@ -1,0 +1,195 @@
+/* pixflow run SOURCE [--recipe R] [--batch N] [--workers N] [--epochs N]
+ * [--seed S] [--out DIR] [--preview PNG]: the main job. Runs the data
+ * pipeline over a folder (ImageFolder layout), a file list (.txt/.lst) or
+ * .tar shards (comma-separated), with a progress line, then prints the
+ * stage table, consumer starvation, batch latency and throughput. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "commands.h"
+#include "pixflow/pixflow.h"
+#include "run_output.h"
+
+static void usage(void) {
+    fprintf(stderr,
+            "usage: pixflow run SOURCE [--recipe imagenet-train|imagenet-eval|yolo] [--batch N]\n"
+            "                  [--workers N] [--epochs N] [--seed S] [--out DIR] [--preview PNG]\n"
+            "                  [--rank R --world-size W] [--quiet]\n"
+            "SOURCE: a folder (class sub-folders give labels), a list file (.txt/.lst: path [label]),\n"
+            "        or .tar shards (comma-separated; WebDataset layout)\n");
+}
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int ends_with(const char *s, const char *suf) {
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && strcmp(s + a - b, suf) == 0;
+}
+
+/* Splits "a.tar,b.tar" in place. */
+static int split_shards(char *list, const char **out, int cap) {
+    int n = 0;
+    for (char *tok = strtok(list, ","); tok && n < cap; tok = strtok(NULL, ",")) out[n++] = tok;
+    return n;
+}
+
+static void print_table(const pf_pipeline_stats *s, double wall) {
+    printf("\n%-15s %7s %9s %9s %9s %7s %9s\n", "stage", "threads", "items", "busy s", "wait s", "util", "queue");
+    for (int i = 0; i < PF_PIPELINE_STAGES; i++) {
+        const pf_stage_stats *g = &s->stage[i];
+        double util = wall > 0 ? 100.0 * g->busy_s / (wall * g->threads) : 0.0;
+        char q[32] = "-";
+        if (g->queue_capacity) snprintf(q, sizeof q, "%d/%d", (int)g->queue_depth, (int)g->queue_capacity);
+        printf("%-15s %7d %9llu %9.3f %9.3f %6.1f%% %9s\n", g->name, (int)g->threads, (unsigned long long)g->items,
+               g->busy_s, g->wait_s, util, q);
+    }
+    printf("%-15s %7d %9llu %9s %9.3f %7s %9s\n", "consumer", 1, (unsigned long long)s->batches, "-",
+           s->starvation_s, "", "");
+    printf("\nbatches %llu, samples %llu, skipped %llu, failed batches %llu\n", (unsigned long long)s->batches,
+           (unsigned long long)s->samples, (unsigned long long)s->skipped, (unsigned long long)s->failed_batches);
+    printf("consumer starvation %.3f s (%.1f%% of %.3f s)\n", s->starvation_s,
+           wall > 0 ? 100.0 * s->starvation_s / wall : 0.0, wall);
+    printf("batch latency p50 %.2f ms, p99 %.2f ms; batch buffers %d x %.1f MiB\n", s->latency_p50_ms,
+           s->latency_p99_ms, (int)s->buffers, (double)s->batch_bytes / 1048576.0);
+    printf("throughput %.1f samples/s\n", wall > 0 ? (double)s->samples / wall : 0.0);
+}
+
+int cmd_run(int argc, char **argv) {
+    const char *source = NULL, *recipe = "imagenet-train", *out_dir = NULL, *preview = NULL;
+    long batch = 32, workers = 0, epochs = 1, rank = 0, world = 1;
+    unsigned long long seed = 0;
+    int quiet = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--quiet") == 0) { quiet = 1; continue; }
+        if (a[0] == '-' && a[1] == '-' && v == NULL) { fprintf(stderr, "pixflow run: %s needs a value\n", a); usage(); return 2; }
+        if (strcmp(a, "--recipe") == 0) recipe = argv[++i];
+        else if (strcmp(a, "--batch") == 0) batch = strtol(argv[++i], NULL, 10);
+        else if (strcmp(a, "--workers") == 0) workers = strtol(argv[++i], NULL, 10);
+        else if (strcmp(a, "--epochs") == 0) epochs = strtol(argv[++i], NULL, 10);
+        else if (strcmp(a, "--seed") == 0) seed = strtoull(argv[++i], NULL, 10);
+        else if (strcmp(a, "--out") == 0) out_dir = argv[++i];
+        else if (strcmp(a, "--preview") == 0) preview = argv[++i];
+        else if (strcmp(a, "--rank") == 0) rank = strtol(argv[++i], NULL, 10);
+        else if (strcmp(a, "--world-size") == 0) world = strtol(argv[++i], NULL, 10);
+        else if (a[0] == '-') { fprintf(stderr, "pixflow run: unknown option %s\n", a); usage(); return 2; }
+        else if (source == NULL) source = a;
+        else { fprintf(stderr, "pixflow run: more than one SOURCE (%s)\n", a); usage(); return 2; }
+    }
+    if (source == NULL) { usage(); return 2; }
+    if (batch < 1 || batch > 65536 || workers < 0 || workers > 1024 || epochs < 1) {
+        fprintf(stderr, "pixflow run: --batch must be 1..65536, --workers 0..1024 (0: one per CPU), --epochs >= 1\n");
+        return 2;
+    }
+
+    pf_pipeline_config c = pf_pipeline_config_defaults();
+    if (pf_recipe(recipe, &c.desc, &c.policy) != PF_OK) {
+        fprintf(stderr, "pixflow run: %s\n", pf_last_error());
+        return 2;
+    }
+    char *shard_list = NULL;
+    const char *shards[4096];
+    struct stat sb;
+    if (stat(source, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        c.source.kind = PF_SOURCE_FOLDER;
+        c.source.path = source;
+    } else if (ends_with(source, ".tar") || strstr(source, ".tar,")) {
+        shard_list = strdup(source);
+        c.source.kind = PF_SOURCE_TAR;
+        c.source.shards = shards;
+        c.source.shard_count = split_shards(shard_list, shards, 4096);
+    } else {
+        c.source.kind = PF_SOURCE_FILE_LIST;
+        c.source.path = source;
+    }
+    c.batch_size = (int32_t)batch;
+    c.workers = (int32_t)workers;
+    c.epochs = (uint64_t)epochs;
+    c.seed = seed;
+    c.rank = (int32_t)rank;
+    c.world_size = (int32_t)world;
+    if (out_dir && mkdir(out_dir, 0755) != 0 && errno != EEXIST) {
+        fprintf(stderr, "pixflow run: cannot create %s: %s\n", out_dir, strerror(errno));
+        free(shard_list);
+        return 1;
+    }
+
+    double t0 = now_s();
+    pf_pipeline *p;
+    if (pf_pipeline_create(&c, &p) != PF_OK) {
+        fprintf(stderr, "pixflow run: %s\n", pf_last_error());
+        free(shard_list);
+        return 1;
+    }
+    pf_pipeline_stats st;
+    pf_pipeline_stats_get(p, &st);
+    printf("pixflow run: %s, recipe %s (%dx%d %s), batch %d, %d workers, %llu epoch(s), seed %llu\n", source,
+           recipe, (int)c.desc.out_width, (int)c.desc.out_height, pf_dtype_name(c.desc.out_dtype), (int)c.batch_size,
+           (int)st.stage[1].threads, (unsigned long long)c.epochs, seed);
+    fflush(stdout);
+
+    run_sheet *sheet = preview ? run_sheet_create(&c.desc, 32) : NULL;
+    int rc = 0, sheet_full = 0;
+    uint64_t samples = 0, total_hint = 0, first_epoch_samples = 0;
+    double last_print = 0.0;
+    for (;;) {
+        const pf_batch *b;
+        pf_status s = pf_pipeline_next(p, &b, -1);
+        if (s != PF_OK) {
+            fprintf(stderr, "\npixflow run: %s\n", pf_last_error()); /* a failed batch: go on */
+            continue;
+        }
+        if (b == NULL) break;
+        samples += (uint64_t)b->count;
+        if (b->epoch == 0) first_epoch_samples += (uint64_t)b->count;
+        if (b->epoch > 0 && total_hint == 0) total_hint = first_epoch_samples * c.epochs;
+        if (out_dir && run_write_npy(out_dir, b)) rc = 1;
+        if (sheet && !sheet_full) sheet_full = run_sheet_add(sheet, b);
+        pf_batch_release(p, b);
+        if (rc) break;
+        double t = now_s();
+        if (!quiet && t - last_print > 0.25) {
+            last_print = t;
+            double rate = (double)samples / (t - t0);
+            if (total_hint) {
+                double eta = rate > 0 ? (double)(total_hint - (samples < total_hint ? samples : total_hint)) / rate : 0.0;
+                fprintf(stderr, "\repoch %llu/%llu  %llu/%llu samples  %.1f items/s  ETA %.1f s   ",
+                        (unsigned long long)b->epoch + 1, (unsigned long long)c.epochs, (unsigned long long)samples,
+                        (unsigned long long)total_hint, rate, eta);
+            } else {
+                fprintf(stderr, "\repoch %llu/%llu  %llu samples  %.1f items/s   ", (unsigned long long)b->epoch + 1,
+                        (unsigned long long)c.epochs, (unsigned long long)samples, rate);
+            }
+        }
+    }
+    double wall = now_s() - t0;
+    if (!quiet) fprintf(stderr, "\r%80s\r", "");
+    pf_pipeline_stats_get(p, &st);
+    print_table(&st, wall);
+    pf_sample_error errs[10];
+    int ne = pf_pipeline_errors(p, errs, 10);
+    for (int i = 0; i < ne; i++)
+        printf("skipped: %s (epoch %llu): %s\n", errs[i].name, (unsigned long long)errs[i].epoch, errs[i].reason);
+    if (out_dir) printf("batches written to %s/ as .npy\n", out_dir);
+    if (sheet) {
+        if (run_sheet_write(sheet, preview) == 0) printf("preview: %s (augmented samples, de-normalized)\n", preview);
+        else rc = 1;
+        run_sheet_destroy(sheet);
+    }
+    pf_pipeline_destroy(p);
+    free(shard_list);
+    if (st.samples == 0) {
+        fprintf(stderr, "pixflow run: no sample could be decoded\n");
+        rc = 1;
+    }
+    return rc;
+}
