@@ -2,7 +2,8 @@
 # Installs what pixflow's build, tests and benchmarks need on Debian 12
 # (idempotent: does nothing when everything is already there).
 set -euo pipefail
-pkgs=(build-essential cmake pkg-config clang libclang-rt-dev libopencv-dev python3 python3-pil python3-numpy)
+pkgs=(build-essential cmake pkg-config clang libclang-rt-dev libopencv-dev python3 python3-pil python3-numpy
+      libjpeg62-turbo-dev libturbojpeg0-dev libpng-dev libwebp-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -5,5 +5,6 @@
 #include "pixflow/core.h"
 #include "pixflow/ops.h"
 #include "pixflow/augment.h"
+#include "pixflow/codec.h"
 
 #endif /* PIXFLOW_H */
