@@ -96,8 +96,9 @@ PF_API const char *pf_image_format_name(pf_image_format format);
 typedef enum pf_pixel_format {
     PF_PIXEL_RGB = 0,
     PF_PIXEL_BGR = 1,
-    PF_PIXEL_GRAY = 2,  /* JPEG: libjpeg's luma (Y) as OpenCV's IMREAD_GRAYSCALE;
-                           PNG/WebP: OpenCV's RGB2GRAY fixed point on the RGB */
+    PF_PIXEL_GRAY = 2,  /* as OpenCV's IMREAD_GRAYSCALE: JPEG libjpeg's luma (Y)
+                           (CMYK: imgcodecs' 14-bit formula), PNG libpng's
+                           rgb_to_gray(0.299, 0.587), WebP cvtColor RGB2GRAY */
     PF_PIXEL_RGBA = 3   /* alpha 255 where the file has none */
 } pf_pixel_format;
 

@@ -67,9 +67,15 @@ pf_status pfi_probe_webp(const unsigned char *d, size_t n, pf_image_info *info);
 int32_t pfi_exif_orientation(const unsigned char *p, size_t n);
 
 /* Pixel helpers (pixels.c). */
-/* OpenCV's fixed-point RGB -> gray (cvtColor RGB2GRAY, 14-bit weights). */
+/* Two OpenCV gray formulas, both matched by parity_decode: imgcodecs'
+ * own (CMYK JPEG -> gray, 14-bit weights) and cvtColor's RGB2GRAY (what
+ * OpenCV's WebP reader calls; 15-bit weights, as src/kernels/color_math.h,
+ * which the codec room may not include). */
 static inline uint8_t pfi_gray_of(unsigned r, unsigned g, unsigned b) {
     return (uint8_t)((r * 4899u + g * 9617u + b * 1868u + 8192u) >> 14);
+}
+static inline uint8_t pfi_gray_cvt(unsigned r, unsigned g, unsigned b) {
+    return (uint8_t)((r * 9798u + g * 19235u + b * 3735u + 16384u) >> 15);
 }
 /* One row of 3/4-channel RGB-ordered pixels (src_ch 3 or 4, alpha ignored)
  * into the requested pixel format. */

@@ -52,8 +52,10 @@ pf_status pfi_webp_decode(pf_decoder *dec, const unsigned char *data, size_t siz
     }
     for (int32_t y = 0; y < g->h; y++) {
         const uint8_t *s = full + (size_t)(g->y + y) * stride + (size_t)g->x * (size_t)fch;
-        if (g->pix == PF_PIXEL_GRAY) pfi_rgb_row_to(PF_PIXEL_GRAY, s, 3, g->w, pfi_row(&img, y));
-        else memcpy(pfi_row(&img, y), s, (size_t)g->w * (size_t)fch);
+        if (g->pix == PF_PIXEL_GRAY) {
+            uint8_t *o = pfi_row(&img, y);
+            for (int32_t x = 0; x < g->w; x++, s += 3) o[x] = pfi_gray_cvt(s[0], s[1], s[2]);
+        } else memcpy(pfi_row(&img, y), s, (size_t)g->w * (size_t)fch);
     }
     if (g->orient != 1) pfi_orient_copy(img.data, img.row_stride, g->w, g->h, g->out_channels, g->orient, dst);
     return PF_OK;
