@@ -131,7 +131,7 @@ static pf_status ensure_workers(pf_decode_augmenter *a, int n) {
 /* Smallest DCT scale m/8 keeping the crop >= margin x the output size. */
 static int32_t choose_scale(int32_t cw, int32_t ch, int32_t ow, int32_t oh, float margin) {
     for (int32_t m = 1; m < 8; m++)
-        if ((double)cw * m >= (double)ow * margin * 8.0 && (double)ch * m >= (double)oh * margin * 8.0) return m;
+        if ((double)cw * m >= (double)ow * (double)margin * 8.0 && (double)ch * m >= (double)oh * (double)margin * 8.0) return m;
     return 8;
 }
 
