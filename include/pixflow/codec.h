@@ -174,14 +174,15 @@ PF_API pf_status pf_decode(pf_decoder *dec, const void *data, size_t size, const
 /* ------------------------------------------------- decode + augment */
 
 typedef struct pf_decode_aug_opts {
-    /* JPEG DCT-domain downscale chosen per sample so that the decoded crop
-     * stays >= dct_margin x the plan's output size on both axes (then the
-     * plan's exact resize finishes). Not bit-identical to the full decode
-     * (docs/exactness.md "Decoding" states the measured difference); on in
+    /* JPEG DCT-domain downscale: the smallest scale m/8 (m = 1..7) that
+     * keeps the decoded crop >= dct_margin x the plan's output size + 1
+     * pixel on both axes (then the plan's resize finishes). Not
+     * bit-identical to the full decode (docs/exactness.md "Decoding"
+     * states the measured difference per margin); on in
      * pf_decode_aug_opts_for_recipe for training recipes, off for eval.
      * Default false. */
     bool dct_scale;
-    float dct_margin;          /* default 2.0 (>= 1) */
+    float dct_margin;          /* default 1.0; [1, 64]; larger: closer to the full path, slower */
     bool apply_orientation;    /* default false; true: samples see the oriented image */
     uint64_t max_pixels;       /* default PF_DECODE_DEFAULT_MAX_PIXELS */
     bool warnings_are_errors;  /* default false */

@@ -41,7 +41,7 @@ pf_decode_aug_opts pf_decode_aug_opts_defaults(void) {
     pf_decode_aug_opts o;
     memset(&o, 0, sizeof o);
     o.dct_scale = false;
-    o.dct_margin = 2.0f;
+    o.dct_margin = 1.0f;
     o.max_pixels = PF_DECODE_DEFAULT_MAX_PIXELS;
     return o;
 }
@@ -128,10 +128,18 @@ static pf_status ensure_workers(pf_decode_augmenter *a, int n) {
     return PF_OK;
 }
 
-/* Smallest DCT scale m/8 keeping the crop >= margin x the output size. */
+/* Smallest DCT scale m/8 keeping the scaled crop >= margin x the output
+ * size + 1 pixel (the crop's edges are rounded to whole scaled pixels, so
+ * the slack keeps the final resize a downscale). Why margin 1 suffices:
+ * libjpeg's scaled IDCT drops only frequencies the smaller image cannot
+ * hold (an anti-aliased reduction), and the plan's bilinear resize from a
+ * crop less than 2x the output touches every source pixel; larger margins
+ * only move the result toward the full path's aliasing (measured in
+ * docs/exactness.md "Decoding"). */
 static int32_t choose_scale(int32_t cw, int32_t ch, int32_t ow, int32_t oh, float margin) {
+    double need_w = ((double)ow * (double)margin + 1.0) * 8.0, need_h = ((double)oh * (double)margin + 1.0) * 8.0;
     for (int32_t m = 1; m < 8; m++)
-        if ((double)cw * m >= (double)ow * (double)margin * 8.0 && (double)ch * m >= (double)oh * (double)margin * 8.0) return m;
+        if ((double)cw * m >= need_w && (double)ch * m >= need_h) return m;
     return 8;
 }
 

@@ -18,9 +18,9 @@
 #include <string>
 #include <vector>
 
-#include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
-#include <opencv2/imgproc.hpp>
+
+#include "opencv_headers.hpp"
 
 #include "pixflow/codec.h"
 

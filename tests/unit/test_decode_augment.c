@@ -94,6 +94,7 @@ static void dct_bound(const pf_preprocess_desc *d, const pf_aug_policy *pol, pf_
     size_t bytes = NF * sample_floats() * sizeof(float);
     float *ref = malloc(bytes), *got = malloc(bytes);
     const float margins[] = {1.0f, 1.25f, 1.5f, 2.0f};
+    CHECK(pf_decode_aug_opts_defaults().dct_margin == 1.0f);
     pf_decode_aug_result res[NF];
     for (int k = 0; k < 4; k++) {
         double maxd = 0, sum = 0;

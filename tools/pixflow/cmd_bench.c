@@ -21,6 +21,7 @@ static const bench_entry k_benches[] = {
     {"filter", bench_filter},
     {"preprocess", bench_preprocess},
     {"sampler", bench_sampler},
+    {"decode", bench_decode},
 };
 #define NBENCH ((int)(sizeof k_benches / sizeof k_benches[0]))
 

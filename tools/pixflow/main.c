@@ -12,7 +12,7 @@ static void usage(FILE *f) {
             "  info                 version, build options, CPU features, per-kernel ISA choice\n"
             "  bench <op> [opts]    an op vs its OpenCV counterpart, same process, same inputs\n"
             "                       (op: all, resize, lut, geom, convert, yuv, color, warp,\n"
-            "                        photo, filter, preprocess, sampler; --rounds N, --quick)\n"
+            "                        photo, filter, preprocess, sampler, decode; --rounds N, --quick)\n"
             "  recipe [name ...]    the preprocessing presets (imagenet-train, imagenet-eval, yolo)\n"
             "  help                 this text\n"
             "Environment: PIXFLOW_CPU=scalar|sse4|avx2|avx512 caps the SIMD level.\n");
