@@ -4,7 +4,9 @@ WebP files of every kind the decoders handle, and broken ones (truncated,
 corrupt entropy data, wrong magic, zero and enormous dimensions, CMYK
 without an Adobe marker, ...). Deterministic; run it from anywhere:
     /usr/bin/python3 tests/fuzz/make_corpus.py
-The unit test test_codec_bad expects the statuses noted in BAD below."""
+The unit test test_codec_bad expects the statuses of the bad_* files; fz_*
+files are small inputs picked from the libFuzzer runs' evolved corpora
+(regression seeds, not generated here)."""
 import io, os, struct, zlib
 import numpy as np
 from PIL import Image
@@ -71,8 +73,9 @@ def strip_app14(jpg):
 
 def main():
     os.makedirs(OUT, exist_ok=True)
-    for f in os.listdir(OUT):
-        os.remove(os.path.join(OUT, f))
+    for f in os.listdir(OUT):  # fz_* are inputs the fuzzers evolved: kept
+        if f.startswith(("ok_", "bad_")):
+            os.remove(os.path.join(OUT, f))
     im = photo(61, 45)
     j420 = enc(im, "JPEG", quality=85)
     save("ok_420.jpg", j420)

@@ -202,7 +202,9 @@ static void bad_and_args(const pf_preprocess_desc *d, const pf_aug_policy *pol, 
     const void *nulls[2] = {g_data[0], NULL};
     CHECK_STATUS(pf_decode_augment(aug, NULL, 2, nulls, size, 1, 0, 0, &t, NULL), PF_ERR_INVALID_ARGUMENT);
     CHECK_MSG("data[1]");
-    CHECK_STATUS(pf_decode_augment(aug, NULL, 4, data, size, 1, 0, 0, &t, NULL), PF_ERR_INVALID_ARGUMENT);
+    const void *data4[4] = {g_data[0], g_data[0], g_data[0], g_data[0]};
+    size_t size4[4] = {g_size[0], g_size[0], g_size[0], g_size[0]};
+    CHECK_STATUS(pf_decode_augment(aug, NULL, 4, data4, size4, 1, 0, 0, &t, NULL), PF_ERR_INVALID_ARGUMENT);
     CHECK_MSG("n >= 4");
     pf_tensor small = pf_tensor_nchw(out, 3, 3, OUT - 1, OUT, PF_F32);
     CHECK_STATUS(pf_decode_augment(aug, NULL, 3, data, size, 1, 0, 0, &small, NULL), PF_ERR_INVALID_ARGUMENT);
