@@ -174,7 +174,8 @@ PF_API pf_status pf_decode(pf_decoder *dec, const void *data, size_t size, const
 /* ------------------------------------------------- decode + augment */
 
 typedef struct pf_decode_aug_opts {
-    /* JPEG DCT-domain downscale: the smallest scale m/8 (m = 1..7) that
+    /* JPEG DCT-domain downscale: the smallest scale m/8 (m = 1, 2, 4: the
+     * scales libjpeg-turbo's SIMD IDCTs cover) that
      * keeps the decoded crop >= dct_margin x the plan's output size + 1
      * pixel on both axes (then the plan's resize finishes). Not
      * bit-identical to the full decode (docs/exactness.md "Decoding"
