@@ -205,6 +205,10 @@ typedef struct pf_decode_aug_result {
     int32_t scale_num;         /* DCT scale used */
     int32_t warnings;
     pf_aug_params params;      /* the sampled params, in original image pixels */
+    /* output pixel -> original image pixel (pf_preprocess_run's mapping,
+     * carried back through the ROI offset and the DCT scale; with
+     * apply_orientation, pixels of the oriented image) */
+    pf_letterbox_info info;
 } pf_decode_aug_result;
 
 typedef struct pf_decode_augmenter pf_decode_augmenter;

@@ -237,7 +237,19 @@ static pf_status one_sample(aug_job *j, int i, aug_worker *w, pf_decode_aug_resu
         if (q.crop_y + q.crop_h > r.height) q.crop_y = r.height - q.crop_h;
     }
     pf_tensor slot = slot_of(j->dst, i);
-    return pf_preprocess_run(w->plan, NULL, 1, &img, &q, &slot, NULL);
+    pf_letterbox_info li;
+    if ((st = pf_preprocess_run(w->plan, NULL, 1, &img, &q, &slot, &li)) != PF_OK) return st;
+    /* decoded-image pixel d -> original pixel (d + r.x) * 8 / m; the
+     * fractional part of the crop origin moves into the offset */
+    double f = 8.0 / m;
+    double ox = (double)(li.crop_x + r.x) * f, oy = (double)(li.crop_y + r.y) * f;
+    res->info.scale_x = (float)((double)li.scale_x / f);
+    res->info.scale_y = (float)((double)li.scale_y / f);
+    res->info.crop_x = (int32_t)ox;
+    res->info.crop_y = (int32_t)oy;
+    res->info.offset_x = (float)((double)li.offset_x - (ox - (double)res->info.crop_x) * (double)res->info.scale_x);
+    res->info.offset_y = (float)((double)li.offset_y - (oy - (double)res->info.crop_y) * (double)res->info.scale_y);
+    return PF_OK;
 }
 
 static void sample_task(void *ctx, int i, int worker) {

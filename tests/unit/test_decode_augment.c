@@ -31,6 +31,8 @@ static size_t g_size[NF];
 static size_t sample_floats(void) { return (size_t)3 * OUT * OUT; }
 
 /* The op-by-op reference: full decode, sample on its size, preprocess. */
+static pf_letterbox_info g_ref_info[NF];
+
 static int reference(const pf_preprocess_desc *d, const pf_aug_policy *pol, int orient, uint64_t seed,
                      uint64_t epoch, float *out) {
     pf_preprocess_plan *plan = NULL;
@@ -46,7 +48,7 @@ static int reference(const pf_preprocess_desc *d, const pf_aug_policy *pol, int 
         pf_tensor t = pf_tensor_nchw(out + (size_t)i * sample_floats(), 1, 3, OUT, OUT, PF_F32);
         int ok = pf_decode(NULL, g_data[i], g_size[i], &o, &img, &r) == PF_OK &&
                  pf_aug_sample(pol, seed, epoch, (uint64_t)i, 1, &img.width, &img.height, &p) == PF_OK &&
-                 pf_preprocess_run(plan, NULL, 1, &img, &p, &t, NULL) == PF_OK;
+                 pf_preprocess_run(plan, NULL, 1, &img, &p, &t, &g_ref_info[i]) == PF_OK;
         free(px);
         if (!ok) {
             fprintf(stderr, "reference sample %d: %s\n", i, pf_last_error());
@@ -77,8 +79,14 @@ static void exact_case(const char *what, const pf_preprocess_desc *d, const pf_a
         CHECK(reference(d, pol, 0, 99, epoch, ref) == 0);
         pf_decode_aug_opts o = pf_decode_aug_opts_defaults();
         memset(got, 0xff, bytes);
-        CHECK(fused(d, pol, &o, NULL, 99, epoch, got, NULL) == 0);
+        pf_decode_aug_result res[NF];
+        CHECK(fused(d, pol, &o, NULL, 99, epoch, got, res) == 0);
         int same = memcmp(ref, got, bytes) == 0;
+        for (int i = 0; i < NF; i++) /* box mapping back to the original image */
+            CHECK(res[i].info.crop_x == g_ref_info[i].crop_x && res[i].info.crop_y == g_ref_info[i].crop_y &&
+                  res[i].info.scale_x == g_ref_info[i].scale_x && res[i].info.offset_x == g_ref_info[i].offset_x &&
+                  res[i].info.scale_y == g_ref_info[i].scale_y && res[i].info.offset_y == g_ref_info[i].offset_y &&
+                  res[i].scale_num == 8 && res[i].status == PF_OK);
         memset(got, 0xff, bytes);
         CHECK(fused(d, pol, &o, s2, 99, epoch, got, NULL) == 0);
         same &= memcmp(ref, got, bytes) == 0;
@@ -111,6 +119,20 @@ static void dct_bound(const pf_preprocess_desc *d, const pf_aug_policy *pol, pf_
                 total++;
             }
             for (int i = 0; i < NF; i++) {
+                /* the reported mapping agrees with the exact path's within
+                 * the crop rounding (half a scaled pixel = 4/m source px) */
+                const pf_letterbox_info *a = &res[i].info, *b = &g_ref_info[i];
+                for (int corner = 0; corner <= OUT; corner += OUT) {
+                    double ax = (corner - (double)a->offset_x) / (double)a->scale_x + a->crop_x;
+                    double bx = (corner - (double)b->offset_x) / (double)b->scale_x + b->crop_x;
+                    double ay = (corner - (double)a->offset_y) / (double)a->scale_y + a->crop_y;
+                    double by = (corner - (double)b->offset_y) / (double)b->scale_y + b->crop_y;
+                    double tol = 4.0 / res[i].scale_num + 1e-3;
+                    if (!(fabs(ax - bx) <= tol && fabs(ay - by) <= tol))
+                        fprintf(stderr, "sample %d m=%d: corner %d maps to (%.3f, %.3f), exact path (%.3f, %.3f)\n", i,
+                                (int)res[i].scale_num, corner, ax, ay, bx, by);
+                    CHECK(fabs(ax - bx) <= tol && fabs(ay - by) <= tol);
+                }
                 if (res[i].scale_num == 8) { /* not scaled: must be exact */
                     CHECK(memcmp(ref + (size_t)i * sample_floats(), got + (size_t)i * sample_floats(),
                                  sample_floats() * sizeof(float)) == 0);
@@ -257,6 +279,11 @@ int main(void) {
     pf_aug_policy pe;
     CHECK_STATUS(pf_recipe("imagenet-eval", &de, &pe), PF_OK);
     exact_case("imagenet-eval", &de, &pe, s2);
+    pf_preprocess_desc dy;
+    pf_aug_policy py;
+    CHECK_STATUS(pf_recipe("yolo", &dy, &py), PF_OK);
+    dy.out_width = dy.out_height = OUT; /* the tensor size of this test */
+    exact_case("yolo (letterbox)", &dy, &py, s2);
     dct_bound(&d, &pol, s2);
     orientation_case(&d, &pol);
     bad_and_args(&d, &pol, s2);
