@@ -116,7 +116,7 @@ pf_status pfi_probe_png(const unsigned char *d, size_t n, pf_image_info *info) {
     info->has_alpha = ct == 4 || ct == 6;
     /* a tRNS chunk before IDAT gives palette / gray / RGB images alpha */
     size_t pos = 8 + 25;
-    while (!info->has_alpha && n - pos >= 8 && pos < n) {
+    while (!info->has_alpha && pos < n && n - pos >= 8) {
         uint32_t len = be32(d + pos);
         if (memcmp(d + pos + 4, "IDAT", 4) == 0 || len > n - pos - 8) break;
         if (memcmp(d + pos + 4, "tRNS", 4) == 0) info->has_alpha = true;
