@@ -228,7 +228,10 @@ PF_API void pf_decode_augmenter_destroy(pf_decode_augmenter *aug);
  * Samples run in parallel on the stream (NULL: inline). results may be
  * NULL or receive count entries. With dct_scale off the output is
  * bit-identical to pf_decode (whole image) + pf_aug_sample +
- * pf_preprocess_run. One call per augmenter at a time.
+ * pf_preprocess_run. One call per augmenter at a time. Memory: each
+ * worker of the stream keeps a decoder, a plan and a scratch image that
+ * grows to the largest decoded ROI seen (at most max_pixels x 3 bytes);
+ * destroy the augmenter to release them.
  */
 PF_API pf_status pf_decode_augment(pf_decode_augmenter *aug, pf_stream *stream, int count,
                                    const void *const data[], const size_t size[], uint64_t seed,
