@@ -5,7 +5,8 @@
 # the aarch64 cross toolchain and qemu-user this way).
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config clang libclang-rt-dev libopencv-dev python3 python3-pil python3-numpy
-  ffmpeg libavformat-dev libavcodec-dev libavutil-dev "$@")
+  ffmpeg libavformat-dev libavcodec-dev libavutil-dev
+  libjpeg62-turbo-dev libturbojpeg0-dev libpng-dev libwebp-dev "$@")
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -7,5 +7,6 @@
 #include "pixflow/augment.h"
 #include "pixflow/video.h"
 #include "pixflow/pipeline.h"
+#include "pixflow/codec.h"
 
 #endif /* PIXFLOW_H */

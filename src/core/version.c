@@ -15,6 +15,12 @@ const char *pf_build_info(void) {
 #else
            "off"
 #endif
+           " codec="
+#ifdef PF_HAVE_CODEC
+           "jpeg,png,webp"
+#else
+           "off"
+#endif
            " video="
 #ifdef PF_HAVE_VIDEO
            "ffmpeg"

@@ -23,6 +23,7 @@ static const bench_entry k_benches[] = {
     {"sampler", bench_sampler},
     {"video", bench_video},
     {"pipeline", bench_pipeline},
+    {"decode", bench_decode},
 };
 #define NBENCH ((int)(sizeof k_benches / sizeof k_benches[0]))
 

@@ -18,6 +18,7 @@ int bench_color(int argc, char **argv);
 int bench_warp(int argc, char **argv);
 int bench_filter(int argc, char **argv);
 int bench_preprocess(int argc, char **argv);
+int bench_decode(int argc, char **argv);
 int bench_sampler(int argc, char **argv);
 int bench_video(int argc, char **argv);
 int bench_pipeline(int argc, char **argv);

@@ -16,7 +16,7 @@ static void usage(FILE *f) {
             "  bench <op> [opts]    an op vs its OpenCV counterpart, same process, same inputs\n"
             "                       (op: all, resize, lut, geom, convert, yuv, color, warp,\n"
             "                        photo, filter, preprocess, sampler,\n"
-            "                        pipeline; --rounds N, --quick)\n"
+            "                        decode, pipeline, video; --rounds N, --quick)\n"
             "  recipe [name ...]    the preprocessing presets (imagenet-train, imagenet-eval, yolo)\n"
             "  help                 this text\n"
             "Environment: PIXFLOW_CPU=scalar|sse4|avx2|avx512 caps the SIMD level.\n");
