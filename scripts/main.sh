@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# The main job: build pixflow (Release) and run `pixflow bench resize` on the
-# bundled photos in data/, printing pixflow vs OpenCV side by side.
+# The main job: build pixflow (Release), then run the training data
+# pipeline on the bundled photos in data/ (decode -> imagenet-train
+# augmentation -> 224x224 NCHW f32 batches), printing the stage table and
+# throughput and writing a contact sheet of augmented samples to
+# build/preview.png; then the fused preprocess vs OpenCV, side by side.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install_deps.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF >/dev/null
 cmake --build build -j"$(nproc)" --target pixflow_cli >/dev/null
-./build/pixflow info
-./build/pixflow bench resize --data data "$@"
+./build/pixflow info | head -4
+./build/pixflow run data --recipe imagenet-train --batch 8 --epochs 3 --seed 1 --preview build/preview.png "$@"
+./build/pixflow bench preprocess --data data --quick

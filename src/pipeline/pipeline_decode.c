@@ -3,24 +3,30 @@
  * decoded size -> fused preprocess into the sample's slot. Each worker owns
  * a preprocess plan.
  *
- * Formats: binary PPM/PGM here. JPEG/PNG/WebP go through the image codec
- * (include/pixflow/codec.h, issue 6) once it is part of the library: a
- * per-worker pf_decode_augmenter (created in worker_create from the same
- * desc/policy) and one pf_decode_augment(aug, NULL, 1, &data, &size, seed,
- * epoch, index, slot, &result) call per sample, which keys the sampler the
- * same way as augment() below. Until then such bytes fail with
- * PF_ERR_UNSUPPORTED and a message saying so (counted and skipped like any
- * undecodable sample). */
+ * Formats: JPEG, PNG and WebP through the image codec (include/pixflow/
+ * codec.h): a per-worker pf_decode_augmenter built from the same
+ * desc/policy, one pf_decode_augment call per sample, which keys the
+ * sampler exactly as augment() below does; DCT-domain downscaling is off,
+ * so the result is bit-identical to decode-then-preprocess. Binary PPM/PGM
+ * are parsed here. In a build without the codec (-DPIXFLOW_CODEC=OFF)
+ * JPEG/PNG/WebP fail with PF_ERR_UNSUPPORTED saying so (counted and
+ * skipped like any undecodable sample). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
 #include "pipeline/pipeline_pnm.h"
 #include "pixflow/pipeline.h"
+#ifdef PF_HAVE_CODEC
+#include "pixflow/codec.h"
+#endif
 
 typedef struct worker {
     pf_preprocess_plan *plan;
     pf_aug_policy policy;
+#ifdef PF_HAVE_CODEC
+    pf_decode_augmenter *aug;
+#endif
 } worker;
 
 static pf_status worker_create(void *ctx, const pf_preprocess_desc *desc, const pf_aug_policy *policy,
@@ -30,7 +36,11 @@ static pf_status worker_create(void *ctx, const pf_preprocess_desc *desc, const 
     if (w == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "decode+augment worker: out of memory");
     w->policy = *policy;
     pf_status st = pf_preprocess_plan_create(desc, &w->plan);
+#ifdef PF_HAVE_CODEC
+    if (st == PF_OK) st = pf_decode_augmenter_create(desc, policy, NULL, &w->aug);
+#endif
     if (st != PF_OK) {
+        pf_preprocess_plan_destroy(w->plan);
         free(w);
         return st;
     }
@@ -42,6 +52,9 @@ static void worker_destroy(void *ctx, void *state) {
     (void)ctx;
     worker *w = state;
     pf_preprocess_plan_destroy(w->plan);
+#ifdef PF_HAVE_CODEC
+    pf_decode_augmenter_destroy(w->aug);
+#endif
     free(w);
 }
 
@@ -65,9 +78,24 @@ static pf_status process(void *ctx, void *state, const pf_sample_input *in, pf_t
     size_t off;
     const unsigned char *b = in->data;
     if (in->size >= 4 && ((b[0] == 0xFF && b[1] == 0xD8) || (b[0] == 0x89 && b[1] == 'P' && b[2] == 'N' && b[3] == 'G') ||
-                          (in->size >= 12 && memcmp(b, "RIFF", 4) == 0 && memcmp(b + 8, "WEBP", 4) == 0)))
-        return pfi_fail(PF_ERR_UNSUPPORTED, "%s is JPEG/PNG/WebP: this build's default sample function decodes PPM/PGM only "
-                        "(the image codec is not part of this library yet)", in->name ? in->name : "sample");
+                          (in->size >= 12 && memcmp(b, "RIFF", 4) == 0 && memcmp(b + 8, "WEBP", 4) == 0))) {
+#ifdef PF_HAVE_CODEC
+        pf_decode_aug_result r;
+        const void *data[1] = {in->data};
+        size_t size[1] = {in->size};
+        pf_status cst = pf_decode_augment(w->aug, NULL, 1, data, size, in->seed, in->epoch, in->index, slot, &r);
+        if (cst != PF_OK) return cst;
+        meta->width = r.width;
+        meta->height = r.height;
+        meta->warnings = r.warnings;
+        meta->letterbox = r.info;
+        return PF_OK;
+#else
+        return pfi_fail(PF_ERR_UNSUPPORTED, "%s is JPEG/PNG/WebP: this pixflow was built without the image codec "
+                        "(-DPIXFLOW_CODEC=OFF); the default sample function decodes PPM/PGM only",
+                        in->name ? in->name : "sample");
+#endif
+    }
     pf_status st = pli_pnm_header(in->data, in->size, &width, &height, &channels, &off);
     if (st != PF_OK) return st;
     pf_image img = pf_image_hwc((uint8_t *)(uintptr_t)in->data + off, width, height, channels, PF_U8, 0);
