@@ -31,7 +31,7 @@ cmake --build build-test-tsan -j"$jobs" --target test_pipeline test_pipeline_str
 (cd build-test-tsan && TSAN_OPTIONS="halt_on_error=1" ctest -L pipeline --output-on-failure --timeout 1200)
 echo "== aarch64 (NEON) cross build, tests under qemu-aarch64"
 cmake -S . -B build-test-arm -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake -DCMAKE_BUILD_TYPE=Release \
-  -DPIXFLOW_CUDA=OFF -DPIXFLOW_OPENCV_TESTS=OFF -DPIXFLOW_VIDEO=OFF >/dev/null
+  -DPIXFLOW_CUDA=OFF -DPIXFLOW_OPENCV_TESTS=OFF -DPIXFLOW_VIDEO=OFF -DPIXFLOW_CODEC=OFF >/dev/null
 cmake --build build-test-arm -j"$jobs" 2>&1 | grep -Ev '^\[|^-- ' || true
 (cd build-test-arm && ctest -j"$jobs" --output-on-failure --timeout 1200)
 echo "== all test suites passed"
