@@ -210,9 +210,14 @@ static pf_status gauss_plan(int k, const pf_gaussian_params *gp, const pf_image 
     return PF_OK;
 }
 
-pf_status pf_gaussian_blur(pf_stream *stream, int count, const pf_image src[], pf_image dst[],
-                           const pf_gaussian_params params[], int nparams) {
-    static const char op[] = "pf_gaussian_blur";
+/* The batch loop shared by the ops whose per-sample parameter is a struct:
+ * checks, then plan i from params[n == 1 ? 0 : i] (elem bytes apart) with
+ * plan_fn, then runs all plans. allow_u16 is check_pair's dtype rule. */
+typedef pf_status (*plan_fn)(const void *ctx, int k, const void *param, const pf_image *s, pfi_filter_plan *p);
+
+static pf_status filter_batch(pf_stream *stream, const char *op, int count, const pf_image *src, pf_image *dst,
+                              const void *params, int nparams, size_t elem, int allow_u16, plan_fn fn,
+                              const void *ctx) {
     pfi_clear_error();
     pf_status st = check_batch(op, count, src, dst, params, nparams, "params");
     if (st != PF_OK || count == 0) return st;
@@ -220,10 +225,21 @@ pf_status pf_gaussian_blur(pf_stream *stream, int count, const pf_image src[], p
     if (plans == NULL) return PF_ERR_OUT_OF_MEMORY;
     for (int i = 0; i < count && st == PF_OK; i++) {
         int k = nparams == 1 ? 0 : i;
-        st = check_pair(op, i, &src[i], &dst[i], 1);
-        if (st == PF_OK) st = gauss_plan(k, &params[k], &src[i], &plans[i]);
+        st = check_pair(op, i, &src[i], &dst[i], allow_u16);
+        if (st == PF_OK) st = fn(ctx, k, (const char *)params + (size_t)k * elem, &src[i], &plans[i]);
     }
     return run_plans(stream, op, count, src, dst, plans, st);
+}
+
+static pf_status gauss_plan_fn(const void *ctx, int k, const void *prm, const pf_image *s, pfi_filter_plan *p) {
+    (void)ctx;
+    return gauss_plan(k, prm, s, p);
+}
+
+pf_status pf_gaussian_blur(pf_stream *stream, int count, const pf_image src[], pf_image dst[],
+                           const pf_gaussian_params params[], int nparams) {
+    return filter_batch(stream, "pf_gaussian_blur", count, src, dst, params, nparams, sizeof *params, 1,
+                        gauss_plan_fn, NULL);
 }
 
 /* ---------------------------------------------------------------- box */
@@ -252,20 +268,15 @@ static pf_status box_plan(int k, const pf_box_params *bp, const pf_image *s, pfi
     return PF_OK;
 }
 
+static pf_status box_plan_fn(const void *ctx, int k, const void *prm, const pf_image *s, pfi_filter_plan *p) {
+    (void)ctx;
+    return box_plan(k, prm, s, p);
+}
+
 pf_status pf_box_blur(pf_stream *stream, int count, const pf_image src[], pf_image dst[], const pf_box_params params[],
                       int nparams) {
-    static const char op[] = "pf_box_blur";
-    pfi_clear_error();
-    pf_status st = check_batch(op, count, src, dst, params, nparams, "params");
-    if (st != PF_OK || count == 0) return st;
-    pfi_filter_plan *plans = new_plans(op, count);
-    if (plans == NULL) return PF_ERR_OUT_OF_MEMORY;
-    for (int i = 0; i < count && st == PF_OK; i++) {
-        int k = nparams == 1 ? 0 : i;
-        st = check_pair(op, i, &src[i], &dst[i], 1);
-        if (st == PF_OK) st = box_plan(k, &params[k], &src[i], &plans[i]);
-    }
-    return run_plans(stream, op, count, src, dst, plans, st);
+    return filter_batch(stream, "pf_box_blur", count, src, dst, params, nparams, sizeof *params, 1, box_plan_fn,
+                        NULL);
 }
 
 /* ------------------------------------------------------------- median */
@@ -351,20 +362,15 @@ static pf_status conv_plan(int k, const pf_filter2d_params *fp, const pf_image *
     return PF_OK;
 }
 
+static pf_status conv_plan_fn(const void *ctx, int k, const void *prm, const pf_image *s, pfi_filter_plan *p) {
+    (void)ctx;
+    return conv_plan(k, prm, s, p);
+}
+
 pf_status pf_filter_2d(pf_stream *stream, int count, const pf_image src[], pf_image dst[],
                        const pf_filter2d_params params[], int nparams) {
-    static const char op[] = "pf_filter_2d";
-    pfi_clear_error();
-    pf_status st = check_batch(op, count, src, dst, params, nparams, "params");
-    if (st != PF_OK || count == 0) return st;
-    pfi_filter_plan *plans = new_plans(op, count);
-    if (plans == NULL) return PF_ERR_OUT_OF_MEMORY;
-    for (int i = 0; i < count && st == PF_OK; i++) {
-        int k = nparams == 1 ? 0 : i;
-        st = check_pair(op, i, &src[i], &dst[i], 0);
-        if (st == PF_OK) st = conv_plan(k, &params[k], &src[i], &plans[i]);
-    }
-    return run_plans(stream, op, count, src, dst, plans, st);
+    return filter_batch(stream, "pf_filter_2d", count, src, dst, params, nparams, sizeof *params, 0, conv_plan_fn,
+                        NULL);
 }
 
 /* ------------------------------------------------------ erode / dilate */
@@ -415,19 +421,17 @@ static pf_status morph_plan(const char *op, int dilate, int k, const pf_morph_pa
     return PF_OK;
 }
 
+typedef struct morph_ctx { const char *op; int dilate; } morph_ctx;
+
+static pf_status morph_plan_fn(const void *ctx, int k, const void *prm, const pf_image *s, pfi_filter_plan *p) {
+    const morph_ctx *m = ctx;
+    return morph_plan(m->op, m->dilate, k, prm, s, p);
+}
+
 static pf_status morph(pf_stream *stream, const char *op, int dilate, int count, const pf_image *src, pf_image *dst,
                        const pf_morph_params *params, int nparams) {
-    pfi_clear_error();
-    pf_status st = check_batch(op, count, src, dst, params, nparams, "params");
-    if (st != PF_OK || count == 0) return st;
-    pfi_filter_plan *plans = new_plans(op, count);
-    if (plans == NULL) return PF_ERR_OUT_OF_MEMORY;
-    for (int i = 0; i < count && st == PF_OK; i++) {
-        int k = nparams == 1 ? 0 : i;
-        st = check_pair(op, i, &src[i], &dst[i], 1);
-        if (st == PF_OK) st = morph_plan(op, dilate, k, &params[k], &src[i], &plans[i]);
-    }
-    return run_plans(stream, op, count, src, dst, plans, st);
+    morph_ctx m = {op, dilate};
+    return filter_batch(stream, op, count, src, dst, params, nparams, sizeof *params, 1, morph_plan_fn, &m);
 }
 
 pf_status pf_erode(pf_stream *stream, int count, const pf_image src[], pf_image dst[], const pf_morph_params params[],

@@ -54,4 +54,16 @@ static inline int slots_at(const char *prefix, pf_isa isa) {
     return k;
 }
 
+/* Number of (slot, level) pairs of the family `prefix` that really run at
+ * one of the given SIMD levels; 0 would mean the harness compares the
+ * reference with itself. Leaves the ISA cap at the last level. */
+static inline int family_accelerated(const char *prefix, const pf_isa *levels, int nlev) {
+    int n = 0;
+    for (int l = 0; l < nlev; l++) {
+        pf_cpu_set_cap(levels[l]);
+        n += slots_at(prefix, levels[l]);
+    }
+    return n;
+}
+
 #endif

@@ -76,11 +76,7 @@ static pf_status run_op(int op, uint64_t *rng, const pf_image *src, pf_image *ds
 int main(void) {
     pf_isa levels[4];
     int nlev = simd_levels(levels, "test_simd_filter");
-    int accelerated = 0;
-    for (int l = 0; l < nlev; l++) {
-        pf_cpu_set_cap(levels[l]);
-        accelerated += slots_at("filter.", levels[l]);
-    }
+    int accelerated = family_accelerated("filter.", levels, nlev);
     if (nlev > 0 && !(pf_cpu_features() & PF_CPU_NEON)) CHECK(accelerated > 0);
     uint64_t rng = 4242;
     float kern[16];

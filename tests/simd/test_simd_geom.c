@@ -12,11 +12,7 @@
 int main(void) {
     pf_isa levels[4];
     int nlev = simd_levels(levels, "test_simd_geom");
-    int accelerated = 0;
-    for (int l = 0; l < nlev; l++) {
-        pf_cpu_set_cap(levels[l]);
-        accelerated += slots_at("geom.", levels[l]);
-    }
+    int accelerated = family_accelerated("geom.", levels, nlev);
     if (nlev > 0 && !(pf_cpu_features() & PF_CPU_NEON)) CHECK(accelerated > 0);
     uint64_t rng = 77;
     int cases = 0;

@@ -18,11 +18,7 @@ static double frand(uint64_t *s, double lo, double hi) {
 int main(void) {
     pf_isa levels[4];
     int nlev = simd_levels(levels, "test_simd_warp");
-    int accelerated = 0;
-    for (int l = 0; l < nlev; l++) {
-        pf_cpu_set_cap(levels[l]);
-        accelerated += slots_at("warp.", levels[l]);
-    }
+    int accelerated = family_accelerated("warp.", levels, nlev);
     if (nlev > 0 && !(pf_cpu_features() & PF_CPU_NEON)) CHECK(accelerated > 0);
     uint64_t rng = 4242;
     int cases = 0;
