@@ -1,0 +1,124 @@
+/* The backend table: everything a device kind must provide for the runtime
+ * (memory, copies, streams, events) and for the ops (kernels). The CPU and
+ * CUDA backends are two instances (backend_cpu.c, src/cuda/backend_cuda.c);
+ * an OpenCL or Ascend ACL/DVPP backend would be a third, with no change to
+ * the public API or to the op files, which only look up `kernels`.
+ *
+ * Arguments reaching a table entry are already validated by the public
+ * function (non-NULL, sizes, same device); entries return pf_status and
+ * set pf_last_error() with the public function's name. */
+#ifndef PF_CORE_BACKEND_H
+#define PF_CORE_BACKEND_H
+
+#include <stdbool.h>
+
+#include "pixflow/augment.h"
+#include "pixflow/ops.h"
+#include "pixflow/runtime.h"
+
+/* Device ops: one entry per public op, same arguments, called only with
+ * device views on a stream of that backend (or NULL: the backend's
+ * synchronous per-thread stream). NULL entry = op not available on that
+ * backend (PF_ERR_UNSUPPORTED naming the op and backend). */
+typedef struct pfi_kernels {
+    pf_status (*resize)(pf_stream *s, int count, const pf_image src[], pf_image dst[],
+                        const pf_resize_opts *opts);
+    pf_status (*cvt_color)(pf_stream *s, int count, const pf_image src[], pf_image dst[],
+                           pf_color_code code, const pf_color_opts *opts);
+    pf_status (*cvt_color_from_yuv)(pf_stream *s, int count, const pf_yuv src[], pf_image dst[],
+                                    pf_color_code code, const pf_color_opts *opts);
+    pf_status (*flip)(pf_stream *s, int count, const pf_image src[], pf_image dst[],
+                      const pf_flip_code codes[], int ncodes);
+    pf_status (*warp_affine)(pf_stream *s, int count, const pf_image src[], pf_image dst[],
+                             const double matrices[], int nmatrices, const pf_warp_opts *opts);
+    pf_status (*warp_perspective)(pf_stream *s, int count, const pf_image src[], pf_image dst[],
+                                  const double matrices[], int nmatrices, const pf_warp_opts *opts);
+    pf_status (*convert)(pf_stream *s, int count, const pf_image src[], pf_image dst[],
+                         const pf_convert_opts *opts);
+    pf_status (*reformat)(pf_stream *s, int count, const pf_image src[], pf_image dst[],
+                          const int8_t order[4], double fill);
+    pf_status (*normalize)(pf_stream *s, int count, const pf_image src[], pf_image dst[],
+                           const pf_normalize_opts *opts);
+    pf_status (*preprocess)(pf_preprocess_plan *plan, pf_stream *s, int count, const pf_image src[],
+                            const pf_aug_params params[], pf_tensor *dst, pf_letterbox_info info[]);
+} pfi_kernels;
+
+typedef struct pfi_backend {
+    const char *name;      /* "cpu", "cuda" */
+    pf_device_kind kind;
+
+    pf_status (*device_count)(int *count);
+    /* Fills props for device index; fails when the device cannot be used. */
+    pf_status (*device_probe)(int index, pf_device_props *props);
+    pf_status (*device_synchronize)(int index);
+
+    pf_status (*mem_alloc)(int device, pf_alloc_kind kind, size_t bytes, void **out);
+    void (*mem_free)(int device, pf_alloc_kind kind, void *ptr);
+
+    /* Streams: `impl` is the backend's handle (cudaStream_t). wrap != NULL
+     * (or wrap_default) wraps a caller's stream instead of creating one. */
+    pf_status (*stream_create)(int device, void *wrap, bool wrap_given, void **impl);
+    void (*stream_destroy)(int device, void *impl, bool owned);
+    pf_status (*stream_synchronize)(int device, void *impl);
+    pf_status (*stream_query)(int device, void *impl, int *done);
+    pf_status (*stream_add_callback)(int device, void *impl, pf_host_fn fn, void *user);
+
+    pf_status (*event_create)(int device, void **impl);
+    void (*event_destroy)(int device, void *impl);
+    pf_status (*event_record)(int device, void *event, void *stream);
+    pf_status (*event_wait)(int device, void *stream, void *event);
+    pf_status (*event_query)(int device, void *event, int *done);
+    pf_status (*event_synchronize)(int device, void *event);
+    pf_status (*event_elapsed_ms)(int device, void *start, void *end, float *ms);
+
+    pf_status (*copy_2d)(int device, void *stream, void *dst, size_t dpitch, const void *src,
+                         size_t spitch, size_t width_bytes, size_t height);
+
+    const pfi_kernels *kernels;
+} pfi_backend;
+
+/* The backend of a kind: CPU always; CUDA NULL when built without it. */
+const pfi_backend *pfi_backend_get(pf_device_kind kind);
+const pfi_backend *pfi_backend_cpu(void);
+const pfi_backend *pfi_backend_cuda(void); /* src/cuda/backend_cuda.c; NULL stub otherwise */
+
+/* ---- what ops need from the runtime --------------------------------- */
+
+/* Decides where an op runs from its stream and its views' memory:
+ *  - every view host and stream NULL or a CPU stream: *be = NULL (the host
+ *    path runs as before);
+ *  - every view on device d of kind K and stream NULL or a K stream of d:
+ *    *be = K's backend, and *stream_out the stream to queue on (the given
+ *    one, or the calling thread's synchronous stream of d);
+ *  - anything else fails naming the first offending argument ("src[1] is
+ *    host memory but dst[1] is CUDA device 0", "stream is a CPU stream but
+ *    src[0] is CUDA device memory", "built without CUDA").
+ * mems/devices list every view of the call (src views then dst views);
+ * names[i] is a printf format with one %d for the sample index, and
+ * per_sample[i] how many views of that name follow (count or 1). */
+typedef struct pfi_view_ref {
+    pf_mem mem;
+    int32_t device;
+    const char *name; /* e.g. "src[%d]" */
+    int index;
+} pfi_view_ref;
+pf_status pfi_route(const char *op, pf_stream *stream, const pfi_view_ref views[], int nviews,
+                    const pfi_backend **be, pf_stream **stream_out);
+/* The common case: count src and count dst images. */
+pf_status pfi_route_images(const char *op, pf_stream *stream, int count, const pf_image src[],
+                           const pf_image dst[], const pfi_backend **be, pf_stream **stream_out);
+/* Calls be->kernels entry `fn` or fails with PF_ERR_UNSUPPORTED when the
+ * backend has none. */
+pf_status pfi_unsupported_on(const char *op, const pfi_backend *be);
+
+/* Stream internals the backends and ops share. */
+int pfi_stream_device_index(const pf_stream *s); /* -1 for CPU / NULL */
+pf_device_kind pfi_stream_kind(const pf_stream *s);
+void *pfi_stream_impl(const pf_stream *s);
+/* Remembers the name of the last op queued (for async error messages). */
+void pfi_stream_note_op(pf_stream *s, const char *op);
+const char *pfi_stream_last_op(const pf_stream *s);
+/* True for the per-thread synchronous stream a NULL stream stands for. */
+bool pfi_stream_is_implicit(const pf_stream *s);
+
+#endif
