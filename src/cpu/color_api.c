@@ -8,19 +8,11 @@
 #include "cpu/color_exec.h"
 #include "pixflow/ops.h"
 
-/* What a code means: the kind, its channel rules and dtypes. */
-typedef struct code_info {
-    pfi_color_kind kind;
-    int scn_min, scn_max; /* accepted src channels */
-    int dcn_min, dcn_max; /* accepted dst channels */
-    int bidx, swap, hrange_u8;
-    int no_u16;           /* HSV: u8 and f32 only (as OpenCV) */
-} code_info;
+typedef pfi_color_code_info code_info;
 
 static int is_video_code(int code) { return (code >= 90 && code <= 134) || code >= 1000; }
 
-/* 0 when the code is not one pf_cvt_color handles. */
-static int decode(int code, code_info *ci) {
+int pfi_color_decode(int code, pfi_color_code_info *ci) {
     code_info c = {PFI_CK_RGB2RGB, 3, 4, 3, 3, 0, 0, 0, 0};
     switch (code) {
     case PF_COLOR_BGR2BGRA: c.dcn_min = c.dcn_max = 4; break;
@@ -73,14 +65,14 @@ static int decode(int code, code_info *ci) {
 }
 
 static pf_status check_pair(int i, const pf_image *s, const pf_image *d, const code_info *c,
-                            int code) {
+                            int code, int host) {
     char name[48];
     snprintf(name, sizeof name, "pf_cvt_color: src[%d]", i);
     pf_status st = pf_image_validate(s, name);
     if (st != PF_OK) return st;
     snprintf(name, sizeof name, "pf_cvt_color: dst[%d]", i);
     if ((st = pf_image_validate(d, name)) != PF_OK) return st;
-    if (s->mem != PF_MEM_HOST || d->mem != PF_MEM_HOST)
+    if (host && (s->mem != PF_MEM_HOST || d->mem != PF_MEM_HOST))
         return pfi_fail(PF_ERR_UNSUPPORTED,
                         "pf_cvt_color: %s[%d] is device memory; the CPU path needs host views",
                         s->mem != PF_MEM_HOST ? "src" : "dst", i);
@@ -217,7 +209,7 @@ pf_status pf_cvt_color(pf_stream *stream, int count, const pf_image src[], pf_im
     (void)opts; /* the matrix/range options concern the 4:2:0 codes only */
     int icode = (int)code;
     code_info ci;
-    if (!decode(icode, &ci)) {
+    if (!pfi_color_decode(icode, &ci)) {
         if (is_video_code(icode))
             return pfi_fail(PF_ERR_INVALID_ARGUMENT,
                             "pf_cvt_color: code %d is a 4:2:0 video code; use %s", icode,
@@ -236,7 +228,7 @@ pf_status pf_cvt_color(pf_stream *stream, int count, const pf_image src[], pf_im
     if (dst == NULL)
         return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_cvt_color: dst is NULL with count %d", count);
     for (int i = 0; i < count; i++) {
-        pf_status st = check_pair(i, &src[i], &dst[i], &ci, icode);
+        pf_status st = check_pair(i, &src[i], &dst[i], &ci, icode, 1);
         if (st != PF_OK) return st;
     }
     int32_t *rows = malloc((size_t)count * 2 * sizeof *rows);

@@ -10,21 +10,11 @@
 #include "cpu/yuv_exec.h"
 #include "pixflow/ops.h"
 
-enum frame_kind { FRAME_SP, FRAME_P, FRAME_GRAY };
-
-/* What a 4:2:0 code means: frame layout and the RGB side's channels. */
-typedef struct yuv_code {
-    enum frame_kind kind;
-    int swap_uv;    /* NV21: chroma stored V,U */
-    int cn;         /* RGB-side channels (1 for GRAY) */
-    int blue_first; /* BGR(A) */
-} yuv_code;
-
-static int decode_code(pf_color_code code, yuv_code *c) {
+int pfi_yuv_decode_code(pf_color_code code, pfi_yuv_code *c) {
     int v = (int)code;
     if (v >= 90 && v <= 97) { /* NV12/NV21: RGB, BGR, RGB, BGR, RGBA, BGRA, RGBA, BGRA */
         int o = v - 90;
-        c->kind = FRAME_SP;
+        c->kind = PFI_FRAME_SP;
         c->blue_first = o & 1;
         c->swap_uv = (o >> 1) & 1;
         c->cn = o >= 4 ? 4 : 3;
@@ -32,14 +22,14 @@ static int decode_code(pf_color_code code, yuv_code *c) {
     }
     if (v >= 98 && v <= 105) { /* YV12, IYUV x {RGB, BGR}, then the same with alpha */
         int o = v - 98;
-        c->kind = FRAME_P;
+        c->kind = PFI_FRAME_P;
         c->blue_first = o & 1;
         c->swap_uv = 0; /* u/v are named planes: YV12 differs from I420 only in memory order */
         c->cn = o >= 4 ? 4 : 3;
         return 1;
     }
     if (v == 106) {
-        c->kind = FRAME_GRAY;
+        c->kind = PFI_FRAME_GRAY;
         c->blue_first = c->swap_uv = 0;
         c->cn = 1;
         return 1;
@@ -47,11 +37,11 @@ static int decode_code(pf_color_code code, yuv_code *c) {
     return 0;
 }
 
-static int encode_code(pf_color_code code, yuv_code *c) {
+static int encode_code(pf_color_code code, pfi_yuv_code *c) {
     int v = (int)code;
     if (v >= 127 && v <= 134) { /* I420 RGB, BGR, RGBA, BGRA; then YV12 */
         int o = (v - 127) & 3;
-        c->kind = FRAME_P;
+        c->kind = PFI_FRAME_P;
         c->blue_first = o & 1;
         c->cn = o >= 2 ? 4 : 3;
         c->swap_uv = 0;
@@ -59,7 +49,7 @@ static int encode_code(pf_color_code code, yuv_code *c) {
     }
     if (v >= 1000 && v <= 1007) { /* NV12 RGB, BGR, RGBA, BGRA; then NV21 */
         int o = v - 1000;
-        c->kind = FRAME_SP;
+        c->kind = PFI_FRAME_SP;
         c->blue_first = o & 1;
         c->cn = (o & 3) >= 2 ? 4 : 3;
         c->swap_uv = o >= 4;
@@ -68,7 +58,7 @@ static int encode_code(pf_color_code code, yuv_code *c) {
     return 0;
 }
 
-static pf_status check_opts(const char *fn, const pf_color_opts *opts, pfi_yuv_params *p) {
+pf_status pfi_yuv_check_opts(const char *fn, const pf_color_opts *opts, pfk_yuv_coeffs *k) {
     int m = opts ? (int)opts->yuv_matrix : (int)PF_YUV_BT601;
     int r = opts ? (int)opts->yuv_range : (int)PF_YUV_LIMITED;
     if (m != PF_YUV_BT601 && m != PF_YUV_BT709)
@@ -77,18 +67,18 @@ static pf_status check_opts(const char *fn, const pf_color_opts *opts, pfi_yuv_p
     if (r != PF_YUV_LIMITED && r != PF_YUV_FULL)
         return pfi_fail(PF_ERR_INVALID_ARGUMENT,
                         "%s: opts->yuv_range is %d; use PF_YUV_LIMITED or PF_YUV_FULL", fn, r);
-    p->k = *pfi_yuv_coeffs(m, r);
+    *k = *pfi_yuv_coeffs(m, r);
     return PF_OK;
 }
 
 /* A plane of a frame: host u8, the given channels and exact size. */
 static pf_status check_plane(const char *fn, const char *side, int i, const char *plane,
-                             const pf_image *im, int32_t w, int32_t h, int32_t cn) {
+                             const pf_image *im, int32_t w, int32_t h, int32_t cn, int host) {
     char name[96];
     snprintf(name, sizeof name, "%s: %s[%d].%s", fn, side, i, plane);
     pf_status st = pf_image_validate(im, name);
     if (st != PF_OK) return st;
-    if (im->mem != PF_MEM_HOST)
+    if (host && im->mem != PF_MEM_HOST)
         return pfi_fail(PF_ERR_UNSUPPORTED, "%s is device memory; the CPU path needs host views", name);
     if (im->dtype != PF_U8)
         return pfi_fail(PF_ERR_UNSUPPORTED, "%s.dtype is %s; 4:2:0 planes are u8", name,
@@ -107,7 +97,7 @@ static pf_status check_plane(const char *fn, const char *side, int i, const char
 /* The frame's luma plane first (it fixes W x H, which must be even), then
  * the chroma planes the layout uses. */
 static pf_status check_frame(const char *fn, const char *side, int i, const pf_yuv *f,
-                             const yuv_code *c) {
+                             const pfi_yuv_code *c, int host) {
     char name[96];
     snprintf(name, sizeof name, "%s: %s[%d].y", fn, side, i);
     pf_status st = pf_image_validate(&f->y, name);
@@ -117,22 +107,22 @@ static pf_status check_frame(const char *fn, const char *side, int i, const pf_y
         return pfi_fail(PF_ERR_INVALID_ARGUMENT,
                         "%s is %dx%d; 4:2:0 frames need an even width and height", name, (int)w,
                         (int)h);
-    if ((st = check_plane(fn, side, i, "y", &f->y, w, h, 1)) != PF_OK) return st;
-    if (c->kind == FRAME_SP) return check_plane(fn, side, i, "uv", &f->uv, w / 2, h / 2, 2);
-    if (c->kind == FRAME_P) {
-        if ((st = check_plane(fn, side, i, "u", &f->u, w / 2, h / 2, 1)) != PF_OK) return st;
-        return check_plane(fn, side, i, "v", &f->v, w / 2, h / 2, 1);
+    if ((st = check_plane(fn, side, i, "y", &f->y, w, h, 1, host)) != PF_OK) return st;
+    if (c->kind == PFI_FRAME_SP) return check_plane(fn, side, i, "uv", &f->uv, w / 2, h / 2, 2, host);
+    if (c->kind == PFI_FRAME_P) {
+        if ((st = check_plane(fn, side, i, "u", &f->u, w / 2, h / 2, 1, host)) != PF_OK) return st;
+        return check_plane(fn, side, i, "v", &f->v, w / 2, h / 2, 1, host);
     }
     return PF_OK;
 }
 
 /* The planes of frame f that the code touches (y first), NULL-terminated. */
-static int frame_planes(const pf_yuv *f, const yuv_code *c, const pf_image *out[4],
+static int frame_planes(const pf_yuv *f, const pfi_yuv_code *c, const pf_image *out[4],
                         const char *names[4]) {
     int n = 0;
     out[n] = &f->y, names[n++] = "y";
-    if (c->kind == FRAME_SP) out[n] = &f->uv, names[n++] = "uv";
-    if (c->kind == FRAME_P) {
+    if (c->kind == PFI_FRAME_SP) out[n] = &f->uv, names[n++] = "uv";
+    if (c->kind == PFI_FRAME_P) {
         out[n] = &f->u, names[n++] = "u";
         out[n] = &f->v, names[n++] = "v";
     }
@@ -144,7 +134,7 @@ static int frame_planes(const pf_yuv *f, const yuv_code *c, const pf_image *out[
 typedef struct yuv_job {
     const pf_yuv *frames;
     const pf_image *images;
-    yuv_code c;
+    pfi_yuv_code c;
     pfi_yuv_params p;
     pfi_kfn fast; /* the dispatched kernel for c.kind and the direction */
 } yuv_job;
@@ -171,12 +161,12 @@ static void decode_rows(void *ctx, int i, int32_t y0, int32_t y1) {
     for (int32_t y = y0; y < y1; y += 2) {
         const uint8_t *l0 = pfi_row_ptr(&f->y, 0, y), *l1 = pfi_row_ptr(&f->y, 0, y + 1);
         uint8_t *o0 = pfi_row_ptr(d, 0, y), *o1 = pfi_row_ptr(d, 0, y + 1);
-        if (j->c.kind == FRAME_GRAY) {
+        if (j->c.kind == PFI_FRAME_GRAY) {
             memcpy(o0, l0, (size_t)w);
             memcpy(o1, l1, (size_t)w);
             continue;
         }
-        if (j->c.kind == FRAME_SP) {
+        if (j->c.kind == PFI_FRAME_SP) {
             const uint8_t *uv = pfi_row_ptr(&f->uv, 0, y / 2);
             pfi_yuv_sp_to_rgb_fn k = (pfi_yuv_sp_to_rgb_fn)j->fast;
             int32_t n = fast_cols(j->fast, (pfi_kfn)pfi_yuv_sp_to_rgb_ref, w), t = tail_start(n, w);
@@ -206,7 +196,7 @@ static void encode_rows(void *ctx, int i, int32_t y0, int32_t y1) {
     for (int32_t y = y0; y < y1; y += 2) {
         const uint8_t *i0 = pfi_row_ptr(s, 0, y), *i1 = pfi_row_ptr(s, 0, y + 1);
         uint8_t *l0 = pfi_row_ptr(&f->y, 0, y), *l1 = pfi_row_ptr(&f->y, 0, y + 1);
-        if (j->c.kind == FRAME_SP) {
+        if (j->c.kind == PFI_FRAME_SP) {
             uint8_t *uv = pfi_row_ptr(&f->uv, 0, y / 2);
             pfi_rgb_to_yuv_sp_fn k = (pfi_rgb_to_yuv_sp_fn)j->fast;
             int32_t n = fast_cols(j->fast, (pfi_kfn)pfi_rgb_to_yuv_sp_ref, w), t = tail_start(n, w);
@@ -236,8 +226,8 @@ static pf_status run(pf_stream *stream, int count, const char *fn, yuv_job *j, i
         rows[count + i] = j->frames[i].y.width;
     }
     const pfi_ktable *k = pfi_kfamily_table(&pfi_yuv_family, pf_stream_isa(stream));
-    int slot = encode ? (j->c.kind == FRAME_SP ? PFI_YUV_RGB_TO_NV12 : PFI_YUV_RGB_TO_I420)
-                      : (j->c.kind == FRAME_SP ? PFI_YUV_NV12_TO_RGB : PFI_YUV_I420_TO_RGB);
+    int slot = encode ? (j->c.kind == PFI_FRAME_SP ? PFI_YUV_RGB_TO_NV12 : PFI_YUV_RGB_TO_I420)
+                      : (j->c.kind == PFI_FRAME_SP ? PFI_YUV_NV12_TO_RGB : PFI_YUV_I420_TO_RGB);
     j->fast = k->fn[slot];
     pfi_run_rows(stream, count, rows, rows + count, 2, encode ? encode_rows : decode_rows, j);
     free(rows);
@@ -255,12 +245,12 @@ static pf_status check_batch_args(const char *fn, int count, const void *src, co
 
 /* The RGB-side image of sample i: host u8 HWC, cn channels, w x h. */
 static pf_status check_rgb(const char *fn, const char *side, int i, const pf_image *im,
-                           int32_t w, int32_t h, int32_t cn) {
+                           int32_t w, int32_t h, int32_t cn, int host) {
     char name[96];
     snprintf(name, sizeof name, "%s: %s[%d]", fn, side, i);
     pf_status st = pf_image_validate(im, name);
     if (st != PF_OK) return st;
-    if (im->mem != PF_MEM_HOST)
+    if (host && im->mem != PF_MEM_HOST)
         return pfi_fail(PF_ERR_UNSUPPORTED, "%s is device memory; the CPU path needs host views", name);
     if (im->dtype != PF_U8)
         return pfi_fail(PF_ERR_UNSUPPORTED, "%s.dtype is %s; 4:2:0 conversions are u8 only", name,
@@ -276,32 +266,40 @@ static pf_status check_rgb(const char *fn, const char *side, int i, const pf_ima
     return PF_OK;
 }
 
-pf_status pf_cvt_color_from_yuv(pf_stream *stream, int count, const pf_yuv src[], pf_image dst[],
-                                pf_color_code code, const pf_color_opts *opts) {
-    static const char fn[] = "pf_cvt_color_from_yuv";
-    pfi_clear_error();
+/* Every check of pf_cvt_color_from_yuv but where the memory is (host:
+ * also require host views, for the CPU path). */
+static pf_status check_from_yuv(const char *fn, int count, const pf_yuv src[], const pf_image dst[],
+                                pf_color_code code, const pf_color_opts *opts, int host, yuv_job *j) {
     pf_status st = check_batch_args(fn, count, src, dst);
     if (st != PF_OK) return st;
-    yuv_job j;
-    memset(&j, 0, sizeof j);
-    if (!decode_code(code, &j.c))
+    memset(j, 0, sizeof *j);
+    if (!pfi_yuv_decode_code(code, &j->c))
         return pfi_fail(PF_ERR_INVALID_ARGUMENT,
                         "%s: code %d is not a 4:2:0 -> RGB/BGR/RGBA/BGRA/GRAY code (90..106)", fn,
                         (int)code);
-    if ((st = check_opts(fn, opts, &j.p)) != PF_OK) return st;
+    if ((st = pfi_yuv_check_opts(fn, opts, &j->p.k)) != PF_OK) return st;
     for (int i = 0; i < count; i++) {
-        if ((st = check_frame(fn, "src", i, &src[i], &j.c)) != PF_OK) return st;
-        if ((st = check_rgb(fn, "dst", i, &dst[i], src[i].y.width, src[i].y.height, j.c.cn)) != PF_OK)
+        if ((st = check_frame(fn, "src", i, &src[i], &j->c, host)) != PF_OK) return st;
+        if ((st = check_rgb(fn, "dst", i, &dst[i], src[i].y.width, src[i].y.height, j->c.cn, host)) != PF_OK)
             return st;
         const pf_image *planes[4];
         const char *names[4];
-        int n = frame_planes(&src[i], &j.c, planes, names);
+        int n = frame_planes(&src[i], &j->c, planes, names);
         for (int k = 0; k < n; k++)
             if (pfi_images_overlap(planes[k], &dst[i]))
                 return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: dst[%d] overlaps src[%d].%s", fn, i, i,
                                 names[k]);
     }
-    if (count == 0) return PF_OK;
+    return PF_OK;
+}
+
+pf_status pf_cvt_color_from_yuv(pf_stream *stream, int count, const pf_yuv src[], pf_image dst[],
+                                pf_color_code code, const pf_color_opts *opts) {
+    static const char fn[] = "pf_cvt_color_from_yuv";
+    pfi_clear_error();
+    yuv_job j;
+    pf_status st = check_from_yuv(fn, count, src, dst, code, opts, 1, &j);
+    if (st != PF_OK || count == 0) return st;
     j.frames = src;
     j.images = dst;
     j.p.cn = j.c.cn;
@@ -322,10 +320,10 @@ pf_status pf_cvt_color_to_yuv(pf_stream *stream, int count, const pf_image src[]
         return pfi_fail(PF_ERR_INVALID_ARGUMENT,
                         "%s: code %d is not an RGB -> 4:2:0 code (127..134, 1000..1007)", fn,
                         (int)code);
-    if ((st = check_opts(fn, opts, &j.p)) != PF_OK) return st;
+    if ((st = pfi_yuv_check_opts(fn, opts, &j.p.k)) != PF_OK) return st;
     for (int i = 0; i < count; i++) {
-        if ((st = check_frame(fn, "dst", i, &dst[i], &j.c)) != PF_OK) return st;
-        if ((st = check_rgb(fn, "src", i, &src[i], dst[i].y.width, dst[i].y.height, j.c.cn)) != PF_OK)
+        if ((st = check_frame(fn, "dst", i, &dst[i], &j.c, 1)) != PF_OK) return st;
+        if ((st = check_rgb(fn, "src", i, &src[i], dst[i].y.width, dst[i].y.height, j.c.cn, 1)) != PF_OK)
             return st;
         const pf_image *planes[4];
         const char *names[4];

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "kernels/pf_hd.h"
+#include "pixflow/core.h"
 
 PF_HD uint32_t pfk_f32_bits(float f) {
     uint32_t u;
@@ -118,6 +119,61 @@ PF_HD int64_t pfk_clamp_i64(int64_t v, int64_t lo, int64_t hi) { return v < lo ?
 PF_HD float pfk_norm_mean_std(float x, float scale, float mean, float stdv) {
     if (scale != 1.0f) x = x * scale + 0.0f;
     return (x - mean) / stdv;
+}
+
+/* ------------------------------------------- element loads and stores */
+
+/* Element i of dtype dt as f32: exact for u8/u16/s16/f16/bf16/f32; s32
+ * rounds to nearest even. Equals (float)pfi_cvt_load(p, dt, i) (the
+ * reference widens to double first; double -> float of an exact integer
+ * rounds the same way) without double arithmetic on the GPU. */
+PF_HD float pfk_cvt_load_f32(const void *p, pf_dtype dt, int64_t i) {
+    switch (dt) {
+    case PF_U8: return (float)((const uint8_t *)p)[i];
+    case PF_U16: return (float)((const uint16_t *)p)[i];
+    case PF_S16: return (float)((const int16_t *)p)[i];
+    case PF_S32: return (float)((const int32_t *)p)[i];
+    case PF_F16: return pfk_f16_to_f32(((const uint16_t *)p)[i]);
+    case PF_BF16: return pfk_bf16_to_f32(((const uint16_t *)p)[i]);
+    default: return ((const float *)p)[i];
+    }
+}
+
+/* Element i of an integer dtype, exactly. */
+PF_HD int64_t pfk_cvt_load_int(const void *p, pf_dtype dt, int64_t i) {
+    switch (dt) {
+    case PF_U8: return ((const uint8_t *)p)[i];
+    case PF_U16: return ((const uint16_t *)p)[i];
+    case PF_S16: return ((const int16_t *)p)[i];
+    default: return ((const int32_t *)p)[i];
+    }
+}
+
+/* Stores an exact integer value (integer -> integer: exact saturation). */
+PF_HD void pfk_cvt_store_int(void *p, pf_dtype dt, int64_t i, int64_t v) {
+    switch (dt) {
+    case PF_U8: ((uint8_t *)p)[i] = (uint8_t)pfk_clamp_i64(v, 0, 255); break;
+    case PF_U16: ((uint16_t *)p)[i] = (uint16_t)pfk_clamp_i64(v, 0, 65535); break;
+    case PF_S16: ((int16_t *)p)[i] = (int16_t)pfk_clamp_i64(v, -32768, 32767); break;
+    default: ((int32_t *)p)[i] = (int32_t)pfk_clamp_i64(v, INT32_MIN, INT32_MAX); break;
+    }
+}
+
+/* Stores a float result (OpenCV saturate_cast<T>(float)). */
+PF_HD void pfk_cvt_store_f32(void *p, pf_dtype dt, int64_t i, float v) {
+    switch (dt) {
+    case PF_U8: ((uint8_t *)p)[i] = pfk_sat_u8_i(pfk_cvround_f(v)); break;
+    case PF_U16: ((uint16_t *)p)[i] = pfk_sat_u16_i(pfk_cvround_f(v)); break;
+    case PF_S16: ((int16_t *)p)[i] = pfk_sat_s16_i(pfk_cvround_f(v)); break;
+    case PF_S32: ((int32_t *)p)[i] = pfk_cvround_f(v); break;
+    case PF_F16: ((uint16_t *)p)[i] = pfk_f32_to_f16(v); break;
+    case PF_BF16: ((uint16_t *)p)[i] = pfk_f32_to_bf16(v); break;
+    default: ((float *)p)[i] = v; break;
+    }
+}
+
+PF_HD int pfk_dtype_is_int(pf_dtype dt) {
+    return dt == PF_U8 || dt == PF_U16 || dt == PF_S16 || dt == PF_S32;
 }
 
 #endif

@@ -31,30 +31,7 @@ double pfi_cvt_load(const void *p, pf_dtype dt, int64_t i) {
     }
 }
 
-static int is_int(pf_dtype dt) { return dt == PF_U8 || dt == PF_U16 || dt == PF_S16 || dt == PF_S32; }
-
-/* Stores an exact integer value (integer -> integer: exact saturation). */
-static void store_int(void *p, pf_dtype dt, int64_t i, int64_t v) {
-    switch (dt) {
-    case PF_U8: ((uint8_t *)p)[i] = (uint8_t)pfk_clamp_i64(v, 0, 255); break;
-    case PF_U16: ((uint16_t *)p)[i] = (uint16_t)pfk_clamp_i64(v, 0, 65535); break;
-    case PF_S16: ((int16_t *)p)[i] = (int16_t)pfk_clamp_i64(v, -32768, 32767); break;
-    default: ((int32_t *)p)[i] = (int32_t)pfk_clamp_i64(v, INT32_MIN, INT32_MAX); break;
-    }
-}
-
-/* Stores a float result (OpenCV saturate_cast<T>(float)). */
-static void store_f32(void *p, pf_dtype dt, int64_t i, float v) {
-    switch (dt) {
-    case PF_U8: ((uint8_t *)p)[i] = pfk_sat_u8_i(pfk_cvround_f(v)); break;
-    case PF_U16: ((uint16_t *)p)[i] = pfk_sat_u16_i(pfk_cvround_f(v)); break;
-    case PF_S16: ((int16_t *)p)[i] = pfk_sat_s16_i(pfk_cvround_f(v)); break;
-    case PF_S32: ((int32_t *)p)[i] = pfk_cvround_f(v); break;
-    case PF_F16: ((uint16_t *)p)[i] = pfk_f32_to_f16(v); break;
-    case PF_BF16: ((uint16_t *)p)[i] = pfk_f32_to_bf16(v); break;
-    default: ((float *)p)[i] = v; break;
-    }
-}
+/* The stores are shared with the GPU element map (src/kernels/convert_math.h). */
 
 static void copy_elem(void *d, int64_t di, const void *s, int64_t si, size_t esz) {
     switch (esz) { /* fixed sizes so the copy is one load and one store */
@@ -81,16 +58,16 @@ void pfi_cvt_row_ref(const pfi_cvt_row *r, const pfi_cvt_xform *x, int32_t x0, i
             }
             double v = pfi_cvt_load(s, x->sdt, j * ss);
             if (x->kind == PFI_CVT_NORM) {
-                store_f32(d, x->ddt, j * ds, pfk_norm_mean_std((float)v, x->scale, x->mean[c], x->stdv[c]));
+                pfk_cvt_store_f32(d, x->ddt, j * ds, pfk_norm_mean_std((float)v, x->scale, x->mean[c], x->stdv[c]));
             } else if (x->noscale) {
-                if (is_int(x->sdt) && is_int(x->ddt))
-                    store_int(d, x->ddt, j * ds, (int64_t)v);
+                if (pfk_dtype_is_int(x->sdt) && pfk_dtype_is_int(x->ddt))
+                    pfk_cvt_store_int(d, x->ddt, j * ds, (int64_t)v);
                 else
-                    store_f32(d, x->ddt, j * ds, (float)v);
+                    pfk_cvt_store_f32(d, x->ddt, j * ds, (float)v);
             } else if (x->dbl) {
                 ((int32_t *)d)[j * ds] = pfk_cvround_d(fma(v, x->alpha_d, x->beta_d));
             } else {
-                store_f32(d, x->ddt, j * ds, fmaf((float)v, x->alpha, x->beta));
+                pfk_cvt_store_f32(d, x->ddt, j * ds, fmaf((float)v, x->alpha, x->beta));
             }
         }
     }
@@ -98,14 +75,14 @@ void pfi_cvt_row_ref(const pfi_cvt_row *r, const pfi_cvt_xform *x, int32_t x0, i
 
 void pfi_cvt_encode_fill(double v, pf_dtype dt, unsigned char out[4]) {
     memset(out, 0, 4);
-    if (is_int(dt)) {
+    if (pfk_dtype_is_int(dt)) {
         /* saturate first, then round half even: the value is in range */
         double lo = dt == PF_U8 || dt == PF_U16 ? 0 : dt == PF_S16 ? -32768 : -2147483648.0;
         double hi = dt == PF_U8 ? 255 : dt == PF_U16 ? 65535 : dt == PF_S16 ? 32767 : 2147483647.0;
         double c = v != v ? 0 : v < lo ? lo : v > hi ? hi : rint(v);
-        store_int(out, dt, 0, (int64_t)c);
+        pfk_cvt_store_int(out, dt, 0, (int64_t)c);
     } else {
-        store_f32(out, dt, 0, (float)v);
+        pfk_cvt_store_f32(out, dt, 0, (float)v);
     }
 }
 

@@ -1,0 +1,39 @@
+/* CUDA device ops of the pointwise families: build the batch into the
+ * stream's parameter arena (one upload), launch one kernel for the whole
+ * batch (src/cuda/pointwise_kernels.cu). Arguments were validated by the
+ * public op. */
+#include "core/error.h"
+#include "cuda/color_jobs.h"
+#include "cuda/cuda_ops.h"
+#include "cuda/cuda_stream.h"
+#include "cuda/pointwise_launch.h"
+#include "cuda/yuv_jobs.h"
+
+pf_status pfi_cuda_cvt_color_from_yuv(pf_stream *s, int count, const pf_yuv src[], pf_image dst[],
+                                      pf_color_code code, const pf_color_opts *opts) {
+    static const char op[] = "pf_cvt_color_from_yuv";
+    size_t scratch, bytes = pfi_gpu_yuv_bytes(count, &scratch);
+    pfi_arena a;
+    pf_status st = pfi_cuda_arena_begin(s, op, bytes, scratch, &a);
+    if (st != PF_OK) return st;
+    const pfk_yuv_batch *b;
+    pfi_grid g;
+    if ((st = pfi_gpu_yuv_build(&a, count, src, dst, code, opts, &b, &g)) != PF_OK) return st;
+    if ((st = pfi_cuda_arena_submit(s, op, &a)) != PF_OK) return st;
+    return pfi_cuda_launched(s, op, pfi_cu_launch_yuv(pfi_cuda_stream(s), b, g));
+}
+
+pf_status pfi_cuda_cvt_color(pf_stream *s, int count, const pf_image src[], pf_image dst[],
+                             pf_color_code code, const pf_color_opts *opts) {
+    static const char op[] = "pf_cvt_color";
+    (void)opts; /* the matrix/range options concern the 4:2:0 codes only */
+    size_t scratch, bytes = pfi_gpu_color_bytes(count, &scratch);
+    pfi_arena a;
+    pf_status st = pfi_cuda_arena_begin(s, op, bytes, scratch, &a);
+    if (st != PF_OK) return st;
+    const pfk_color_batch *b;
+    pfi_grid g;
+    if ((st = pfi_gpu_color_build(&a, count, src, dst, code, &b, &g)) != PF_OK) return st;
+    if ((st = pfi_cuda_arena_submit(s, op, &a)) != PF_OK) return st;
+    return pfi_cuda_launched(s, op, pfi_cu_launch_color(pfi_cuda_stream(s), b, g));
+}

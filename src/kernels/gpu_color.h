@@ -1,0 +1,161 @@
+/* GPU kernel body of pf_cvt_color: one thread per pixel (x, y) of sample
+ * n, through the same per-pixel functions as the CPU reference
+ * (src/kernels/color_math.h; src/ref/color_ref.c is the specification),
+ * so every output has the CPU path's bits. Channel swaps and gray -> RGB
+ * move element bytes, whatever the dtype. In place (the same view, same
+ * channel count) is safe: each thread reads its pixel before writing it. */
+#ifndef PF_KERNELS_GPU_COLOR_H
+#define PF_KERNELS_GPU_COLOR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernels/color_math.h"
+#include "pixflow/core.h"
+
+/* Conversion kinds: the values of pfi_color_kind (src/ref/color_rows.h). */
+enum {
+    PFK_COLOR_RGB2RGB = 0, /* swap and/or alpha add/drop, 3|4 -> 3|4 */
+    PFK_COLOR_RGB2GRAY,
+    PFK_COLOR_GRAY2RGB,
+    PFK_COLOR_RGB2HSV,
+    PFK_COLOR_HSV2RGB,
+    PFK_COLOR_RGB2YCRCB,
+    PFK_COLOR_YCRCB2RGB
+};
+
+typedef struct pfk_color_job {
+    const uint8_t *src;
+    uint8_t *dst;
+    ptrdiff_t src_stride, dst_stride;
+    int32_t width, height;
+    int32_t scn, dcn;
+    int32_t hsv_trunc_px; /* u8 HSV -> RGB: pixels x < this truncate (OpenCV's vector loop) */
+} pfk_color_job;
+
+typedef struct pfk_color_batch {
+    int32_t kind;   /* PFK_COLOR_* */
+    pf_dtype dtype; /* u8, u16 or f32, src and dst alike */
+    int32_t bidx;   /* index of blue in the RGB-side pixel: 0 BGR, 2 RGB */
+    int32_t swap;   /* RGB2RGB: dst 0 <- src 2 and back */
+    int32_t hrange; /* HSV: u8 180 / 256 (forward FULL) / 255 (inverse FULL); f32 360 */
+    float hscale;   /* HSV: forward hrange / 360 (f32), inverse 6 / hrange */
+    int32_t esize;  /* bytes per element */
+    uint8_t alpha[4]; /* the dtype's opaque alpha (255, 65535, 1.0f), esize bytes */
+    const int32_t *sdiv, *hdiv; /* u8 RGB -> HSV: OpenCV's division tables (256 each) */
+    int32_t count;
+    const pfk_color_job *jobs;
+} pfk_color_batch;
+
+PF_HD void pfk_color_bytes(uint8_t *d, const uint8_t *s, int32_t n) {
+    for (int32_t i = 0; i < n; i++) d[i] = s[i];
+}
+
+/* Swaps, alpha and gray -> RGB: element bytes moved, any dtype. */
+PF_HD void pfk_color_move(const pfk_color_batch *b, const pfk_color_job *j, const uint8_t *p, uint8_t *o) {
+    const int32_t es = b->esize;
+    uint8_t t[16];
+    if (b->kind == PFK_COLOR_GRAY2RGB) {
+        for (int k = 0; k < 3; k++) pfk_color_bytes(t + k * es, p, es);
+    } else {
+        int a = b->swap ? 2 : 0;
+        pfk_color_bytes(t, p + a * es, es);
+        pfk_color_bytes(t + es, p + es, es);
+        pfk_color_bytes(t + 2 * es, p + (a ^ 2) * es, es);
+    }
+    if (j->dcn == 4) pfk_color_bytes(t + 3 * es, j->scn == 4 ? p + 3 * es : b->alpha, es);
+    pfk_color_bytes(o, t, j->dcn * es);
+}
+
+PF_HD void pfk_color_u8(const pfk_color_batch *b, const pfk_color_job *j, const uint8_t *s, uint8_t *o,
+                        int32_t x) {
+    const int bi = b->bidx;
+    int32_t r[3];
+    switch (b->kind) {
+    case PFK_COLOR_RGB2GRAY: {
+        int32_t w[3];
+        pfk_gray_weights_i(bi, w);
+        o[0] = pfk_gray_u8(s[0], s[1], s[2], w);
+        break;
+    }
+    case PFK_COLOR_RGB2YCRCB:
+        pfk_ycrcb_i(s[0], s[1], s[2], bi, 128, 255, r);
+        o[0] = (uint8_t)r[0], o[1] = (uint8_t)r[1], o[2] = (uint8_t)r[2];
+        break;
+    case PFK_COLOR_YCRCB2RGB:
+        pfk_ycrcb2rgb_i(s[0], s[1], s[2], bi, 128, 255, r);
+        o[0] = (uint8_t)r[0], o[1] = (uint8_t)r[1], o[2] = (uint8_t)r[2];
+        if (j->dcn == 4) o[3] = 255;
+        break;
+    case PFK_COLOR_RGB2HSV: {
+        int32_t bb = s[bi], g = s[1], rr = s[bi ^ 2];
+        int32_t v = bb > g ? bb : g, mn = bb < g ? bb : g;
+        v = v > rr ? v : rr;
+        mn = mn < rr ? mn : rr;
+        pfk_hsv_u8_core(bb, g, rr, b->sdiv[v], b->hdiv[v - mn], b->hrange, o);
+        break;
+    }
+    default: { /* HSV2RGB */
+        uint8_t bgr[3];
+        pfk_hsv2rgb_u8(s[0], s[1], s[2], b->hscale, x < j->hsv_trunc_px, bgr);
+        o[bi] = bgr[0], o[1] = bgr[1], o[bi ^ 2] = bgr[2];
+        if (j->dcn == 4) o[3] = 255;
+        break;
+    }
+    }
+}
+
+PF_HD void pfk_color_u16(const pfk_color_batch *b, const pfk_color_job *j, const uint16_t *s, uint16_t *o) {
+    const int bi = b->bidx;
+    int32_t r[3];
+    switch (b->kind) {
+    case PFK_COLOR_RGB2GRAY: {
+        int32_t w[3];
+        pfk_gray_weights_i(bi, w);
+        o[0] = pfk_gray_u16(s[0], s[1], s[2], w);
+        break;
+    }
+    case PFK_COLOR_RGB2YCRCB:
+        pfk_ycrcb_i(s[0], s[1], s[2], bi, 32768, 65535, r);
+        o[0] = (uint16_t)r[0], o[1] = (uint16_t)r[1], o[2] = (uint16_t)r[2];
+        break;
+    default: /* YCRCB2RGB (HSV has no u16, as in OpenCV) */
+        pfk_ycrcb2rgb_i(s[0], s[1], s[2], bi, 32768, 65535, r);
+        o[0] = (uint16_t)r[0], o[1] = (uint16_t)r[1], o[2] = (uint16_t)r[2];
+        if (j->dcn == 4) o[3] = 65535;
+        break;
+    }
+}
+
+PF_HD void pfk_color_f32(const pfk_color_batch *b, const pfk_color_job *j, const float *s, float *o) {
+    const int bi = b->bidx;
+    float t[3];
+    switch (b->kind) {
+    case PFK_COLOR_RGB2GRAY: o[0] = pfk_gray_f32(s[0], s[1], s[2], bi); break;
+    case PFK_COLOR_RGB2YCRCB: pfk_ycrcb_f32(s[0], s[1], s[2], bi, o); break;
+    case PFK_COLOR_YCRCB2RGB:
+        pfk_ycrcb2rgb_f32(s[0], s[1], s[2], bi, t);
+        o[0] = t[0], o[1] = t[1], o[2] = t[2];
+        if (j->dcn == 4) o[3] = 1.0f;
+        break;
+    case PFK_COLOR_RGB2HSV: pfk_hsv_f32(s[bi], s[1], s[bi ^ 2], b->hscale, o); break;
+    default: /* HSV2RGB */
+        pfk_hsv2rgb_f32(s[0], s[1], s[2], b->hscale, t);
+        o[bi] = t[0], o[1] = t[1], o[bi ^ 2] = t[2];
+        if (j->dcn == 4) o[3] = 1.0f;
+        break;
+    }
+}
+
+PF_HD void pfk_color_at(const pfk_color_batch *b, int32_t n, int32_t x, int32_t y) {
+    const pfk_color_job *j = &b->jobs[n];
+    if (x >= j->width || y >= j->height) return;
+    const uint8_t *s = j->src + (ptrdiff_t)y * j->src_stride + (ptrdiff_t)x * j->scn * b->esize;
+    uint8_t *o = j->dst + (ptrdiff_t)y * j->dst_stride + (ptrdiff_t)x * j->dcn * b->esize;
+    if (b->kind == PFK_COLOR_RGB2RGB || b->kind == PFK_COLOR_GRAY2RGB) pfk_color_move(b, j, s, o);
+    else if (b->dtype == PF_U8) pfk_color_u8(b, j, s, o, x);
+    else if (b->dtype == PF_U16) pfk_color_u16(b, j, (const uint16_t *)(const void *)s, (uint16_t *)(void *)o);
+    else pfk_color_f32(b, j, (const float *)(const void *)s, (float *)(void *)o);
+}
+
+#endif
