@@ -10,5 +10,7 @@ pf_status pfi_cuda_cvt_color_from_yuv(pf_stream *s, int count, const pf_yuv src[
                                       pf_color_code code, const pf_color_opts *opts);
 pf_status pfi_cuda_cvt_color(pf_stream *s, int count, const pf_image src[], pf_image dst[],
                              pf_color_code code, const pf_color_opts *opts);
+pf_status pfi_cuda_flip(pf_stream *s, int count, const pf_image src[], pf_image dst[],
+                        const pf_flip_code codes[], int ncodes);
 
 #endif

@@ -6,6 +6,7 @@
 #include "cuda/color_jobs.h"
 #include "cuda/cuda_ops.h"
 #include "cuda/cuda_stream.h"
+#include "cuda/flip_jobs.h"
 #include "cuda/pointwise_launch.h"
 #include "cuda/yuv_jobs.h"
 
@@ -36,4 +37,18 @@ pf_status pfi_cuda_cvt_color(pf_stream *s, int count, const pf_image src[], pf_i
     if ((st = pfi_gpu_color_build(&a, count, src, dst, code, &b, &g)) != PF_OK) return st;
     if ((st = pfi_cuda_arena_submit(s, op, &a)) != PF_OK) return st;
     return pfi_cuda_launched(s, op, pfi_cu_launch_color(pfi_cuda_stream(s), b, g));
+}
+
+pf_status pfi_cuda_flip(pf_stream *s, int count, const pf_image src[], pf_image dst[],
+                        const pf_flip_code codes[], int ncodes) {
+    static const char op[] = "pf_flip";
+    size_t scratch, bytes = pfi_gpu_flip_bytes(count, &scratch);
+    pfi_arena a;
+    pf_status st = pfi_cuda_arena_begin(s, op, bytes, scratch, &a);
+    if (st != PF_OK) return st;
+    const pfk_flip_batch *b;
+    pfi_grid g;
+    if ((st = pfi_gpu_flip_build(&a, count, src, dst, codes, ncodes, &b, &g)) != PF_OK) return st;
+    if ((st = pfi_cuda_arena_submit(s, op, &a)) != PF_OK) return st;
+    return pfi_cuda_launched(s, op, pfi_cu_launch_flip(pfi_cuda_stream(s), b, g));
 }
