@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "core/backend.h"
 #include "core/error.h"
 #include "core/image_util.h"
 #include "cpu/batch_rows.h"
@@ -206,7 +207,7 @@ static void color_rows(void *ctx, int i, int32_t y0, int32_t y1) {
 pf_status pf_cvt_color(pf_stream *stream, int count, const pf_image src[], pf_image dst[],
                        pf_color_code code, const pf_color_opts *opts) {
     pfi_clear_error();
-    (void)opts; /* the matrix/range options concern the 4:2:0 codes only */
+    /* opts: the matrix/range options concern the 4:2:0 codes only */
     int icode = (int)code;
     code_info ci;
     if (!pfi_color_decode(icode, &ci)) {
@@ -227,10 +228,17 @@ pf_status pf_cvt_color(pf_stream *stream, int count, const pf_image src[], pf_im
         return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_cvt_color: src is NULL with count %d", count);
     if (dst == NULL)
         return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_cvt_color: dst is NULL with count %d", count);
+    const pfi_backend *be;
+    pf_stream *ds;
+    pf_status rt = pfi_route_images("pf_cvt_color", stream, count, src, dst, &be, &ds);
+    if (rt != PF_OK) return rt;
     for (int i = 0; i < count; i++) {
-        pf_status st = check_pair(i, &src[i], &dst[i], &ci, icode, 1);
+        pf_status st = check_pair(i, &src[i], &dst[i], &ci, icode, be == NULL);
         if (st != PF_OK) return st;
     }
+    if (be != NULL)
+        return be->kernels->cvt_color ? be->kernels->cvt_color(ds, count, src, dst, code, opts)
+                                      : pfi_unsupported_on("pf_cvt_color", be);
     int32_t *rows = malloc((size_t)count * 2 * sizeof *rows);
     if (rows == NULL)
         return pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_cvt_color: out of memory for %d samples", count);

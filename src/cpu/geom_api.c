@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/backend.h"
 #include "core/error.h"
 #include "core/image_util.h"
 #include "cpu/batch_rows.h"
@@ -94,10 +95,17 @@ static void geom_rows(void *ctx, int i, int32_t y0, int32_t y1) {
     }
 }
 
+static pf_status check_shapes(const char *op, int i, const pf_image *s, const pf_image *d, int turn);
+
 /* Validates one pair; `turn` means dst is src's transpose in shape. */
 static pf_status check_pair(const char *op, int i, const pf_image *s, const pf_image *d, int turn) {
     pf_status st = pfi_check_host_pair(op, i, s, d);
     if (st != PF_OK) return st;
+    return check_shapes(op, i, s, d, turn);
+}
+
+/* Everything but where the memory is (shared by the host and device paths). */
+static pf_status check_shapes(const char *op, int i, const pf_image *s, const pf_image *d, int turn) {
     if (s->dtype != d->dtype)
         return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: src[%d] is %s but dst[%d] is %s; the dtype is kept", op, i,
                         pf_dtype_name(s->dtype), i, pf_dtype_name(d->dtype));
@@ -142,22 +150,48 @@ static geom_kind flip_kind(pf_flip_code c) {
     }
 }
 
+static pf_status check_flip_code(const pf_flip_code codes[], int ncodes, int i) {
+    pf_flip_code c = codes[ncodes == 1 ? 0 : i];
+    if (c != PF_FLIP_BOTH && c != PF_FLIP_VERTICAL && c != PF_FLIP_HORIZONTAL && c != PF_FLIP_NONE)
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT,
+                        "pf_flip: codes[%d] is %d; use PF_FLIP_BOTH(-1), VERTICAL(0), HORIZONTAL(1) or NONE(2)",
+                        ncodes == 1 ? 0 : i, (int)c);
+    return PF_OK;
+}
+
+/* The device path: the same checks but host memory, then the backend. */
+static pf_status flip_on(const pfi_backend *be, pf_stream *s, int count, const pf_image src[], pf_image dst[],
+                         const pf_flip_code codes[], int ncodes) {
+    pf_status st;
+    for (int i = 0; i < count; i++) {
+        if ((st = check_flip_code(codes, ncodes, i)) != PF_OK) return st;
+        char name[48];
+        snprintf(name, sizeof name, "pf_flip: src[%d]", i);
+        if ((st = pf_image_validate(&src[i], name)) != PF_OK) return st;
+        snprintf(name, sizeof name, "pf_flip: dst[%d]", i);
+        if ((st = pf_image_validate(&dst[i], name)) != PF_OK) return st;
+        if ((st = check_shapes("pf_flip", i, &src[i], &dst[i], 0)) != PF_OK) return st;
+    }
+    return be->kernels->flip ? be->kernels->flip(s, count, src, dst, codes, ncodes)
+                             : pfi_unsupported_on("pf_flip", be);
+}
+
 pf_status pf_flip(pf_stream *stream, int count, const pf_image src[], pf_image dst[],
                   const pf_flip_code codes[], int ncodes) {
     pfi_clear_error();
     pf_status st = pfi_check_batch("pf_flip", count, src, dst);
     if (st != PF_OK || count <= 0) return st;
     if ((st = pfi_check_params("pf_flip", "codes", codes, ncodes, count)) != PF_OK) return st;
+    const pfi_backend *be;
+    pf_stream *ds;
+    if ((st = pfi_route_images("pf_flip", stream, count, src, dst, &be, &ds)) != PF_OK) return st;
+    if (be != NULL) return flip_on(be, ds, count, src, dst, codes, ncodes);
     geom_kind *kinds = malloc((size_t)count * sizeof *kinds);
     if (kinds == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_flip: out of memory");
     for (int i = 0; i < count && st == PF_OK; i++) {
-        pf_flip_code c = codes[ncodes == 1 ? 0 : i];
-        if (c != PF_FLIP_BOTH && c != PF_FLIP_VERTICAL && c != PF_FLIP_HORIZONTAL && c != PF_FLIP_NONE)
-            st = pfi_fail(PF_ERR_INVALID_ARGUMENT,
-                          "pf_flip: codes[%d] is %d; use PF_FLIP_BOTH(-1), VERTICAL(0), HORIZONTAL(1) or NONE(2)",
-                          ncodes == 1 ? 0 : i, (int)c);
-        else st = check_pair("pf_flip", i, &src[i], &dst[i], 0);
-        kinds[i] = flip_kind(c);
+        st = check_flip_code(codes, ncodes, i);
+        if (st == PF_OK) st = check_pair("pf_flip", i, &src[i], &dst[i], 0);
+        kinds[i] = flip_kind(codes[ncodes == 1 ? 0 : i]);
     }
     if (st == PF_OK) st = run(stream, count, src, dst, kinds);
     free(kinds);

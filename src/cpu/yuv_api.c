@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/backend.h"
 #include "core/error.h"
 #include "core/image_util.h"
 #include "cpu/batch_rows.h"
@@ -293,13 +294,58 @@ static pf_status check_from_yuv(const char *fn, int count, const pf_yuv src[], c
     return PF_OK;
 }
 
+/* Where the call runs: every plane the code reads and every dst image
+ * must be in one memory (pfi_route names the first one that is not). */
+static pf_status route_frames(const char *fn, pf_stream *stream, int count, const pf_yuv src[],
+                              const pf_image dst[], const pfi_yuv_code *c, const pfi_backend **be,
+                              pf_stream **ds) {
+    typedef char view_name[32];
+    size_t n = (size_t)count * 4;
+    pfi_view_ref *views = malloc(n * sizeof *views);
+    view_name *names = malloc(n * sizeof *names);
+    if (views == NULL || names == NULL) {
+        free(views);
+        free(names);
+        return pfi_fail(PF_ERR_OUT_OF_MEMORY, "%s: out of memory for %d samples", fn, count);
+    }
+    int nv = 0;
+    for (int i = 0; i < count; i++) {
+        const pf_image *planes[4];
+        const char *pnames[4];
+        int np = frame_planes(&src[i], c, planes, pnames);
+        planes[np] = &dst[i];
+        for (int k = 0; k <= np; k++, nv++) {
+            if (k < np) snprintf(names[nv], sizeof names[nv], "src[%d].%s", i, pnames[k]);
+            else snprintf(names[nv], sizeof names[nv], "dst[%d]", i);
+            views[nv].mem = planes[k]->mem;
+            views[nv].device = planes[k]->device;
+            views[nv].name = names[nv];
+            views[nv].index = -1;
+        }
+    }
+    pf_status st = pfi_route(fn, stream, views, nv, be, ds);
+    free(views);
+    free(names);
+    return st;
+}
+
 pf_status pf_cvt_color_from_yuv(pf_stream *stream, int count, const pf_yuv src[], pf_image dst[],
                                 pf_color_code code, const pf_color_opts *opts) {
     static const char fn[] = "pf_cvt_color_from_yuv";
     pfi_clear_error();
+    const pfi_backend *be = NULL;
+    pf_stream *ds = stream;
+    pfi_yuv_code c;
+    pf_status st = check_batch_args(fn, count, src, dst);
+    if (st == PF_OK && count > 0 && pfi_yuv_decode_code(code, &c))
+        st = route_frames(fn, stream, count, src, dst, &c, &be, &ds);
+    if (st != PF_OK) return st;
     yuv_job j;
-    pf_status st = check_from_yuv(fn, count, src, dst, code, opts, 1, &j);
-    if (st != PF_OK || count == 0) return st;
+    if ((st = check_from_yuv(fn, count, src, dst, code, opts, be == NULL, &j)) != PF_OK || count == 0)
+        return st;
+    if (be != NULL)
+        return be->kernels->cvt_color_from_yuv ? be->kernels->cvt_color_from_yuv(ds, count, src, dst, code, opts)
+                                               : pfi_unsupported_on(fn, be);
     j.frames = src;
     j.images = dst;
     j.p.cn = j.c.cn;

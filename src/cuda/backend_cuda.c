@@ -230,6 +230,9 @@ static pf_status cu_copy_2d(int device, void *stream, void *dst, size_t dpitch, 
 
 static const pfi_kernels cuda_kernels = {
     .resize = NULL,
+    .cvt_color = pfi_cuda_cvt_color,
+    .cvt_color_from_yuv = pfi_cuda_cvt_color_from_yuv,
+    .flip = pfi_cuda_flip,
 };
 
 static const pfi_backend cuda_backend = {

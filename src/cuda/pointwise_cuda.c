@@ -7,8 +7,18 @@
 #include "cuda/cuda_ops.h"
 #include "cuda/cuda_stream.h"
 #include "cuda/flip_jobs.h"
+#include "cuda/gpu_check.h"
 #include "cuda/pointwise_launch.h"
 #include "cuda/yuv_jobs.h"
+
+static pf_status check_aligned(const char *op, int count, const pf_image src[], const pf_image dst[]) {
+    for (int i = 0; i < count; i++) {
+        pf_status st = pfi_gpu_check_aligned(op, "src", i, &src[i]);
+        if (st == PF_OK) st = pfi_gpu_check_aligned(op, "dst", i, &dst[i]);
+        if (st != PF_OK) return st;
+    }
+    return PF_OK;
+}
 
 pf_status pfi_cuda_cvt_color_from_yuv(pf_stream *s, int count, const pf_yuv src[], pf_image dst[],
                                       pf_color_code code, const pf_color_opts *opts) {
@@ -28,10 +38,11 @@ pf_status pfi_cuda_cvt_color(pf_stream *s, int count, const pf_image src[], pf_i
                              pf_color_code code, const pf_color_opts *opts) {
     static const char op[] = "pf_cvt_color";
     (void)opts; /* the matrix/range options concern the 4:2:0 codes only */
+    pf_status st = check_aligned(op, count, src, dst);
+    if (st != PF_OK) return st;
     size_t scratch, bytes = pfi_gpu_color_bytes(count, &scratch);
     pfi_arena a;
-    pf_status st = pfi_cuda_arena_begin(s, op, bytes, scratch, &a);
-    if (st != PF_OK) return st;
+    if ((st = pfi_cuda_arena_begin(s, op, bytes, scratch, &a)) != PF_OK) return st;
     const pfk_color_batch *b;
     pfi_grid g;
     if ((st = pfi_gpu_color_build(&a, count, src, dst, code, &b, &g)) != PF_OK) return st;

@@ -108,8 +108,8 @@ int main(void) {
     /* device memory */
     pf_image dev = s;
     dev.mem = PF_MEM_CUDA;
-    CHECK_STATUS(pf_cvt_color(NULL, 1, &dev, &d, PF_COLOR_BGR2RGB, NULL), PF_ERR_UNSUPPORTED);
-    CHECK_MSG("device memory");
+    CHECK_STATUS(pf_cvt_color(NULL, 1, &dev, &d, PF_COLOR_BGR2RGB, NULL), PF_ERR_INVALID_ARGUMENT);
+    CHECK_MSG("src[0] is CUDA device memory but dst[0] is host memory");
 
     /* batch: an invalid second sample fails the call before anything is written */
     memset(g_dst, 0x5a, sizeof g_dst);

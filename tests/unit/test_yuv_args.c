@@ -135,10 +135,10 @@ static void test_from_yuv(void) {
     dd = pf_image_chw(rgb, W, H, 3, PF_U8, 0, 0);
     CHECK_STATUS(pf_cvt_color_from_yuv(NULL, 1, &f, &dd, nv, NULL), PF_ERR_INVALID_ARGUMENT);
     CHECK_MSG("PF_CHW");
-    dd = d;
+    dd = d; /* host frame, device dst: one call sees one memory */
     dd.mem = PF_MEM_CUDA;
-    CHECK_STATUS(pf_cvt_color_from_yuv(NULL, 1, &f, &dd, nv, NULL), PF_ERR_UNSUPPORTED);
-    CHECK_MSG("device memory");
+    CHECK_STATUS(pf_cvt_color_from_yuv(NULL, 1, &f, &dd, nv, NULL), PF_ERR_INVALID_ARGUMENT);
+    CHECK_MSG("dst[0] is CUDA device memory");
     CHECK(untouched());
 
     /* overlap of dst with a source plane */

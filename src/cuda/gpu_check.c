@@ -1,0 +1,18 @@
+/* GPU-path argument checks (see gpu_check.h). */
+#include "cuda/gpu_check.h"
+
+#include <stdint.h>
+
+#include "core/error.h"
+
+pf_status pfi_gpu_check_aligned(const char *op, const char *side, int i, const pf_image *im) {
+    uint64_t es = (uint64_t)pf_dtype_size(im->dtype);
+    if (es <= 1) return PF_OK;
+    uint64_t bits = (uint64_t)(uintptr_t)im->data | (uint64_t)im->row_stride |
+                    (im->layout == PF_CHW && im->channels > 1 ? (uint64_t)im->plane_stride : 0);
+    if (bits % es == 0) return PF_OK;
+    return pfi_fail(PF_ERR_UNSUPPORTED,
+                    "%s: %s[%d] (%s) has an address or stride that is not a multiple of %d bytes; the CUDA "
+                    "path needs element-aligned device views",
+                    op, side, i, pf_dtype_name(im->dtype), (int)es);
+}
