@@ -17,6 +17,10 @@ pf_status pfi_cvt_check_batch(const char *op, int count, const void *src, const 
 }
 
 pf_status pfi_cvt_check_view(const char *op, const char *what, int i, const pf_image *im) {
+    return pfi_cvt_check_view_in(op, what, i, im, 1);
+}
+
+pf_status pfi_cvt_check_view_in(const char *op, const char *what, int i, const pf_image *im, int host) {
     /* The argument's name is formatted only when the view is bad (validate
      * again with it): snprintf on every call costs more than a 224x224
      * merge's per-row work. */
@@ -25,7 +29,7 @@ pf_status pfi_cvt_check_view(const char *op, const char *what, int i, const pf_i
         snprintf(name, sizeof name, "%s: %s[%d]", op, what, i);
         return pf_image_validate(im, name);
     }
-    if (im->mem != PF_MEM_HOST)
+    if (host && im->mem != PF_MEM_HOST)
         return pfi_fail(PF_ERR_UNSUPPORTED, "%s: %s[%d] is device memory; the CPU path needs host views",
                         op, what, i);
     return PF_OK;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/backend.h"
 #include "core/error.h"
 #include "core/image_util.h"
 #include "cpu/convert_check.h"
@@ -39,10 +40,10 @@ static pf_status check_params(const pf_norm_params *p, const char *name, int dcn
     return PF_OK;
 }
 
-static pf_status check_pair(int i, const pf_image *s, const pf_image *d, const pf_normalize_opts *o) {
+static pf_status check_pair(int i, const pf_image *s, const pf_image *d, const pf_normalize_opts *o, int host) {
     pf_status st;
-    if ((st = pfi_cvt_check_view(OP, "src", i, s)) != PF_OK) return st;
-    if ((st = pfi_cvt_check_view(OP, "dst", i, d)) != PF_OK) return st;
+    if ((st = pfi_cvt_check_view_in(OP, "src", i, s, host)) != PF_OK) return st;
+    if ((st = pfi_cvt_check_view_in(OP, "dst", i, d, host)) != PF_OK) return st;
     if (s->dtype != PF_U8 && s->dtype != PF_U16 && s->dtype != PF_F32)
         return pfi_fail(PF_ERR_UNSUPPORTED, OP ": src[%d].dtype is %s; pf_normalize reads u8, u16 or f32", i,
                         pf_dtype_name(s->dtype));
@@ -121,33 +122,52 @@ pf_status pf_normalize(pf_stream *stream, int count, const pf_image src[], pf_im
                         isfinite(o.lo) ? "hi" : "lo", isfinite(o.lo) ? o.hi : o.lo);
     }
     if (count == 0) return PF_OK;
+    const pfi_backend *be;
+    pf_stream *ds;
+    if ((st = pfi_route_images(OP, stream, count, src, dst, &be, &ds)) != PF_OK) return st;
     for (int i = 0; i < count; i++)
-        if ((st = check_pair(i, &src[i], &dst[i], &o)) != PF_OK) return st;
+        if ((st = check_pair(i, &src[i], &dst[i], &o, be == NULL)) != PF_OK) return st;
+    if (be != NULL)
+        return be->kernels->normalize ? be->kernels->normalize(ds, count, src, dst, &o)
+                                      : pfi_unsupported_on(OP, be);
+    pfi_cvt_sample *smp;
+    if (o.mode == PF_NORM_MEAN_STD) {
+        if ((st = pfi_norm_make_samples(count, src, dst, &o, &smp)) != PF_OK) return st;
+    } else {
+        smp = malloc((size_t)(unsigned)count * sizeof *smp);
+        if (smp == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, OP ": out of memory for %d samples", count);
+        for (int i = 0; i < count; i++) {
+            double mn, mx, scale, shift;
+            pfi_cvt_sample_init(&smp[i], &src[i], &dst[i], o.order);
+            image_minmax(&src[i], &mn, &mx);
+            pfi_cvt_minmax_coeffs(mn, mx, o.lo, o.hi, dst[i].dtype, &scale, &shift);
+            pfi_cvt_xform_scale(&smp[i].xf, src[i].dtype, dst[i].dtype, scale, shift);
+        }
+    }
+    st = pfi_cvt_run(stream, OP, count, smp);
+    free(smp);
+    return st;
+}
+
+pf_status pfi_norm_make_samples(int count, const pf_image src[], const pf_image dst[],
+                                const pf_normalize_opts *o, pfi_cvt_sample **out) {
     pfi_cvt_sample *smp = malloc((size_t)(unsigned)count * sizeof *smp);
     if (smp == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, OP ": out of memory for %d samples", count);
     for (int i = 0; i < count; i++) {
-        pfi_cvt_sample_init(&smp[i], &src[i], &dst[i], o.order);
+        pfi_cvt_sample_init(&smp[i], &src[i], &dst[i], o->order);
+        const pf_norm_params *p = o->per_sample ? &o->per_sample[i] : &o->params;
         pfi_cvt_xform *x = &smp[i].xf;
-        if (o.mode == PF_NORM_MINMAX) {
-            double mn, mx, scale, shift;
-            image_minmax(&src[i], &mn, &mx);
-            pfi_cvt_minmax_coeffs(mn, mx, o.lo, o.hi, dst[i].dtype, &scale, &shift);
-            pfi_cvt_xform_scale(x, src[i].dtype, dst[i].dtype, scale, shift);
-            continue;
-        }
-        const pf_norm_params *p = o.per_sample ? &o.per_sample[i] : &o.params;
         memset(x, 0, sizeof *x);
         x->kind = PFI_CVT_NORM;
         x->sdt = src[i].dtype;
         x->ddt = dst[i].dtype;
-        x->scale = o.scale;
+        x->scale = o->scale;
         /* mean/std are per dst channel (after the order mapping) */
         for (int c = 0; c < dst[i].channels; c++) {
             x->mean[c] = p->mean[c];
             x->stdv[c] = p->std[c];
         }
     }
-    st = pfi_cvt_run(stream, OP, count, smp);
-    free(smp);
-    return st;
+    *out = smp;
+    return PF_OK;
 }

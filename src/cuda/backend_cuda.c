@@ -233,6 +233,9 @@ static const pfi_kernels cuda_kernels = {
     .cvt_color = pfi_cuda_cvt_color,
     .cvt_color_from_yuv = pfi_cuda_cvt_color_from_yuv,
     .flip = pfi_cuda_flip,
+    .convert = pfi_cuda_convert,
+    .reformat = pfi_cuda_reformat,
+    .normalize = pfi_cuda_normalize,
 };
 
 static const pfi_backend cuda_backend = {

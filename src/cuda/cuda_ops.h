@@ -17,5 +17,11 @@ pf_status pfi_cuda_cvt_color(pf_stream *s, int count, const pf_image src[], pf_i
                              pf_color_code code, const pf_color_opts *opts);
 pf_status pfi_cuda_flip(pf_stream *s, int count, const pf_image src[], pf_image dst[],
                         const pf_flip_code codes[], int ncodes);
+pf_status pfi_cuda_convert(pf_stream *s, int count, const pf_image src[], pf_image dst[],
+                           const pf_convert_opts *opts);
+pf_status pfi_cuda_reformat(pf_stream *s, int count, const pf_image src[], pf_image dst[],
+                            const int8_t order[4], double fill);
+pf_status pfi_cuda_normalize(pf_stream *s, int count, const pf_image src[], pf_image dst[],
+                             const pf_normalize_opts *opts);
 
 #endif

@@ -2,7 +2,11 @@
  * stream's parameter arena (one upload), launch one kernel for the whole
  * batch (src/cuda/pointwise_kernels.cu). Arguments were validated by the
  * public op. */
+#include <stdlib.h>
+
 #include "core/error.h"
+#include "cpu/convert_check.h"
+#include "cuda/convert_jobs.h"
 #include "cuda/color_jobs.h"
 #include "cuda/cuda_ops.h"
 #include "cuda/cuda_stream.h"
@@ -62,4 +66,50 @@ pf_status pfi_cuda_flip(pf_stream *s, int count, const pf_image src[], pf_image 
     if ((st = pfi_gpu_flip_build(&a, count, src, dst, codes, ncodes, &b, &g)) != PF_OK) return st;
     if ((st = pfi_cuda_arena_submit(s, op, &a)) != PF_OK) return st;
     return pfi_cuda_launched(s, op, pfi_cu_launch_flip(pfi_cuda_stream(s), b, g));
+}
+
+/* The element map of pf_convert / pf_reformat / pf_normalize from the CPU
+ * engine's samples; frees them. */
+static pf_status run_samples(pf_stream *s, const char *op, int count, const pf_image src[], const pf_image dst[],
+                             pfi_cvt_sample *smp) {
+    pf_status st = check_aligned(op, count, src, dst);
+    size_t scratch, bytes = pfi_gpu_cvt_bytes(count, &scratch);
+    pfi_arena a;
+    const pfk_cvt_batch *b;
+    pfi_grid g;
+    if (st == PF_OK) st = pfi_cuda_arena_begin(s, op, bytes, scratch, &a);
+    if (st == PF_OK) st = pfi_gpu_cvt_build(&a, count, smp, &b, &g);
+    free(smp);
+    if (st == PF_OK) st = pfi_cuda_arena_submit(s, op, &a);
+    if (st != PF_OK) return st;
+    return pfi_cuda_launched(s, op, pfi_cu_launch_cvt(pfi_cuda_stream(s), b, g));
+}
+
+pf_status pfi_cuda_convert(pf_stream *s, int count, const pf_image src[], pf_image dst[],
+                           const pf_convert_opts *opts) {
+    pf_convert_opts o = opts ? *opts : pf_convert_opts_defaults();
+    pfi_cvt_sample *smp;
+    pf_status st = pfi_cvt_make_samples("pf_convert", count, src, dst, o.order, o.fill, 0, o.alpha, o.beta, &smp);
+    return st != PF_OK ? st : run_samples(s, "pf_convert", count, src, dst, smp);
+}
+
+pf_status pfi_cuda_reformat(pf_stream *s, int count, const pf_image src[], pf_image dst[],
+                            const int8_t order[4], double fill) {
+    static const int8_t identity[4] = {0, 1, 2, 3};
+    pfi_cvt_sample *smp;
+    pf_status st = pfi_cvt_make_samples("pf_reformat", count, src, dst, order ? order : identity, fill, 1, 1, 0,
+                                        &smp);
+    return st != PF_OK ? st : run_samples(s, "pf_reformat", count, src, dst, smp);
+}
+
+pf_status pfi_cuda_normalize(pf_stream *s, int count, const pf_image src[], pf_image dst[],
+                             const pf_normalize_opts *opts) {
+    pf_normalize_opts o = opts ? *opts : pf_normalize_opts_defaults();
+    if (o.mode != PF_NORM_MEAN_STD)
+        return pfi_fail(PF_ERR_UNSUPPORTED,
+                        "pf_normalize: PF_NORM_MINMAX is not available on the CUDA backend (it needs a per-image "
+                        "min/max first); use PF_NORM_MEAN_STD, or normalize on the host");
+    pfi_cvt_sample *smp;
+    pf_status st = pfi_norm_make_samples(count, src, dst, &o, &smp);
+    return st != PF_OK ? st : run_samples(s, "pf_normalize", count, src, dst, smp);
 }

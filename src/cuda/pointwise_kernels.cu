@@ -11,6 +11,7 @@
 extern "C" {
 #include "cuda/gpu_arena.h"
 #include "kernels/gpu_color.h"
+#include "kernels/gpu_convert.h"
 #include "kernels/gpu_flip.h"
 #include "kernels/gpu_yuv.h"
 }
@@ -47,3 +48,6 @@ PF_POINTWISE_LAUNCHER(pfi_cu_launch_color, pfi_cu_color, pfk_color_batch)
 
 PF_POINTWISE_KERNEL(pfi_cu_flip, pfk_flip_batch, pfk_flip_at)
 PF_POINTWISE_LAUNCHER(pfi_cu_launch_flip, pfi_cu_flip, pfk_flip_batch)
+
+PF_POINTWISE_KERNEL(pfi_cu_cvt, pfk_cvt_batch, pfk_cvt_at)
+PF_POINTWISE_LAUNCHER(pfi_cu_launch_cvt, pfi_cu_cvt, pfk_cvt_batch)

@@ -10,5 +10,6 @@
 int pfi_cu_launch_yuv(void *stream, const void *dev_batch, pfi_grid g);
 int pfi_cu_launch_color(void *stream, const void *dev_batch, pfi_grid g);
 int pfi_cu_launch_flip(void *stream, const void *dev_batch, pfi_grid g);
+int pfi_cu_launch_cvt(void *stream, const void *dev_batch, pfi_grid g);
 
 #endif

@@ -1,0 +1,16 @@
+/* Job building of the element map (pf_convert, pf_reformat,
+ * pf_normalize MEAN_STD) on the GPU (src/kernels/gpu_convert.h), from the
+ * CPU engine's samples (pfi_cvt_make_samples / pfi_norm_make_samples). */
+#ifndef PF_CUDA_CONVERT_JOBS_H
+#define PF_CUDA_CONVERT_JOBS_H
+
+#include "cpu/convert_exec.h"
+#include "cuda/gpu_arena.h"
+#include "kernels/gpu_convert.h"
+
+size_t pfi_gpu_cvt_bytes(int count, size_t *scratch_bytes);
+
+pf_status pfi_gpu_cvt_build(pfi_arena *a, int count, const pfi_cvt_sample smp[],
+                            const pfk_cvt_batch **dev_batch, pfi_grid *grid);
+
+#endif

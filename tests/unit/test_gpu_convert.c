@@ -1,0 +1,140 @@
+/* GPU emulation test of the element map (pf_convert, pf_reformat,
+ * pf_normalize MEAN_STD): the job builder and kernel body
+ * (src/kernels/gpu_convert.h) run on the CPU over the launch grid from the
+ * same samples the CUDA op builds, compared byte for byte (padding
+ * included) with the public CPU op: every dtype pair, 1..4 channels on
+ * each side, HWC/CHW on each side, channel order with fills, alpha/beta,
+ * per-sample mean/std, in place, negative strides, varshape batches. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cpu/convert_check.h"
+#include "cuda/convert_jobs.h"
+#include "gpu_emul.h"
+#include "pixflow/ops.h"
+
+enum { MAXB = 4 };
+enum { OP_CONVERT, OP_REFORMAT, OP_NORMALIZE };
+static int g_reported;
+static const char *const k_ops[] = {"convert", "reformat", "normalize"};
+
+static void emulate(const pfk_cvt_batch *b, pfi_grid g) {
+    for (int32_t n = 0; n < g.n; n++)
+        for (int32_t y = 0; y < g.h; y++)
+            for (int32_t x = 0; x < g.w; x++) pfk_cvt_at(b, n, x, y);
+}
+
+static void fill_values(pft_img *t, uint64_t *rng) {
+    if (t->im.dtype == PF_F32) pft_img_fill_f32(t, rng);
+    /* other dtypes: the random bytes (f16/bf16 NaN and inf included) */
+}
+
+static float rand_param(uint64_t *rng, int nonzero) {
+    float v = (float)((double)((int64_t)(pft_rand(rng) % 20001) - 10000) / 997.0);
+    return nonzero && v == 0 ? 0.5f : v;
+}
+
+static int run_case(uint64_t seed) {
+    uint64_t rng = seed;
+    int op = pft_range(&rng, 0, 2);
+    pf_dtype sdt = (pf_dtype)pft_range(&rng, 0, 6), ddt = (pf_dtype)pft_range(&rng, 0, 6);
+    if (op == OP_REFORMAT) ddt = sdt;
+    if (op == OP_NORMALIZE) {
+        static const pf_dtype ins[3] = {PF_U8, PF_U16, PF_F32}, outs[4] = {PF_F32, PF_F16, PF_BF16, PF_U8};
+        sdt = ins[pft_rand(&rng) % 3];
+        ddt = outs[pft_rand(&rng) % 4];
+    }
+    int scn = pft_range(&rng, 1, 4), dcn = pft_range(&rng, 1, 4);
+    int in_place = op != OP_NORMALIZE && pf_dtype_size(sdt) == pf_dtype_size(ddt) && pft_range(&rng, 0, 4) == 0;
+    if (in_place) dcn = scn;
+    pf_layout sl = pft_rand(&rng) & 1 ? PF_CHW : PF_HWC, dl = pft_rand(&rng) & 1 ? PF_CHW : PF_HWC;
+    if (in_place) dl = sl;
+    int8_t order[4];
+    for (int c = 0; c < 4; c++) {
+        int fill_ok = op != OP_NORMALIZE && !in_place;
+        order[c] = (int8_t)(in_place ? c : pft_range(&rng, fill_ok ? -1 : 0, scn - 1));
+    }
+    double fill = (double)rand_param(&rng, 0) * 40;
+    pf_convert_opts co = pf_convert_opts_defaults();
+    memcpy(co.order, order, 4);
+    co.fill = fill;
+    if (pft_rand(&rng) % 3) {
+        co.alpha = (double)rand_param(&rng, 0);
+        co.beta = (double)rand_param(&rng, 0) * 10;
+    }
+    int count = pft_range(&rng, 1, MAXB);
+    pf_norm_params per[MAXB];
+    pf_normalize_opts no = pf_normalize_opts_defaults();
+    memcpy(no.order, order, 4);
+    no.scale = pft_rand(&rng) & 1 ? 1.0f : 1.0f / 255.0f;
+    for (int c = 0; c < 4; c++) no.params.mean[c] = rand_param(&rng, 0), no.params.std[c] = rand_param(&rng, 1);
+    for (int i = 0; i < count; i++)
+        for (int c = 0; c < 4; c++) per[i].mean[c] = rand_param(&rng, 0), per[i].std[c] = rand_param(&rng, 1);
+    if (pft_rand(&rng) & 1) no.per_sample = per;
+
+    pft_img scpu[MAXB], sgpu[MAXB], dcpu[MAXB], dgpu[MAXB];
+    pf_image sc[MAXB], sg[MAXB], dc[MAXB], dg[MAXB];
+    for (int i = 0; i < count; i++) {
+        int32_t w = pft_range(&rng, 1, 40), h = pft_range(&rng, 1, 9);
+        pft_img_make(&scpu[i], w, h, scn, sdt, sl, pft_range(&rng, 0, 3), pft_range(&rng, 0, 1), &rng);
+        fill_values(&scpu[i], &rng);
+        pft_img_clone(&sgpu[i], &scpu[i]);
+        sc[i] = scpu[i].im, sg[i] = sgpu[i].im;
+        if (in_place) {
+            dc[i] = sc[i], dg[i] = sg[i];
+            dc[i].dtype = dg[i].dtype = ddt;
+            continue;
+        }
+        pft_img_make(&dcpu[i], w, h, dcn, ddt, dl, pft_range(&rng, 0, 3), pft_range(&rng, 0, 1), &rng);
+        pft_img_clone(&dgpu[i], &dcpu[i]);
+        dc[i] = dcpu[i].im, dg[i] = dgpu[i].im;
+    }
+    pf_status st = op == OP_CONVERT    ? pf_convert(NULL, count, sc, dc, &co)
+                   : op == OP_REFORMAT ? pf_reformat(NULL, count, sc, dc, order, fill)
+                                       : pf_normalize(NULL, count, sc, dc, &no);
+    CHECK_STATUS(st, PF_OK);
+    pfi_cvt_sample *smp = NULL;
+    st = op == OP_NORMALIZE ? pfi_norm_make_samples(count, sg, dg, &no, &smp)
+                            : pfi_cvt_make_samples("test", count, sg, dg, order, fill, op == OP_REFORMAT,
+                                                   op == OP_REFORMAT ? 1 : co.alpha, op == OP_REFORMAT ? 0 : co.beta,
+                                                   &smp);
+    CHECK_STATUS(st, PF_OK);
+    size_t scratch, bytes = pfi_gpu_cvt_bytes(count, &scratch);
+    pfi_arena a;
+    CHECK_STATUS(pfi_arena_emulated(bytes, scratch, &a), PF_OK);
+    const pfk_cvt_batch *b = NULL;
+    pfi_grid g;
+    if (st == PF_OK) st = pfi_gpu_cvt_build(&a, count, smp, &b, &g);
+    CHECK_STATUS(st, PF_OK);
+    if (st == PF_OK) emulate(b, g);
+    int ok = 1;
+    for (int i = 0; i < count; i++) {
+        long at = pft_img_diff(&scpu[i], &sgpu[i]);
+        if (at < 0 && !in_place) at = pft_img_diff(&dcpu[i], &dgpu[i]);
+        if (at >= 0) ok = 0;
+        if (at >= 0 && ++g_reported <= 10)
+            fprintf(stderr,
+                    "convert case seed %llu: pf_%s %s %dch %s -> %s %dch %s%s sample %d (%dx%d) differs at byte %ld\n",
+                    (unsigned long long)seed, k_ops[op], pf_dtype_name(sdt), scn, sl == PF_CHW ? "CHW" : "HWC",
+                    pf_dtype_name(ddt), dcn, dl == PF_CHW ? "CHW" : "HWC", in_place ? " in place" : "", i,
+                    (int)sc[i].width, (int)sc[i].height, at);
+        pft_img_free(&scpu[i]), pft_img_free(&sgpu[i]);
+        if (!in_place) pft_img_free(&dcpu[i]), pft_img_free(&dgpu[i]);
+    }
+    free(smp);
+    pfi_arena_emulated_free(&a);
+    CHECK(ok);
+    return ok;
+}
+
+int main(int argc, char **argv) {
+    if (argc > 1) { /* re-run one case by its seed */
+        run_case(strtoull(argv[1], NULL, 10));
+        return pft_summary("gpu_emul_convert");
+    }
+    int fails = 0, cases = 3000;
+    for (int c = 0; c < cases; c++) fails += !run_case(20000 + (uint64_t)c);
+    printf("gpu_emul_convert: %d cases, %d differ (re-run one: test_gpu_convert <seed>)\n", cases, fails);
+    return pft_summary("gpu_emul_convert");
+}
