@@ -176,4 +176,19 @@ PF_HD int pfk_dtype_is_int(pf_dtype dt) {
     return dt == PF_U8 || dt == PF_U16 || dt == PF_S16 || dt == PF_S32;
 }
 
+/* NaN results as x86 computes them, for an f32 result r of arithmetic on
+ * one possibly-NaN value x and finite parameters (fmaf(x, a, b),
+ * (x * s - m) / d): SSE/AVX return the NaN operand quieted (payload and
+ * sign kept), and 0xffc00000 ("real indefinite") for an invalid operation
+ * (inf * 0); CUDA returns 0x7fffffff for both. Applied on the device only,
+ * so GPU outputs keep the CPU's NaN bits. */
+PF_HD float pfk_nan_as_x86(float r, float x) {
+#if defined(__CUDA_ARCH__)
+    if (r != r) return x != x ? pfk_bits_f32(pfk_f32_bits(x) | 0x400000u) : pfk_bits_f32(0xffc00000u);
+#else
+    (void)x;
+#endif
+    return r;
+}
+
 #endif

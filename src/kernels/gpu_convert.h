@@ -6,7 +6,7 @@
  * the reference's arithmetic (src/ref/convert_ref.c pfi_cvt_row_ref and
  * the shared loads/stores of src/kernels/convert_math.h): fmaf for
  * convertTo, fma in double for s32 -> s32, a true f32 division for
- * mean/std. Same bits as the CPU path. */
+ * mean/std. Same bits as the CPU path, NaNs included (pfk_nan_as_x86). */
 #ifndef PF_KERNELS_GPU_CONVERT_H
 #define PF_KERNELS_GPU_CONVERT_H
 
@@ -61,8 +61,8 @@ PF_HD void pfk_cvt_elem(const pfk_cvt_xf *x, int c, const uint8_t *s, uint8_t *d
     } else if (x->kind == PFK_CVT_COPY) {
         pfk_cvt_copy(d, s, des);
     } else if (x->kind == PFK_CVT_NORM) {
-        pfk_cvt_store_f32(d, x->ddt, 0,
-                          pfk_norm_mean_std(pfk_cvt_load_f32(s, x->sdt, 0), x->scale, x->mean[c], x->stdv[c]));
+        float v = pfk_cvt_load_f32(s, x->sdt, 0);
+        pfk_cvt_store_f32(d, x->ddt, 0, pfk_nan_as_x86(pfk_norm_mean_std(v, x->scale, x->mean[c], x->stdv[c]), v));
     } else if (x->noscale) {
         if (pfk_dtype_is_int(x->sdt) && pfk_dtype_is_int(x->ddt))
             pfk_cvt_store_int(d, x->ddt, 0, pfk_cvt_load_int(s, x->sdt, 0));
@@ -71,7 +71,8 @@ PF_HD void pfk_cvt_elem(const pfk_cvt_xf *x, int c, const uint8_t *s, uint8_t *d
     } else if (x->dbl) { /* s32 -> s32 */
         *(int32_t *)(void *)d = pfk_cvround_d(fma((double)pfk_cvt_load_int(s, x->sdt, 0), x->alpha_d, x->beta_d));
     } else {
-        pfk_cvt_store_f32(d, x->ddt, 0, fmaf(pfk_cvt_load_f32(s, x->sdt, 0), x->alpha, x->beta));
+        float v = pfk_cvt_load_f32(s, x->sdt, 0);
+        pfk_cvt_store_f32(d, x->ddt, 0, pfk_nan_as_x86(fmaf(v, x->alpha, x->beta), v));
     }
 }
 
