@@ -161,11 +161,20 @@ PF_API pf_color_opts pf_color_opts_defaults(void);
  *     count (docs/exactness.md, "pf_cvt_color").
  *   - 4:2:0 video codes -> PF_ERR_INVALID_ARGUMENT naming the right
  *     function; other unknown codes -> PF_ERR_UNSUPPORTED.
+ *   - backends: host views run on the CPU; CUDA device views (src and dst
+ *     on one device, stream NULL or a stream of that device) run every
+ *     code above on the GPU with the same bits as the CPU path (the
+ *     position-dependent HSV->BGR u8 rounding included), except that f32
+ *     NaN inputs give a NaN whose payload/sign may differ. The CUDA path
+ *     also needs element-aligned views (address and row stride multiples
+ *     of the element size; PF_ERR_UNSUPPORTED otherwise).
  */
 PF_API pf_status pf_cvt_color(pf_stream *stream, int count, const pf_image src[],
                               pf_image dst[], pf_color_code code, const pf_color_opts *opts);
 
-/* A 4:2:0 frame as planes, each with its own stride: 8-bit luma y
+/* A 4:2:0 frame as planes, each with its own stride (and its own mem /
+ * device: a frame in CUDA memory has every plane it uses marked
+ * PF_MEM_CUDA on one device; pf_yuv_nv12/i420/yv12 make host views): 8-bit luma y
  * (W x H, 1 channel) and chroma at half resolution ((W/2) x (H/2)):
  *   NV12 / NV21: `uv` is one 2-channel plane (U,V interleaved for NV12,
  *                V,U for NV21); `u` and `v` are unused;
@@ -219,6 +228,10 @@ PF_API size_t pf_yuv_frame_size(int32_t width, int32_t height, ptrdiff_t stride)
  * BT.601 full-range decode equals the rounded JFIF formula. All SIMD
  * levels give the reference's bytes.
  * Not supported: u16/f32 frames, 4:2:2/4:4:4, odd sizes, CHW RGB views.
+ * Backends: pf_cvt_color_from_yuv runs on the GPU when the planes it reads
+ * and dst are CUDA device views (every code, matrix and range above; the
+ * same bytes as the CPU path); pf_cvt_color_to_yuv is CPU only (device
+ * views are rejected).
  */
 PF_API pf_status pf_cvt_color_from_yuv(pf_stream *stream, int count, const pf_yuv src[],
                                        pf_image dst[], pf_color_code code,
@@ -258,13 +271,18 @@ PF_API pf_convert_opts pf_convert_opts_defaults(void);
  * integer rounds half to even; NaN and values outside int32 become INT_MIN
  * before saturation (so they give 0 for u8/u16, -32768 for s16), as in
  * OpenCV. f16/bf16 outputs round to nearest even (inf on overflow, NaN
- * kept NaN); f16/bf16 inputs widen exactly (a signalling half NaN becomes
- * quiet, as F16C does). pixflow's result is the same on every machine and
+ * kept NaN); f16/bf16 inputs widen exactly (a signalling NaN input,
+ * f16, bf16 or f32, is read as quiet, as F16C does for half). pixflow's result is the same on every machine and
  * ISA level; OpenCV's is not: where its dispatch does not pick AVX2 it
  * does not fuse the multiply-add (differences of 1 / one f32 rounding) and
  * turns f16 inf/NaN -> u16 into 65535 (docs/exactness.md).
  * In place (dst == src) only on the same view with the same element size
- * and channel c -> c; any other overlap is PF_ERR_INVALID_ARGUMENT. */
+ * and channel c -> c; any other overlap is PF_ERR_INVALID_ARGUMENT.
+ * Backends (pf_convert, pf_reformat, pf_normalize MEAN_STD): CUDA device
+ * views run on the GPU, one thread per output pixel, with the CPU path's
+ * bits (NaNs included: the GPU reproduces x86's NaN propagation); device
+ * views must be element-aligned (address, row and plane strides multiples
+ * of the element size; PF_ERR_UNSUPPORTED otherwise). */
 PF_API pf_status pf_convert(pf_stream *stream, int count, const pf_image src[],
                             pf_image dst[], const pf_convert_opts *opts);
 
@@ -315,7 +333,11 @@ PF_API pf_normalize_opts pf_normalize_opts_defaults(void);
  * cv::normalize(src, dst, lo, hi, NORM_MINMAX, ddepth)'s scale/shift
  * (float-rounded for f32 output, double otherwise; bf16 like f16) and the
  * convertTo rules above: bit-exact to OpenCV for u8 and f32 outputs. NaN
- * elements are ignored by the min/max. */
+ * elements are ignored by the min/max.
+ *
+ * CUDA device views: PF_NORM_MEAN_STD runs on the GPU (same bits as the
+ * CPU); PF_NORM_MINMAX is PF_ERR_UNSUPPORTED there (it needs a per-image
+ * min/max reduction first, not implemented on the GPU yet). */
 PF_API pf_status pf_normalize(pf_stream *stream, int count, const pf_image src[],
                               pf_image dst[], const pf_normalize_opts *opts);
 
@@ -391,6 +413,9 @@ typedef enum pf_rotate_code {
  * sides), any strides (negative included). src and dst must not overlap
  * (no in-place). Single pass: pixflow's rotate does not go through a
  * transpose + flip like OpenCV's.
+ * Backends: pf_flip also runs on CUDA device views (any dtype, alignment
+ * and layout above; per-sample codes; the same bytes); pf_rotate and
+ * pf_transpose are CPU only.
  */
 PF_API pf_status pf_flip(pf_stream *stream, int count, const pf_image src[], pf_image dst[],
                          const pf_flip_code codes[], int ncodes);

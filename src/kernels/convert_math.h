@@ -4,7 +4,8 @@
  * function is the specification of one step (docs/exactness.md):
  *
  *  - half (IEEE binary16) and bfloat16 <-> f32: widening is exact (a
- *    signalling half NaN widens to a quiet one, as F16C's vcvtph2ps);
+ *    signalling half or bfloat16 NaN widens to a quiet one, as F16C's
+ *    vcvtph2ps; f32 sNaN inputs are read as quiet too);
  *    narrowing rounds to nearest even, keeps subnormals, overflows to inf,
  *    and keeps NaN a (quiet) NaN, exactly as the x86 F16C vcvtps2ph does
  *    (imm 0) for half;
@@ -77,7 +78,20 @@ PF_HD uint16_t pfk_f32_to_f16(float f) {
 
 /* ------------------------------------------------------------ bfloat16 */
 
-PF_HD float pfk_bf16_to_f32(uint16_t b) { return pfk_bits_f32((uint32_t)b << 16); }
+/* A signalling NaN comes out quiet (as for half): a widening that went
+ * through double on one compiler and not on another must not change bits. */
+PF_HD float pfk_bf16_to_f32(uint16_t b) {
+    uint32_t u = (uint32_t)b << 16;
+    if ((u & 0x7fffffffu) > 0x7f800000u) u |= 0x400000u;
+    return pfk_bits_f32(u);
+}
+
+/* f with a signalling NaN made quiet (what f32 -> double -> f32 does when
+ * the compiler keeps the round trip; gcc may fold it away). */
+PF_HD float pfk_f32_quiet(float f) {
+    uint32_t u = pfk_f32_bits(f);
+    return (u & 0x7fffffffu) > 0x7f800000u ? pfk_bits_f32(u | 0x400000u) : f;
+}
 
 PF_HD uint16_t pfk_f32_to_bf16(float f) {
     uint32_t x = pfk_f32_bits(f);
@@ -135,7 +149,7 @@ PF_HD float pfk_cvt_load_f32(const void *p, pf_dtype dt, int64_t i) {
     case PF_S32: return (float)((const int32_t *)p)[i];
     case PF_F16: return pfk_f16_to_f32(((const uint16_t *)p)[i]);
     case PF_BF16: return pfk_bf16_to_f32(((const uint16_t *)p)[i]);
-    default: return ((const float *)p)[i];
+    default: return pfk_f32_quiet(((const float *)p)[i]);
     }
 }
 

@@ -27,7 +27,7 @@ double pfi_cvt_load(const void *p, pf_dtype dt, int64_t i) {
     case PF_S32: return ((const int32_t *)p)[i];
     case PF_F16: return (double)pfk_f16_to_f32(((const uint16_t *)p)[i]);
     case PF_BF16: return (double)pfk_bf16_to_f32(((const uint16_t *)p)[i]);
-    default: return (double)((const float *)p)[i];
+    default: return (double)pfk_f32_quiet(((const float *)p)[i]);
     }
 }
 

@@ -83,7 +83,7 @@ static inline void pft_img_fill_f32(pft_img *t, uint64_t *rng) {
     int32_t n = im->layout == PF_CHW ? im->width : im->width * im->channels;
     for (int p = 0; p < planes; p++)
         for (int32_t y = 0; y < im->height; y++) {
-            float *r = (float *)((char *)im->data + (ptrdiff_t)p * im->plane_stride + (ptrdiff_t)y * im->row_stride);
+            float *r = (float *)(void *)((char *)im->data + (ptrdiff_t)p * im->plane_stride + (ptrdiff_t)y * im->row_stride);
             for (int32_t x = 0; x < n; x++) r[x] = pft_rand_f32(rng);
         }
 }
