@@ -278,7 +278,7 @@ PF_API pf_convert_opts pf_convert_opts_defaults(void);
  * turns f16 inf/NaN -> u16 into 65535 (docs/exactness.md).
  * In place (dst == src) only on the same view with the same element size
  * and channel c -> c; any other overlap is PF_ERR_INVALID_ARGUMENT.
- * Backends (pf_convert, pf_reformat, pf_normalize MEAN_STD): CUDA device
+ * Backends (pf_convert, pf_reformat, pf_normalize): CUDA device
  * views run on the GPU, one thread per output pixel, with the CPU path's
  * bits (NaNs included: the GPU reproduces x86's NaN propagation); device
  * views must be element-aligned (address, row and plane strides multiples
@@ -335,9 +335,11 @@ PF_API pf_normalize_opts pf_normalize_opts_defaults(void);
  * convertTo rules above: bit-exact to OpenCV for u8 and f32 outputs. NaN
  * elements are ignored by the min/max.
  *
- * CUDA device views: PF_NORM_MEAN_STD runs on the GPU (same bits as the
- * CPU); PF_NORM_MINMAX is PF_ERR_UNSUPPORTED there (it needs a per-image
- * min/max reduction first, not implemented on the GPU yet). */
+ * CUDA device views: both modes run on the GPU with the CPU path's bits
+ * (MINMAX: a per-image min/max reduction, the scale/shift in double on the
+ * device, then the element map; one exception: an f32 image whose minimum
+ * or maximum is a zero present with both signs, with lo or hi == -0.0,
+ * may get the other zero sign in the shift). */
 PF_API pf_status pf_normalize(pf_stream *stream, int count, const pf_image src[],
                               pf_image dst[], const pf_normalize_opts *opts);
 

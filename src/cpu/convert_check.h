@@ -32,7 +32,9 @@ void pfi_cvt_sample_init(pfi_cvt_sample *smp, const pf_image *s, const pf_image 
 pf_status pfi_cvt_make_samples(const char *op, int count, const pf_image src[], const pf_image dst[],
                                const int8_t order[4], double fill, int copy, double alpha, double beta,
                                pfi_cvt_sample **out);
-/* The samples of pf_normalize in PF_NORM_MEAN_STD mode (validated). */
+/* The samples of pf_normalize (validated); in PF_NORM_MINMAX mode their
+ * transform is a placeholder (convertTo(1, 0)) that the GPU path replaces
+ * once it knows each image's range. */
 pf_status pfi_norm_make_samples(int count, const pf_image src[], const pf_image dst[],
                                 const pf_normalize_opts *o, pfi_cvt_sample **out);
 

@@ -155,6 +155,10 @@ pf_status pfi_norm_make_samples(int count, const pf_image src[], const pf_image 
     if (smp == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, OP ": out of memory for %d samples", count);
     for (int i = 0; i < count; i++) {
         pfi_cvt_sample_init(&smp[i], &src[i], &dst[i], o->order);
+        if (o->mode == PF_NORM_MINMAX) { /* the transform comes from the device's min/max */
+            pfi_cvt_xform_scale(&smp[i].xf, src[i].dtype, dst[i].dtype, 1, 0);
+            continue;
+        }
         const pf_norm_params *p = o->per_sample ? &o->per_sample[i] : &o->params;
         pfi_cvt_xform *x = &smp[i].xf;
         memset(x, 0, sizeof *x);

@@ -28,7 +28,7 @@ static const uint8_t *channel(const pf_image *im, int ch, ptrdiff_t *stride, int
 }
 
 pf_status pfi_gpu_cvt_build(pfi_arena *a, int count, const pfi_cvt_sample smp[],
-                            const pfk_cvt_batch **dev_batch, pfi_grid *grid) {
+                            const pfk_cvt_batch **dev_batch, pfi_grid *grid, pfk_cvt_job **dev_jobs) {
     void *dev_b, *dev_j;
     pfk_cvt_batch *b = pfi_arena_take(a, sizeof *b, 16, &dev_b);
     pfk_cvt_job *jobs = pfi_arena_take(a, (size_t)count * sizeof *jobs, 16, &dev_j);
@@ -63,6 +63,50 @@ pf_status pfi_gpu_cvt_build(pfi_arena *a, int count, const pfi_cvt_sample smp[],
         memcpy(j->xf.mean, x->mean, sizeof j->xf.mean);
         memcpy(j->xf.stdv, x->stdv, sizeof j->xf.stdv);
         memcpy(j->xf.fill, x->fill, sizeof j->xf.fill);
+        if (j->width > grid->w) grid->w = j->width;
+        if (j->height > grid->h) grid->h = j->height;
+    }
+    *dev_batch = dev_b;
+    if (dev_jobs) *dev_jobs = dev_j;
+    return PF_OK;
+}
+
+size_t pfi_gpu_minmax_bytes(int count, size_t *scratch_bytes) {
+    *scratch_bytes = 0;
+    return pfi_arena_round(sizeof(pfk_minmax_batch)) + pfi_arena_round((size_t)count * sizeof(pfk_minmax_job)) +
+           pfi_arena_round((size_t)count * 2 * sizeof(int32_t));
+}
+
+pf_status pfi_gpu_minmax_build(pfi_arena *a, int count, const pf_image src[], double lo, double hi,
+                               pfk_cvt_job *cvt_jobs, const pfk_minmax_batch **dev_batch, pfi_grid *grid) {
+    void *dev_b, *dev_j, *dev_k;
+    pfk_minmax_batch *b = pfi_arena_take(a, sizeof *b, 16, &dev_b);
+    pfk_minmax_job *jobs = pfi_arena_take(a, (size_t)count * sizeof *jobs, 16, &dev_j);
+    int32_t *keys = pfi_arena_take(a, (size_t)count * 2 * sizeof(int32_t), 16, &dev_k);
+    if (b == NULL || jobs == NULL || keys == NULL)
+        return pfi_fail(PF_ERR_INTERNAL, "pf_normalize: GPU parameter arena too small for %d samples", count);
+    b->count = count;
+    b->lo = lo;
+    b->hi = hi;
+    b->jobs = dev_j;
+    b->cvt_jobs = cvt_jobs;
+    grid->w = grid->h = 0;
+    grid->n = count;
+    for (int i = 0; i < count; i++) {
+        const pf_image *s = &src[i];
+        pfk_minmax_job *j = &jobs[i];
+        int planar = s->layout == PF_CHW && s->channels > 1;
+        j->src = s->data;
+        j->row_stride = s->row_stride;
+        j->plane_stride = planar ? s->plane_stride : 0;
+        j->width = s->width;
+        j->height = s->height;
+        j->planes = planar ? s->channels : 1;
+        j->cn = planar ? 1 : s->channels;
+        j->dtype = s->dtype;
+        keys[2 * i] = INT32_MAX; /* the upload initializes the reduction */
+        keys[2 * i + 1] = INT32_MIN;
+        j->keys = (int32_t *)dev_k + 2 * i;
         if (j->width > grid->w) grid->w = j->width;
         if (j->height > grid->h) grid->h = j->height;
     }

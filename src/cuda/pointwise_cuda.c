@@ -78,7 +78,7 @@ static pf_status run_samples(pf_stream *s, const char *op, int count, const pf_i
     const pfk_cvt_batch *b;
     pfi_grid g;
     if (st == PF_OK) st = pfi_cuda_arena_begin(s, op, bytes, scratch, &a);
-    if (st == PF_OK) st = pfi_gpu_cvt_build(&a, count, smp, &b, &g);
+    if (st == PF_OK) st = pfi_gpu_cvt_build(&a, count, smp, &b, &g, NULL);
     free(smp);
     if (st == PF_OK) st = pfi_cuda_arena_submit(s, op, &a);
     if (st != PF_OK) return st;
@@ -102,14 +102,38 @@ pf_status pfi_cuda_reformat(pf_stream *s, int count, const pf_image src[], pf_im
     return st != PF_OK ? st : run_samples(s, "pf_reformat", count, src, dst, smp);
 }
 
+/* PF_NORM_MINMAX: per-image min/max reduction, then one thread per sample
+ * turns it into the convertTo transform of the sample's element-map job,
+ * then the element map: three launches, one parameter upload. */
+static pf_status normalize_minmax(pf_stream *s, int count, const pf_image src[], const pf_image dst[],
+                                  const pf_normalize_opts *o, pfi_cvt_sample *smp) {
+    static const char op[] = "pf_normalize";
+    pf_status st = check_aligned(op, count, src, dst);
+    size_t sc1, sc2, bytes = pfi_gpu_cvt_bytes(count, &sc1) + pfi_gpu_minmax_bytes(count, &sc2);
+    pfi_arena a;
+    const pfk_cvt_batch *cb;
+    const pfk_minmax_batch *mb;
+    pfk_cvt_job *cjobs;
+    pfi_grid cg, mg;
+    if (st == PF_OK) st = pfi_cuda_arena_begin(s, op, bytes, sc1 + sc2, &a);
+    if (st == PF_OK) st = pfi_gpu_cvt_build(&a, count, smp, &cb, &cg, &cjobs);
+    free(smp);
+    if (st == PF_OK) st = pfi_gpu_minmax_build(&a, count, src, o->lo, o->hi, cjobs, &mb, &mg);
+    if (st == PF_OK) st = pfi_cuda_arena_submit(s, op, &a);
+    if (st != PF_OK) return st;
+    void *cs = pfi_cuda_stream(s);
+    int e = pfi_cu_launch_minmax(cs, mb, mg);
+    if (e == 0) e = pfi_cu_launch_minmax_finish(cs, mb, count);
+    if (e == 0) e = pfi_cu_launch_cvt(cs, cb, cg);
+    return pfi_cuda_launched(s, op, e);
+}
+
 pf_status pfi_cuda_normalize(pf_stream *s, int count, const pf_image src[], pf_image dst[],
                              const pf_normalize_opts *opts) {
     pf_normalize_opts o = opts ? *opts : pf_normalize_opts_defaults();
-    if (o.mode != PF_NORM_MEAN_STD)
-        return pfi_fail(PF_ERR_UNSUPPORTED,
-                        "pf_normalize: PF_NORM_MINMAX is not available on the CUDA backend (it needs a per-image "
-                        "min/max first); use PF_NORM_MEAN_STD, or normalize on the host");
     pfi_cvt_sample *smp;
     pf_status st = pfi_norm_make_samples(count, src, dst, &o, &smp);
-    return st != PF_OK ? st : run_samples(s, "pf_normalize", count, src, dst, smp);
+    if (st != PF_OK) return st;
+    if (o.mode == PF_NORM_MINMAX) return normalize_minmax(s, count, src, dst, &o, smp);
+    return run_samples(s, "pf_normalize", count, src, dst, smp);
 }

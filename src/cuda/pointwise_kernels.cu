@@ -13,6 +13,7 @@ extern "C" {
 #include "kernels/gpu_color.h"
 #include "kernels/gpu_convert.h"
 #include "kernels/gpu_flip.h"
+#include "kernels/gpu_minmax.h"
 #include "kernels/gpu_yuv.h"
 }
 
@@ -51,3 +52,38 @@ PF_POINTWISE_LAUNCHER(pfi_cu_launch_flip, pfi_cu_flip, pfk_flip_batch)
 
 PF_POINTWISE_KERNEL(pfi_cu_cvt, pfk_cvt_batch, pfk_cvt_at)
 PF_POINTWISE_LAUNCHER(pfi_cu_launch_cvt, pfi_cu_cvt, pfk_cvt_batch)
+
+/* Min/max: each warp (one row of 32 threads) reduces its keys with
+ * shuffles, then lane 0 updates the sample's keys atomically. min/max are
+ * exact, so the result is the same in any order. */
+__global__ void pfi_cu_minmax(const pfk_minmax_batch *b) {
+    int32_t x = (int32_t)(blockIdx.x * blockDim.x + threadIdx.x);
+    int32_t y = (int32_t)(blockIdx.y * blockDim.y + threadIdx.y);
+    int32_t n = (int32_t)blockIdx.z, lo, hi;
+    if (!pfk_minmax_at(b, n, x, y, &lo, &hi)) {
+        lo = INT32_MAX;
+        hi = INT32_MIN;
+    }
+    for (int off = 16; off > 0; off >>= 1) {
+        lo = min(lo, __shfl_down_sync(0xffffffffu, lo, off));
+        hi = max(hi, __shfl_down_sync(0xffffffffu, hi, off));
+    }
+    if ((threadIdx.x & 31u) == 0 && lo <= hi) {
+        atomicMin(&b->jobs[n].keys[0], lo);
+        atomicMax(&b->jobs[n].keys[1], hi);
+    }
+}
+
+__global__ void pfi_cu_minmax_finish(const pfk_minmax_batch *b) {
+    int32_t n = (int32_t)(blockIdx.x * blockDim.x + threadIdx.x);
+    if (n < b->count) pfk_minmax_finish(b, n);
+}
+
+PF_POINTWISE_LAUNCHER(pfi_cu_launch_minmax, pfi_cu_minmax, pfk_minmax_batch)
+
+extern "C" int pfi_cu_launch_minmax_finish(void *stream, const void *dev_batch, int count) {
+    if (count <= 0) return (int)cudaSuccess;
+    pfi_cu_minmax_finish<<<(unsigned)((count + 63) / 64), 64, 0, (cudaStream_t)stream>>>(
+        (const pfk_minmax_batch *)dev_batch);
+    return (int)cudaGetLastError();
+}

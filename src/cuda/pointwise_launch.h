@@ -11,5 +11,9 @@ int pfi_cu_launch_yuv(void *stream, const void *dev_batch, pfi_grid g);
 int pfi_cu_launch_color(void *stream, const void *dev_batch, pfi_grid g);
 int pfi_cu_launch_flip(void *stream, const void *dev_batch, pfi_grid g);
 int pfi_cu_launch_cvt(void *stream, const void *dev_batch, pfi_grid g);
+/* pf_normalize NORM_MINMAX: the reduction over grid g, then one thread per
+ * sample (count) writing the element-map transforms. */
+int pfi_cu_launch_minmax(void *stream, const void *dev_batch, pfi_grid g);
+int pfi_cu_launch_minmax_finish(void *stream, const void *dev_batch, int count);
 
 #endif

@@ -205,4 +205,27 @@ PF_HD float pfk_nan_as_x86(float r, float x) {
     return r;
 }
 
+/* ------------------------------------------------- NORM_MINMAX scaling */
+
+/* OpenCV cv::normalize(NORM_MINMAX)'s scale and shift for an image range
+ * [smin, smax] -> [lo, hi] (f32_out: the f32-rounded variant). */
+PF_HD void pfk_minmax_coeffs(double smin, double smax, double lo, double hi, int f32_out, double *scale,
+                             double *shift) {
+    double dmin = lo < hi ? lo : hi, dmax = lo < hi ? hi : lo;
+    double s = (dmax - dmin) * (smax - smin > 2.220446049250313080847e-16 ? 1. / (smax - smin) : 0);
+    if (f32_out) {
+        s = (double)(float)s;
+        *shift = (double)((float)dmin - (float)(smin * s));
+    } else {
+        *shift = dmin - smin * s;
+    }
+    *scale = s;
+}
+
+/* convertTo(alpha, beta)'s "plain cast" test: |alpha - 1| and |beta| below
+ * DBL_EPSILON. */
+PF_HD int pfk_cvt_noscale(double alpha, double beta) {
+    return fabs(alpha - 1) < 2.220446049250313080847e-16 && fabs(beta) < 2.220446049250313080847e-16;
+}
+
 #endif

@@ -91,7 +91,7 @@ void pfi_cvt_xform_scale(pfi_cvt_xform *x, pf_dtype sdt, pf_dtype ddt, double al
     x->kind = PFI_CVT_SCALE;
     x->sdt = sdt;
     x->ddt = ddt;
-    x->noscale = fabs(alpha - 1) < DBL_EPSILON && fabs(beta) < DBL_EPSILON;
+    x->noscale = pfk_cvt_noscale(alpha, beta);
     x->dbl = !x->noscale && sdt == PF_S32 && ddt == PF_S32;
     x->alpha = (float)alpha;
     x->beta = (float)beta;
@@ -101,13 +101,5 @@ void pfi_cvt_xform_scale(pfi_cvt_xform *x, pf_dtype sdt, pf_dtype ddt, double al
 
 void pfi_cvt_minmax_coeffs(double smin, double smax, double lo, double hi, pf_dtype ddt,
                            double *scale, double *shift) {
-    double dmin = lo < hi ? lo : hi, dmax = lo < hi ? hi : lo;
-    double s = (dmax - dmin) * (smax - smin > DBL_EPSILON ? 1. / (smax - smin) : 0);
-    if (ddt == PF_F32) {
-        s = (double)(float)s;
-        *shift = (double)((float)dmin - (float)(smin * s));
-    } else {
-        *shift = dmin - smin * s;
-    }
-    *scale = s;
+    pfk_minmax_coeffs(smin, smax, lo, hi, ddt == PF_F32, scale, shift);
 }

@@ -115,6 +115,13 @@ static pf_status op_normalize(pf_stream *s, int count, const pf_image *src, pf_i
     }
     return pf_normalize(s, count, src, dst, &o);
 }
+static pf_status op_minmax(pf_stream *s, int count, const pf_image *src, pf_image *dst, uint64_t seed) {
+    pf_normalize_opts o = pf_normalize_opts_defaults();
+    o.mode = PF_NORM_MINMAX;
+    o.lo = seed & 1 ? -1.0 : 0.0;
+    o.hi = seed & 2 ? 255.0 : 1.0;
+    return pf_normalize(s, count, src, dst, &o);
+}
 
 /* count random samples of (sdt, scn, sl) -> (ddt, dcn, dl), op on CPU and GPU. */
 static int batch_case(const char *what, op_fn op, uint64_t seed, pf_dtype sdt, int scn, pf_layout sl, pf_dtype ddt,
@@ -187,6 +194,11 @@ static void convert_cases(void) {
             for (int l = 0; l < 4; l++, n++)
                 fails += !batch_case("normalize", op_normalize, 3000 + (uint64_t)n, ins[a], 3, (pf_layout)(l & 1), outs[b],
                                      3, (pf_layout)(l >> 1));
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 4; b++)
+            for (int l = 0; l < 4; l++, n++)
+                fails += !batch_case("normalize(MINMAX)", op_minmax, 4000 + (uint64_t)n, ins[a], 1 + (l & 2), (pf_layout)(l & 1),
+                                     outs[b], 1 + (l & 2), (pf_layout)(l & 1));
     printf("cuda convert/normalize: %d cases, %d differ\n", n, fails);
     CHECK(fails == 0);
 }
@@ -204,17 +216,6 @@ int main(void) {
     color_cases();
     flip_cases();
     convert_cases();
-    /* NORM_MINMAX has no CUDA path yet */
-    dimg s, d;
-    uint64_t rng = 5;
-    pft_img_make(&s.h, 8, 4, 3, PF_U8, PF_HWC, 0, 0, &rng);
-    pft_img_make(&d.h, 8, 4, 3, PF_F32, PF_HWC, 0, 0, &rng);
-    up(&s), up(&d);
-    pf_normalize_opts o = pf_normalize_opts_defaults();
-    o.mode = PF_NORM_MINMAX;
-    CHECK_STATUS(pf_normalize(g_stream, 1, &s.dv, &d.dv, &o), PF_ERR_UNSUPPORTED);
-    CHECK_MSG("PF_NORM_MINMAX");
-    dfree(&s), dfree(&d);
     pf_stream_destroy(g_stream);
     pf_device_close(g_dev);
     return pft_summary("cuda_pointwise");
