@@ -40,14 +40,14 @@ pf_status pfi_gpu_color_build(pfi_arena *a, int count, const pf_image src[], con
     /* the CPU reference's expressions (color_ref.c rgb2hsv / hsv2rgb) */
     b->hscale = ci.kind == PFI_CK_RGB2HSV ? (float)b->hrange * (1.f / 360.f) : 6.0f / (float)b->hrange;
     b->esize = (int32_t)pf_dtype_size(dt);
+    /* the alpha element's bytes first (little-endian: the low bytes) */
     if (dt == PF_U8) {
-        b->alpha[0] = 255;
+        b->alpha = 255;
     } else if (dt == PF_U16) {
-        uint16_t v = 65535;
-        memcpy(b->alpha, &v, sizeof v);
+        b->alpha = 65535;
     } else {
         float v = 1.0f;
-        memcpy(b->alpha, &v, sizeof v);
+        memcpy(&b->alpha, &v, sizeof v);
     }
     const pfi_hsv_tables *t = pfi_hsv_tables_get();
     memcpy(tables, t->sdiv, 256 * sizeof(int32_t));

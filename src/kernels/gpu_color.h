@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <string.h>
+
 #include "kernels/color_math.h"
 #include "pixflow/core.h"
 
@@ -41,31 +43,35 @@ typedef struct pfk_color_batch {
     int32_t hrange; /* HSV: u8 180 / 256 (forward FULL) / 255 (inverse FULL); f32 360 */
     float hscale;   /* HSV: forward hrange / 360 (f32), inverse 6 / hrange */
     int32_t esize;  /* bytes per element */
-    uint8_t alpha[4]; /* the dtype's opaque alpha (255, 65535, 1.0f), esize bytes */
+    uint32_t alpha; /* the dtype's opaque alpha (255, 65535, 1.0f) in its first esize bytes */
     const int32_t *sdiv, *hdiv; /* u8 RGB -> HSV: OpenCV's division tables (256 each) */
     int32_t count;
     const pfk_color_job *jobs;
 } pfk_color_batch;
 
-PF_HD void pfk_color_bytes(uint8_t *d, const uint8_t *s, int32_t n) {
-    for (int32_t i = 0; i < n; i++) d[i] = s[i];
-}
-
-/* Swaps, alpha and gray -> RGB: element bytes moved, any dtype. */
-PF_HD void pfk_color_move(const pfk_color_batch *b, const pfk_color_job *j, const uint8_t *p, uint8_t *o) {
-    const int32_t es = b->esize;
-    uint8_t t[16];
-    if (b->kind == PFK_COLOR_GRAY2RGB) {
-        for (int k = 0; k < 3; k++) pfk_color_bytes(t + k * es, p, es);
-    } else {
-        int a = b->swap ? 2 : 0;
-        pfk_color_bytes(t, p + a * es, es);
-        pfk_color_bytes(t + es, p + es, es);
-        pfk_color_bytes(t + 2 * es, p + (a ^ 2) * es, es);
+/* Swaps, alpha and gray -> RGB move elements as opaque words of the
+ * dtype's size (u8: 1, u16: 2, f32: 4 bytes), in registers. In place is
+ * safe: every element is read before the first write. */
+#define PFK_COLOR_MOVE(NAME, T)                                                                      \
+    PF_HD void NAME(const pfk_color_batch *b, const pfk_color_job *j, const uint8_t *p8, uint8_t *o8) { \
+        const T *p = (const T *)(const void *)p8;                                                    \
+        T *o = (T *)(void *)o8;                                                                      \
+        T c0, c1, c2, c3;                                                                            \
+        if (b->kind == PFK_COLOR_GRAY2RGB) {                                                         \
+            c0 = c1 = c2 = p[0];                                                                     \
+        } else {                                                                                     \
+            int a = b->swap ? 2 : 0;                                                                 \
+            c0 = p[a], c1 = p[1], c2 = p[a ^ 2];                                                     \
+        }                                                                                            \
+        if (j->scn == 4) c3 = p[3];                                                                  \
+        else memcpy(&c3, &b->alpha, sizeof c3);                                                      \
+        o[0] = c0, o[1] = c1, o[2] = c2;                                                             \
+        if (j->dcn == 4) o[3] = c3;                                                                  \
     }
-    if (j->dcn == 4) pfk_color_bytes(t + 3 * es, j->scn == 4 ? p + 3 * es : b->alpha, es);
-    pfk_color_bytes(o, t, j->dcn * es);
-}
+PFK_COLOR_MOVE(pfk_color_move8, uint8_t)
+PFK_COLOR_MOVE(pfk_color_move16, uint16_t)
+PFK_COLOR_MOVE(pfk_color_move32, uint32_t)
+#undef PFK_COLOR_MOVE
 
 PF_HD void pfk_color_u8(const pfk_color_batch *b, const pfk_color_job *j, const uint8_t *s, uint8_t *o,
                         int32_t x) {
@@ -152,7 +158,11 @@ PF_HD void pfk_color_at(const pfk_color_batch *b, int32_t n, int32_t x, int32_t 
     if (x >= j->width || y >= j->height) return;
     const uint8_t *s = j->src + (ptrdiff_t)y * j->src_stride + (ptrdiff_t)x * j->scn * b->esize;
     uint8_t *o = j->dst + (ptrdiff_t)y * j->dst_stride + (ptrdiff_t)x * j->dcn * b->esize;
-    if (b->kind == PFK_COLOR_RGB2RGB || b->kind == PFK_COLOR_GRAY2RGB) pfk_color_move(b, j, s, o);
+    if (b->kind == PFK_COLOR_RGB2RGB || b->kind == PFK_COLOR_GRAY2RGB) {
+        if (b->esize == 1) pfk_color_move8(b, j, s, o);
+        else if (b->esize == 2) pfk_color_move16(b, j, s, o);
+        else pfk_color_move32(b, j, s, o);
+    }
     else if (b->dtype == PF_U8) pfk_color_u8(b, j, s, o, x);
     else if (b->dtype == PF_U16) pfk_color_u16(b, j, (const uint16_t *)(const void *)s, (uint16_t *)(void *)o);
     else pfk_color_f32(b, j, (const float *)(const void *)s, (float *)(void *)o);

@@ -9,6 +9,7 @@
 #include "cuda/flip_jobs.h"
 #include "gpu_emul.h"
 #include "pixflow/ops.h"
+#include "pixflow/runtime.h"
 
 enum { MAXB = 4 };
 static int g_reported;
@@ -67,7 +68,39 @@ static int run_case(uint64_t seed) {
     return ok;
 }
 
+/* Device views where no CUDA device can run them (no GPU here, or a
+ * build without CUDA): every routed pointwise op fails cleanly, naming
+ * CUDA, before touching memory. Only where pf_device_count says 0: on a
+ * GPU machine these host buffers labelled as device memory would be
+ * handed to kernels. */
+static void no_device_checks(void) {
+    int n = 0;
+    if (pf_device_count(PF_DEVICE_CUDA, &n) != PF_OK || n != 0) return;
+    uint8_t a[48] = {0}, b[48] = {0};
+    pf_image s = pf_image_hwc(a, 4, 4, 3, PF_U8, 12), d = pf_image_hwc(b, 4, 4, 3, PF_U8, 12);
+    s.mem = d.mem = PF_MEM_CUDA;
+    pf_flip_code code = PF_FLIP_BOTH;
+    CHECK(pf_flip(NULL, 1, &s, &d, &code, 1) != PF_OK);
+    CHECK_MSG("CUDA");
+    CHECK(pf_cvt_color(NULL, 1, &s, &d, PF_COLOR_BGR2RGB, NULL) != PF_OK);
+    CHECK_MSG("CUDA");
+    CHECK(pf_convert(NULL, 1, &s, &d, NULL) != PF_OK);
+    CHECK_MSG("CUDA");
+    CHECK(pf_normalize(NULL, 1, &s, &d, NULL) != PF_OK);
+    CHECK_MSG("CUDA");
+    pf_yuv f = pf_yuv_nv12(a, 4, 4, 0);
+    f.y.mem = f.uv.mem = PF_MEM_CUDA;
+    CHECK(pf_cvt_color_from_yuv(NULL, 1, &f, &d, PF_COLOR_YUV2RGB_NV12, NULL) != PF_OK);
+    CHECK_MSG("CUDA");
+    f.uv.mem = PF_MEM_HOST; /* mixed planes: the first offender is named */
+    CHECK_STATUS(pf_cvt_color_from_yuv(NULL, 1, &f, &d, PF_COLOR_YUV2RGB_NV12, NULL), PF_ERR_INVALID_ARGUMENT);
+    CHECK_MSG("src[0].uv is host memory");
+    printf("no CUDA device: %s\n", pf_last_error());
+    for (int i = 0; i < 48; i++) CHECK(b[i] == 0);
+}
+
 int main(int argc, char **argv) {
+    no_device_checks();
     if (argc > 1) { /* re-run one case by its seed */
         run_case(strtoull(argv[1], NULL, 10));
         return pft_summary("gpu_emul_flip");
