@@ -44,9 +44,10 @@ PF_HD void pfk_yuv_at(const pfk_yuv_batch *b, int32_t n, int32_t x, int32_t y) {
     pfk_yuv_chroma ch = pfk_yuv_chroma_terms(&b->k, j->u[cj * j->u_stride + ci], j->v[cj * j->v_stride + ci]);
     uint8_t rgb[3];
     pfk_yuv_decode(&b->k, &ch, luma, rgb);
-    o[0] = rgb[b->blue_first ? 2 : 0];
+    /* selects, not a runtime index: rgb[] stays in registers on the GPU */
+    o[0] = b->blue_first ? rgb[2] : rgb[0];
     o[1] = rgb[1];
-    o[2] = rgb[b->blue_first ? 0 : 2];
+    o[2] = b->blue_first ? rgb[0] : rgb[2];
     if (b->cn == 4) o[3] = 255;
 }
 
