@@ -69,11 +69,14 @@ echo "== benchmarks" >>"$log"
 {
   echo "## pixflow GPU benchmarks"
   echo
-  if [ -x build-gpu/pixflow_gpu_bench ]; then
-    build-gpu/pixflow_gpu_bench 2>&1 | tee -a "$log"
-  else
-    echo "pixflow_gpu_bench was not built"
-  fi
+  for b in pixflow_gpu_bench pixflow_gpu_bench_preprocess; do
+    if [ -x "build-gpu/$b" ]; then
+      "build-gpu/$b" 2>&1 | tee -a "$log"
+    else
+      echo "$b was not built"
+    fi
+    echo
+  done
   echo
   echo "## Same workloads through torchvision / CV-CUDA"
   echo
