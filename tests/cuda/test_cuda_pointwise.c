@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "../unit/gpu_emul.h"
+#include "cuda_skip.h"
 #include "pixflow/ops.h"
 #include "pixflow/runtime.h"
 
@@ -204,12 +205,7 @@ static void convert_cases(void) {
 }
 
 int main(void) {
-    int n = 0;
-    if (pf_device_count(PF_DEVICE_CUDA, &n) != PF_OK || n == 0) {
-        printf("SKIP: no CUDA device (pf_device_count(PF_DEVICE_CUDA) = %d)\n", n);
-        return 77;
-    }
-    CHECK_STATUS(pf_device_open(PF_DEVICE_CUDA, 0, &g_dev), PF_OK);
+    g_dev = pft_cuda_device_or_skip("cuda_pointwise");
     CHECK_STATUS(pf_stream_create(g_dev, &g_stream), PF_OK);
     if (g_stream == NULL) return pft_summary("cuda_pointwise");
     yuv_cases();
