@@ -69,7 +69,7 @@ echo "== benchmarks" >>"$log"
 {
   echo "## pixflow GPU benchmarks"
   echo
-  for b in pixflow_gpu_bench pixflow_gpu_bench_preprocess; do
+  for b in pixflow_gpu_bench pixflow_gpu_bench_preprocess pixflow_gpu_bench_pointwise; do
     if [ -x "build-gpu/$b" ]; then
       "build-gpu/$b" 2>&1 | tee -a "$log"
     else
