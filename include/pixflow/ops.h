@@ -214,7 +214,8 @@ PF_API size_t pf_yuv_frame_size(int32_t width, int32_t height, ptrdiff_t stride)
  *   Chroma is taken from the top-left pixel of each 2x2 block (OpenCV's
  *   rule), not averaged.
  * Frames: y is W x H x 1; uv (NV12/NV21) is W/2 x H/2 x 2; u, v (I420/YV12)
- * are W/2 x H/2 x 1; all u8, host, each with its own (possibly negative)
+ * are W/2 x H/2 x 1; all u8, host (or CUDA device memory for the decode,
+ * see Backends below), each with its own (possibly negative)
  * stride. W and H must be even (OpenCV's rule): PF_ERR_INVALID_ARGUMENT
  * naming the plane. Any overlap between an output and an input plane, or
  * between two output planes, is PF_ERR_INVALID_ARGUMENT. Every sample is
