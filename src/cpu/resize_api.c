@@ -17,7 +17,9 @@ static int interp_valid(pf_interp i) {
            i == PF_INTERP_AREA || i == PF_INTERP_LANCZOS4 || i == PF_INTERP_NEAREST_EXACT;
 }
 
-static pf_status check_pair(int i, const pf_image *s, const pf_image *d) {
+/* Shape / dtype / layout checks shared by the host and device paths;
+ * `host` adds the host-memory requirement of the CPU path. */
+static pf_status check_pair(int i, const pf_image *s, const pf_image *d, bool host) {
     char name[48];
     snprintf(name, sizeof name, "pf_resize: src[%d]", i);
     pf_status st = pf_image_validate(s, name);
@@ -25,7 +27,7 @@ static pf_status check_pair(int i, const pf_image *s, const pf_image *d) {
     snprintf(name, sizeof name, "pf_resize: dst[%d]", i);
     st = pf_image_validate(d, name);
     if (st != PF_OK) return st;
-    if (s->mem != PF_MEM_HOST || d->mem != PF_MEM_HOST)
+    if (host && (s->mem != PF_MEM_HOST || d->mem != PF_MEM_HOST))
         return pfi_fail(PF_ERR_UNSUPPORTED,
                         "pf_resize: %s[%d] is device memory; the CPU path needs host views "
                         "(use a CUDA stream for device memory)",
@@ -63,7 +65,7 @@ pf_status pf_resize(pf_stream *stream, int count, const pf_image src[], pf_image
                         (int)o.interp);
     /* Validate the whole batch before touching any output. */
     for (int i = 0; i < count; i++) {
-        pf_status st = check_pair(i, &src[i], &dst[i]);
+        pf_status st = check_pair(i, &src[i], &dst[i], true);
         if (st != PF_OK) return st;
     }
     const pfi_resize_kernels *K = pfi_resize_kernels_for(pf_stream_isa(stream));

@@ -38,4 +38,9 @@ size_t pfi_gpu_resize_bytes(int count, const pf_image src[], const pf_image dst[
 pf_status pfi_gpu_resize_build(pfi_arena *a, int count, const pf_image src[], const pf_image dst[],
                                const pf_resize_opts *opts, const pfk_resize_batch **dev_batch, pfi_grid *grid);
 
+/* Queues the resize kernel for a built batch on a cudaStream_t; returns
+ * the launch's cudaError_t as int (0 = success). Defined in
+ * resize_kernels.cu (CUDA builds only). */
+int pfi_cu_launch_resize(void *stream, const void *dev_batch, pfi_grid g);
+
 #endif

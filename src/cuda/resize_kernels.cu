@@ -7,8 +7,7 @@
 #include <stdint.h>
 
 extern "C" {
-#include "cuda/gpu_arena.h"
-#include "kernels/gpu_resize.h"
+#include "cuda/resize_jobs.h"
 }
 
 __global__ void pfi_cuda_resize(const pfk_resize_batch *b) {
@@ -17,8 +16,6 @@ __global__ void pfi_cuda_resize(const pfk_resize_batch *b) {
     pfk_resize_at(b, (int32_t)blockIdx.z, x, y);
 }
 
-/* Queues the kernel on `stream` (a cudaStream_t); returns the
- * cudaError_t of the launch as int (0 = success). */
 extern "C" int pfi_cu_launch_resize(void *stream, const void *dev_batch, pfi_grid g) {
     if (g.w <= 0 || g.h <= 0 || g.n <= 0) return 0;
     dim3 block(32, 8, 1);

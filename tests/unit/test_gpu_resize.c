@@ -127,6 +127,36 @@ static void pick_sizes(uint64_t *rng, int *sw, int *sh, int *dw, int *dh) {
     }
 }
 
+/* Photo-sized cases the random ones do not reach: wide antialias and area
+ * cells, long rows (every SIMD-lane split), big upscales. Case numbers
+ * BIG0 + i. */
+typedef struct big_case {
+    pf_dtype dt;
+    pf_interp ip;
+    int aa, cn;
+    pf_layout lay;
+    int sw, sh, dw, dh;
+} big_case;
+#define BIG0 10000
+static const big_case k_big[] = {
+    {PF_U8, PF_INTERP_LINEAR, 1, 3, PF_HWC, 1920, 1080, 224, 224},
+    {PF_U8, PF_INTERP_LINEAR, 0, 3, PF_HWC, 1920, 1080, 224, 224},
+    {PF_U8, PF_INTERP_LINEAR, 0, 3, PF_HWC, 1280, 720, 640, 360},
+    {PF_U8, PF_INTERP_AREA, 0, 3, PF_HWC, 1920, 1080, 640, 360},
+    {PF_U8, PF_INTERP_AREA, 0, 1, PF_HWC, 1000, 700, 333, 233},
+    {PF_U8, PF_INTERP_CUBIC, 0, 3, PF_HWC, 640, 480, 300, 500},
+    {PF_U8, PF_INTERP_CUBIC, 1, 4, PF_HWC, 800, 600, 120, 90},
+    {PF_U8, PF_INTERP_LANCZOS4, 0, 3, PF_HWC, 120, 90, 640, 480},
+    {PF_U8, PF_INTERP_LANCZOS4, 1, 1, PF_HWC, 900, 900, 100, 100},
+    {PF_U16, PF_INTERP_AREA, 0, 2, PF_CHW, 1200, 800, 300, 200},
+    {PF_U16, PF_INTERP_CUBIC, 1, 3, PF_CHW, 700, 500, 256, 256},
+    {PF_F32, PF_INTERP_LINEAR, 0, 3, PF_CHW, 1024, 768, 224, 224},
+    {PF_F32, PF_INTERP_AREA, 0, 4, PF_HWC, 1024, 768, 512, 384},
+    {PF_F32, PF_INTERP_LANCZOS4, 0, 1, PF_HWC, 513, 257, 1000, 600},
+    {PF_F32, PF_INTERP_AREA, 1, 3, PF_HWC, 1000, 1000, 77, 55},
+};
+#define NBIG ((int)(sizeof k_big / sizeof k_big[0]))
+
 static int g_cases, g_samples;
 static double g_maxdiff;
 
@@ -139,6 +169,8 @@ static void run_case(int ci) {
     int cn = pft_range(&rng, 1, 4);
     pf_layout lay = pft_range(&rng, 0, 2) == 0 ? PF_CHW : PF_HWC;
     int count = pft_range(&rng, 1, MAXB);
+    const big_case *big = ci >= BIG0 && ci < BIG0 + NBIG ? &k_big[ci - BIG0] : NULL;
+    if (big != NULL) { dt = big->dt; ip = big->ip; aa = big->aa; cn = big->cn; lay = big->lay; count = 1; }
     pf_resize_opts o = {ip, aa != 0};
     size_t es = pf_dtype_size(dt);
 
@@ -148,6 +180,7 @@ static void run_case(int ci) {
     for (int i = 0; i < count; i++) {
         int sw, sh, dw, dh;
         pick_sizes(&rng, &sw, &sh, &dw, &dh);
+        if (big != NULL) { sw = big->sw; sh = big->sh; dw = big->dw; dh = big->dh; }
         int pad = pft_range(&rng, 0, 3) * (int)es, flip = pft_range(&rng, 0, 3) == 0;
         int gmis = pft_range(&rng, 0, 1) ? 1 : 0; /* the GPU view may be misaligned */
         int gpad = pft_range(&rng, 0, 9);
@@ -244,6 +277,7 @@ int main(int argc, char **argv) {
         run_case(atoi(argv[1]));
     } else {
         for (int ci = 0; ci < 700; ci++) run_case(ci);
+        for (int ci = BIG0; ci < BIG0 + NBIG; ci++) run_case(ci);
     }
     printf("gpu_emul_resize: %d cases, %d samples, max diff %g\n", g_cases, g_samples, g_maxdiff);
     return pft_summary("gpu_emul_resize");
