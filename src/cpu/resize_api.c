@@ -1,6 +1,7 @@
 /* pf_resize: argument checks, per-sample plans, CPU execution. */
 #include <stdio.h>
 
+#include "core/backend.h"
 #include "core/error.h"
 #include "core/image_util.h"
 #include "cpu/resize_exec.h"
@@ -63,11 +64,18 @@ pf_status pf_resize(pf_stream *stream, int count, const pf_image src[], pf_image
                         "pf_resize: opts->interp is %d; use NEAREST(0), LINEAR(1), CUBIC(2), AREA(3), "
                         "LANCZOS4(4) or NEAREST_EXACT(6)",
                         (int)o.interp);
+    /* Device views run on their backend (same checks, no host-memory one). */
+    const pfi_backend *be = NULL;
+    pf_stream *ds = NULL;
+    pf_status rs = pfi_route_images("pf_resize", stream, count, src, dst, &be, &ds);
+    if (rs != PF_OK) return rs;
     /* Validate the whole batch before touching any output. */
     for (int i = 0; i < count; i++) {
-        pf_status st = check_pair(i, &src[i], &dst[i], true);
+        pf_status st = check_pair(i, &src[i], &dst[i], be == NULL);
         if (st != PF_OK) return st;
     }
+    if (be != NULL)
+        return be->kernels->resize ? be->kernels->resize(ds, count, src, dst, &o) : pfi_unsupported_on("pf_resize", be);
     const pfi_resize_kernels *K = pfi_resize_kernels_for(pf_stream_isa(stream));
     for (int i = 0; i < count; i++) {
         pf_status st = pfi_resize_image(stream, K, &src[i], &dst[i], o.interp, o.antialias);

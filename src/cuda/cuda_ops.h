@@ -1,10 +1,13 @@
-/* Device entry points of the CUDA backend's kernels table
- * (src/cuda/backend_cuda.c): same arguments as the public ops, called by
- * them after validation with device views and a CUDA stream. */
+/* Device-op entry points of the CUDA backend (the pfi_kernels table in
+ * backend_cuda.c), one per public op, same arguments; each file
+ * src/cuda/<op>_cuda.c implements one. */
 #ifndef PF_CUDA_CUDA_OPS_H
 #define PF_CUDA_CUDA_OPS_H
 
-#include "pixflow/ops.h"
+#include "core/backend.h"
+
+/* Frees a stream's parameter arena (runtime_cuda.c). */
+void pfi_cuda_stream_state_free(int device, void *state);
 
 pf_status pfi_cuda_resize(pf_stream *s, int count, const pf_image src[], pf_image dst[],
                           const pf_resize_opts *opts);
