@@ -100,7 +100,7 @@ static double max_diff(const pf_image *a, const pf_image *b) {
                 } else {
                     float u, w;
                     memcpy(&u, ra + 4 * e, 4); memcpy(&w, rb + 4 * e, 4);
-                    va = u; vb = w;
+                    va = (double)u; vb = (double)w;
                 }
                 double d = va > vb ? va - vb : vb - va;
                 if (d > m || d != d) m = d != d ? 1e30 : d;
