@@ -94,12 +94,15 @@ PF_HD int32_t pfk_rz_h_i32(const pfk_resize_job *j, const uint8_t *row, int32_t 
 }
 
 /* PFI_H_U8_LIN16: the two-tap sum pre-shifted by 4, as int16. */
+PF_HD int16_t pfk_rz_lin16(const uint8_t *row, int32_t o0, int32_t o1, int16_t w0, int16_t w1) {
+    int32_t s = row[o0] * w0 + row[o1] * w1;
+    return (int16_t)(s >> 4);
+}
 PF_HD int16_t pfk_rz_h_lin16(const pfk_resize_job *j, const uint8_t *row, int32_t e) {
     int32_t dx = e / j->cn, c = e - dx * j->cn;
     const int32_t *ix = j->h_idx + (ptrdiff_t)dx * 2;
     const int16_t *w = j->h_icoef + (ptrdiff_t)dx * 2;
-    int32_t s = row[ix[0] * j->cn + c] * w[0] + row[ix[1] * j->cn + c] * w[1];
-    return (int16_t)(s >> 4);
+    return pfk_rz_lin16(row, ix[0] * j->cn + c, ix[1] * j->cn + c, w[0], w[1]);
 }
 
 /* PFI_H_F32: float sum, taps left to right. */
@@ -314,6 +317,20 @@ PF_HD void pfk_rz_store_elem(const pfk_resize_job *j, int32_t plane, int32_t y, 
 PF_HD void pfk_resize_at(const pfk_resize_batch *b, int32_t n, int32_t x, int32_t y) {
     const pfk_resize_job *j = &b->jobs[n];
     if (x < 0 || y < 0 || x >= j->dw || y >= j->dh) return;
+    if (j->kind == PFK_RZ_SEP && j->vk == PFK_V_U8_LINEAR) {
+        /* the common u8 LINEAR case: taps, weights and rows once per pixel */
+        const int32_t *ix = j->h_idx + (ptrdiff_t)x * 2, *sy = j->v_idx + (ptrdiff_t)y * 2;
+        const int16_t *w = j->h_icoef + (ptrdiff_t)x * 2, *bt = j->v_icoef + (ptrdiff_t)y * 2;
+        int32_t o0 = ix[0] * j->cn, o1 = ix[1] * j->cn;
+        for (int32_t p = 0; p < j->planes; p++) {
+            const uint8_t *r0 = pfk_rz_src_row(j, p, sy[0]), *r1 = pfk_rz_src_row(j, p, sy[1]);
+            uint8_t *d = j->dst + (ptrdiff_t)p * j->dst_plane + (ptrdiff_t)y * j->dst_row + (ptrdiff_t)x * j->cn;
+            for (int32_t c = 0; c < j->cn; c++)
+                d[c] = pfk_v_u8_linear16(pfk_rz_lin16(r0, o0 + c, o1 + c, w[0], w[1]),
+                                         pfk_rz_lin16(r1, o0 + c, o1 + c, w[0], w[1]), bt[0], bt[1]);
+        }
+        return;
+    }
     for (int32_t p = 0; p < j->planes; p++) {
         uint8_t *drow = j->dst + (ptrdiff_t)p * j->dst_plane + (ptrdiff_t)y * j->dst_row;
         for (int32_t c = 0; c < j->cn; c++) pfk_rz_store_elem(j, p, y, x * j->cn + c, drow);
