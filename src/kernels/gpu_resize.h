@@ -98,11 +98,15 @@ PF_HD int16_t pfk_rz_lin16(const uint8_t *row, int32_t o0, int32_t o1, int16_t w
     int32_t s = row[o0] * w0 + row[o1] * w1;
     return (int16_t)(s >> 4);
 }
-PF_HD int16_t pfk_rz_h_lin16(const pfk_resize_job *j, const uint8_t *row, int32_t e) {
-    int32_t dx = e / j->cn, c = e - dx * j->cn;
-    const int32_t *ix = j->h_idx + (ptrdiff_t)dx * 2;
-    const int16_t *w = j->h_icoef + (ptrdiff_t)dx * 2;
-    return pfk_rz_lin16(row, ix[0] * j->cn + c, ix[1] * j->cn + c, w[0], w[1]);
+
+/* u8 LINEAR (PFI_H_U8_LIN16 + PFI_V_U8_LINEAR) for pixel x, channel c
+ * of a plane, both passes (the vertical one: OpenCV's pmulhw steps). */
+PF_HD uint8_t pfk_rz_linear_u8(const pfk_resize_job *j, int32_t plane, int32_t x, int32_t y, int32_t c) {
+    const int32_t *ix = j->h_idx + (ptrdiff_t)x * 2, *sy = j->v_idx + (ptrdiff_t)y * 2;
+    const int16_t *w = j->h_icoef + (ptrdiff_t)x * 2, *bt = j->v_icoef + (ptrdiff_t)y * 2;
+    int32_t o0 = ix[0] * j->cn + c, o1 = ix[1] * j->cn + c;
+    return pfk_v_u8_linear16(pfk_rz_lin16(pfk_rz_src_row(j, plane, sy[0]), o0, o1, w[0], w[1]),
+                             pfk_rz_lin16(pfk_rz_src_row(j, plane, sy[1]), o0, o1, w[0], w[1]), bt[0], bt[1]);
 }
 
 /* PFI_H_F32: float sum, taps left to right. */
@@ -142,10 +146,10 @@ PF_HD uint8_t pfk_rz_sep_u8(const pfk_resize_job *j, int32_t plane, int32_t y, i
                                     pfk_rz_h_i32(j, pfk_rz_src_row(j, plane, sy[3]), e), b[0], b[1], b[2], b[3]);
     }
     switch (j->vk) {
-    case PFK_V_U8_LINEAR:
-        return pfk_v_u8_linear16(pfk_rz_h_lin16(j, pfk_rz_src_row(j, plane, sy[0]), e),
-                                 pfk_rz_h_lin16(j, pfk_rz_src_row(j, plane, sy[1]), e), j->v_icoef[t],
-                                 j->v_icoef[t + 1]);
+    case PFK_V_U8_LINEAR: {
+        int32_t dx = e / j->cn;
+        return pfk_rz_linear_u8(j, plane, dx, y, e - dx * j->cn);
+    }
     case PFK_V_AA_U8: {
         int32_t ss = 1 << (PFK_AA_BITS - 1);
         for (int32_t k = 0; k < j->kv; k++)
@@ -269,6 +273,7 @@ PF_HD uint8_t pfk_resize_u8_value(const pfk_resize_job *j, int32_t x, int32_t y,
         return o8;
     }
     default:
+        if (j->vk == PFK_V_U8_LINEAR) return pfk_rz_linear_u8(j, plane, x, y, ch);
         if (j->hk == PFK_H_F32) return pfk_sat_u8_f(pfk_rz_sep_f(j, plane, y, e));
         return pfk_rz_sep_u8(j, plane, y, e);
     }
@@ -317,17 +322,10 @@ PF_HD void pfk_rz_store_elem(const pfk_resize_job *j, int32_t plane, int32_t y, 
 PF_HD void pfk_resize_at(const pfk_resize_batch *b, int32_t n, int32_t x, int32_t y) {
     const pfk_resize_job *j = &b->jobs[n];
     if (x < 0 || y < 0 || x >= j->dw || y >= j->dh) return;
-    if (j->kind == PFK_RZ_SEP && j->vk == PFK_V_U8_LINEAR) {
-        /* the common u8 LINEAR case: taps, weights and rows once per pixel */
-        const int32_t *ix = j->h_idx + (ptrdiff_t)x * 2, *sy = j->v_idx + (ptrdiff_t)y * 2;
-        const int16_t *w = j->h_icoef + (ptrdiff_t)x * 2, *bt = j->v_icoef + (ptrdiff_t)y * 2;
-        int32_t o0 = ix[0] * j->cn, o1 = ix[1] * j->cn;
+    if (j->kind == PFK_RZ_SEP && j->vk == PFK_V_U8_LINEAR) { /* the common case, without divisions */
         for (int32_t p = 0; p < j->planes; p++) {
-            const uint8_t *r0 = pfk_rz_src_row(j, p, sy[0]), *r1 = pfk_rz_src_row(j, p, sy[1]);
             uint8_t *d = j->dst + (ptrdiff_t)p * j->dst_plane + (ptrdiff_t)y * j->dst_row + (ptrdiff_t)x * j->cn;
-            for (int32_t c = 0; c < j->cn; c++)
-                d[c] = pfk_v_u8_linear16(pfk_rz_lin16(r0, o0 + c, o1 + c, w[0], w[1]),
-                                         pfk_rz_lin16(r1, o0 + c, o1 + c, w[0], w[1]), bt[0], bt[1]);
+            for (int32_t c = 0; c < j->cn; c++) d[c] = pfk_rz_linear_u8(j, p, x, y, c);
         }
         return;
     }
