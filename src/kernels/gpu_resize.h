@@ -130,9 +130,10 @@ PF_HD uint8_t pfk_rz_h_aa(const pfk_resize_job *j, const uint8_t *row, int32_t e
 }
 
 /* -------------------------------------------------- element results */
-/* Every function below yields element e of output row y of one plane
- * (plane base already applied through `plane`), in the output dtype;
- * u8/u16 results are returned widened to float only where exact. */
+/* Element e (= dx * cn + c) of output row y of plane `plane`: the u8
+ * result of the integer kinds, the float sum of the float kinds (the
+ * caller saturates it to u8/u16 as the CPU's vertical kernel does), and
+ * the area-fast result in the job's dtype. */
 
 /* Separable u8 kinds: the result as u8. */
 PF_HD uint8_t pfk_rz_sep_u8(const pfk_resize_job *j, int32_t plane, int32_t y, int32_t e) {
