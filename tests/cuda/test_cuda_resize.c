@@ -84,6 +84,17 @@ static void run_case(pf_device *gpu, pf_stream *s, int ci) {
     CHECK_STATUS(pf_resize(NULL, count, hs, hd, &o), PF_OK); /* CPU reference into the host dst */
     for (int pass = 0; pass < 2; pass++) {
         pf_stream *run = pass == 0 ? s : NULL;
+        /* canary-filled outputs first, so a pass that writes nothing fails */
+        for (int i = 0; i < count; i++) {
+            size_t n = (size_t)hd[i].width * (size_t)hd[i].height * (size_t)cn * es;
+            char *canary = malloc(n);
+            memset(canary, 0xA5, n);
+            pf_image cv = lay == PF_CHW ? pf_image_chw(canary, hd[i].width, hd[i].height, cn, dt, 0, 0)
+                                        : pf_image_hwc(canary, hd[i].width, hd[i].height, cn, dt, 0);
+            CHECK_STATUS(pf_image_copy_async(s, &cv, &dd[i]), PF_OK);
+            CHECK_STATUS(pf_stream_synchronize(s), PF_OK);
+            free(canary);
+        }
         CHECK_STATUS(pf_resize(run, count, ds, dd, &o), PF_OK);
         if (pass == 0) CHECK_STATUS(pf_stream_synchronize(s), PF_OK);
         for (int i = 0; i < count; i++) {
