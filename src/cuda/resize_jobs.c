@@ -96,14 +96,21 @@ static pf_status put_axis(pfi_arena *a, const pfi_axis *ax, int want_i16, int wa
     return st;
 }
 
+/* The source view's fields of a job (everything else is the plan's). */
+static void set_src(pfk_resize_job *job, const pf_image *src) {
+    int planar = src->layout == PF_CHW && src->channels > 1;
+    job->src = (const uint8_t *)src->data;
+    job->src_row = src->row_stride;
+    job->src_plane = planar ? src->plane_stride : 0;
+    job->src_aligned = view_aligned(src);
+}
+
 pf_status pfi_gpu_resize_job_fill(pfi_arena *a, const pf_image *src, int32_t dst_w, int32_t dst_h,
                                   const pf_resize_opts *opts, pfk_resize_job *job) {
     pf_resize_opts o = opts ? *opts : pf_resize_opts_defaults();
     int planar = src->layout == PF_CHW && src->channels > 1;
     memset(job, 0, sizeof *job);
-    job->src = (const uint8_t *)src->data;
-    job->src_row = src->row_stride;
-    job->src_plane = planar ? src->plane_stride : 0;
+    set_src(job, src);
     job->sw = src->width;
     job->sh = src->height;
     job->dw = dst_w;
@@ -111,7 +118,6 @@ pf_status pfi_gpu_resize_job_fill(pfi_arena *a, const pf_image *src, int32_t dst
     job->planes = planar ? src->channels : 1;
     job->cn = planar ? 1 : src->channels;
     job->type = type_of(src->dtype);
-    job->src_aligned = view_aligned(src);
 
     pfi_resize_plan p;
     pf_status st = pfi_resize_plan_build(&p, src->width, src->height, dst_w, dst_h, job->cn, src->dtype,
@@ -161,11 +167,30 @@ void pfi_gpu_resize_job_set_dst(pfk_resize_job *job, const pf_image *dst) {
     job->dst_aligned = view_aligned(dst);
 }
 
+/* How far back a sample looks for one of its shape (bounds the search
+ * in long varshape batches). */
+#define SHARE_WINDOW 64
+
+/* Same plan and job shape: sizes, dtype, channels, planar or not. */
+static int same_plan(const pf_image *s0, const pf_image *d0, const pf_image *s1, const pf_image *d1) {
+    int p0 = s0->layout == PF_CHW && s0->channels > 1, p1 = s1->layout == PF_CHW && s1->channels > 1;
+    return s0->width == s1->width && s0->height == s1->height && d0->width == d1->width &&
+           d0->height == d1->height && s0->dtype == s1->dtype && s0->channels == s1->channels && p0 == p1;
+}
+
+/* The earlier sample whose tables sample i reuses, or -1. */
+static int shared_with(const pf_image src[], const pf_image dst[], int i) {
+    for (int k = i - 1; k >= 0 && k >= i - SHARE_WINDOW; k--)
+        if (same_plan(&src[k], &dst[k], &src[i], &dst[i])) return k;
+    return -1;
+}
+
 size_t pfi_gpu_resize_bytes(int count, const pf_image src[], const pf_image dst[], const pf_resize_opts *opts,
                             size_t *scratch_bytes) {
     size_t n = pfi_arena_round(sizeof(pfk_resize_batch)) +
                pfi_arena_round(sizeof(pfk_resize_job) * (size_t)(count > 0 ? count : 0));
-    for (int i = 0; i < count; i++) n += pfi_gpu_resize_job_bytes(&src[i], dst[i].width, dst[i].height, opts);
+    for (int i = 0; i < count; i++)
+        if (shared_with(src, dst, i) < 0) n += pfi_gpu_resize_job_bytes(&src[i], dst[i].width, dst[i].height, opts);
     if (scratch_bytes != NULL) *scratch_bytes = 0;
     return n;
 }
@@ -182,8 +207,16 @@ pf_status pfi_gpu_resize_build(pfi_arena *a, int count, const pf_image src[], co
     batch->jobs = jobs_dev;
     pfi_grid g = {0, 0, count};
     for (int i = 0; i < count; i++) {
-        pf_status st = pfi_gpu_resize_job_fill(a, &src[i], dst[i].width, dst[i].height, opts, &jobs[i]);
-        if (st != PF_OK) return st;
+        /* samples of one shape (the usual fixed-size batch) share the
+         * tables of the first: one plan per shape, not per sample */
+        int same = shared_with(src, dst, i);
+        if (same >= 0) {
+            jobs[i] = jobs[same];
+            set_src(&jobs[i], &src[i]);
+        } else {
+            pf_status st = pfi_gpu_resize_job_fill(a, &src[i], dst[i].width, dst[i].height, opts, &jobs[i]);
+            if (st != PF_OK) return st;
+        }
         pfi_gpu_resize_job_set_dst(&jobs[i], &dst[i]);
         if (dst[i].width > g.w) g.w = dst[i].width;
         if (dst[i].height > g.h) g.h = dst[i].height;

@@ -18,7 +18,7 @@
 #include "pixflow/pixflow.h"
 #include "test_util.h"
 
-#define MAXB 3
+#define MAXB 4
 
 static const pf_interp k_interps[] = {PF_INTERP_NEAREST, PF_INTERP_LINEAR,   PF_INTERP_CUBIC,
                                       PF_INTERP_AREA,    PF_INTERP_LANCZOS4, PF_INTERP_NEAREST_EXACT};
@@ -177,9 +177,15 @@ static void run_case(int ci) {
     img src[MAXB], gsrc[MAXB], dcpu[MAXB], dgpu[MAXB];
     pf_image sv[MAXB], gsv[MAXB], dcv[MAXB], dgv[MAXB];
     char desc[MAXB][96];
+    /* one shape for the whole batch (tables shared between samples) or
+     * one per sample */
+    int uniform = pft_range(&rng, 0, 2) == 0;
+    int sw0 = 0, sh0 = 0, dw0 = 0, dh0 = 0;
     for (int i = 0; i < count; i++) {
         int sw, sh, dw, dh;
         pick_sizes(&rng, &sw, &sh, &dw, &dh);
+        if (uniform && i > 0) { sw = sw0; sh = sh0; dw = dw0; dh = dh0; }
+        sw0 = sw; sh0 = sh; dw0 = dw; dh0 = dh;
         if (big != NULL) { sw = big->sw; sh = big->sh; dw = big->dw; dh = big->dh; }
         int pad = pft_range(&rng, 0, 3) * (int)es, flip = pft_range(&rng, 0, 3) == 0;
         int gmis = pft_range(&rng, 0, 1) ? 1 : 0; /* the GPU view may be misaligned */
