@@ -39,8 +39,17 @@ PF_API pf_resize_opts pf_resize_opts_defaults(void);
  *
  * Supports: dtypes PF_U8, PF_U16, PF_F32; 1..4 channels; PF_HWC and PF_CHW
  * (CHW resizes each plane); any strides (negative row strides included);
- * src and dst may differ in layout only if channels == 1. Host memory only
- * (PF_MEM_CUDA views are rejected with PF_ERR_UNSUPPORTED on the CPU path).
+ * src and dst may differ in layout only if channels == 1.
+ *
+ * Backends: host views run on the CPU (stream NULL or a CPU stream).
+ * CUDA device views (mem PF_MEM_CUDA, all on one device) run on that GPU,
+ * on `stream` when it is a CUDA stream of that device (asynchronous) or
+ * synchronously with NULL; everything above is supported there too (every
+ * mode, antialias, u8/u16/f32, 1..4 channels, HWC/CHW, any strides, also
+ * unaligned, varshape batches), with outputs bit-identical to the CPU
+ * path: the GPU evaluates the CPU's own resize tables per output pixel in
+ * the CPU's operation order (docs/exactness.md, "GPU resize"). Host and
+ * device views cannot be mixed in one call (PF_ERR_INVALID_ARGUMENT).
  *
  * antialias == false: the result equals OpenCV 4.x cv::resize(src, dst,
  * dst.size(), 0, 0, interp):

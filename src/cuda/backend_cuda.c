@@ -229,7 +229,7 @@ static pf_status cu_copy_2d(int device, void *stream, void *dst, size_t dpitch, 
 }
 
 static const pfi_kernels cuda_kernels = {
-    .resize = NULL,
+    .resize = pfi_cuda_resize,
 };
 
 static const pfi_backend cuda_backend = {

@@ -9,4 +9,7 @@
 /* Frees a stream's parameter arena (runtime_cuda.c). */
 void pfi_cuda_stream_state_free(int device, void *state);
 
+pf_status pfi_cuda_resize(pf_stream *s, int count, const pf_image src[], pf_image dst[],
+                          const pf_resize_opts *opts);
+
 #endif
