@@ -63,6 +63,10 @@ pf_status pfi_pp_check(const pf_preprocess_plan *plan, int count, const pf_image
  * sample's width, height and channels (the caller checks its pixels). */
 pf_status pfi_pp_check_shapes(const pf_preprocess_plan *plan, int count, const pf_image shapes[],
                               const pf_aug_params params[], const pf_tensor *dst);
+/* pfi_pp_check for device views: the same checks but where the memory
+ * lives (the caller's routing decided that). */
+pf_status pfi_pp_check_device(const pf_preprocess_plan *plan, int count, const pf_image src[],
+                              const pf_aug_params params[], const pf_tensor *dst);
 pf_status pfi_pp_check_desc(const pf_preprocess_desc *d, const char *op);
 
 /* The u8 stage of one sample into `canvas` (rw x rh x canvas channels,
@@ -73,6 +77,9 @@ pf_status pfi_pp_check_desc(const pf_preprocess_desc *d, const char *op);
 pf_status pfi_pp_canvas_isa(const pf_preprocess_plan *plan, pf_stream *stream, pf_isa isa, const pf_image *src,
                             const pf_aug_params *p, const pfi_pp_geom *g, unsigned char *scratch,
                             pf_image *canvas, int *swapped);
+/* The warp options of the affine path (PF_WARP_INVERSE_MAP, CONSTANT
+ * border holding the pad value each canvas channel will be read as). */
+pf_warp_opts pfi_pp_warp_opts(const pf_preprocess_plan *plan, int32_t src_channels);
 /* 1 when the sample's colour ops mix channels (so they need RGB order). */
 int pfi_pp_needs_rgb(const pf_preprocess_plan *plan, const pf_image *src, const pf_aug_params *p);
 
