@@ -11,6 +11,8 @@
 #include "core/error.h"
 #include "cpu/preprocess_internal.h"
 #include "cuda/preprocess_jobs.h"
+#include "cuda/resize_jobs.h"
+#include "cuda/warp_jobs.h"
 
 #define OP PFI_PP_OP
 
@@ -18,15 +20,30 @@ static pf_aug_params params_at(const pf_aug_params params[], int i) {
     return params ? params[i] : pf_aug_params_identity();
 }
 
+static pf_resize_opts resize_opts(const pf_preprocess_plan *plan) {
+    pf_resize_opts ro = pf_resize_opts_defaults();
+    ro.interp = plan->d.interp;
+    ro.antialias = plan->d.antialias;
+    return ro;
+}
+
 size_t pfi_gpu_preprocess_bytes(const pf_preprocess_plan *plan, int count, const pf_image src[],
                                 const pf_aug_params params[], size_t *scratch_bytes) {
-    (void)plan;
-    (void)src;
-    (void)params;
     size_t b = pfi_arena_round(sizeof(pfk_pp_batch)) + pfi_arena_round(sizeof plan->lut) +
                pfi_arena_round((size_t)count * sizeof(pfk_pp_job));
     /* per sample: brightness + gamma tables, the contrast sum */
     b += (size_t)count * (2 * pfi_arena_round(256) + pfi_arena_round(sizeof(uint64_t)));
+    pf_resize_opts ro = resize_opts(plan);
+    for (int i = 0; i < count; i++) { /* the resize tables (the warp stages none) */
+        pf_aug_params p = params_at(params, i);
+        if (p.affine) continue;
+        pfi_pp_geom g;
+        pfi_pp_geometry(plan, &src[i], &p, &g);
+        pf_image crop = src[i];
+        crop.width = g.cw;
+        crop.height = g.ch;
+        b += pfi_gpu_resize_job_bytes(&crop, g.rw, g.rh, &ro);
+    }
     *scratch_bytes = 0;
     return b;
 }
@@ -57,8 +74,6 @@ static pf_status op_table(pfi_arena *a, table_op fn, double v, const uint8_t **d
 /* Chooses the canvas sampler of sample i and fills it. */
 static pf_status fill_sampler(pfi_arena *a, const pf_preprocess_plan *plan, const pf_image *src,
                               const pf_aug_params *p, const pfi_pp_geom *g, pfk_pp_job *j) {
-    (void)a;
-    (void)plan;
     pf_image roi;
     pf_status st = pf_image_roi(src, g->cx, g->cy, g->cw, g->ch, &roi);
     if (st != PF_OK) return st;
@@ -68,8 +83,14 @@ static pf_status fill_sampler(pfi_arena *a, const pf_preprocess_plan *plan, cons
         j->src_stride = roi.row_stride;
         return PF_OK;
     }
-    return pfi_fail(PF_ERR_UNSUPPORTED, OP ": the CUDA preprocess has no %s sampler yet",
-                    p->affine ? "warp" : "resize");
+    if (p->affine) { /* crop -> the whole output through the composed inverse matrix */
+        j->sampler = PFK_PP_WARP;
+        pf_warp_opts wo = pfi_pp_warp_opts(plan, src->channels);
+        return pfi_gpu_warp_job_fill(a, &roi, g->rw, g->rh, g->m, 0, &wo, &j->geo.warp);
+    }
+    j->sampler = PFK_PP_RESIZE;
+    pf_resize_opts ro = resize_opts(plan);
+    return pfi_gpu_resize_job_fill(a, &roi, g->rw, g->rh, &ro, &j->geo.resize);
 }
 
 /* Sample i's colour chain (mirrors pfi_pp_canvas_isa's decisions). */

@@ -25,6 +25,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernels/gpu_resize.h"
+#include "kernels/gpu_warp.h"
 #include "kernels/pf_hd.h"
 #include "kernels/photo_math.h"
 
@@ -39,6 +41,10 @@ typedef struct pfk_pp_job {
     /* COPY: the crop itself (its size equals the canvas) */
     const uint8_t *src;
     ptrdiff_t src_stride;
+    union {                   /* RESIZE: crop -> rw x rh; WARP: crop -> out size (= rw x rh) */
+        pfk_resize_job resize;
+        pfk_warp_job warp;
+    } geo;
     /* canvas = the resized (or warped) crop: rw x rh at (left, top) */
     int32_t rw, rh, left, top;
     int32_t flip_h, flip_v;
@@ -72,6 +78,8 @@ typedef struct pfk_pp_batch {
 
 /* The u8 value of channel c of the canvas at (x, y) before any colour op. */
 PF_HD uint8_t pfk_pp_sample(const pfk_pp_job *j, int32_t x, int32_t y, int32_t c) {
+    if (j->sampler == PFK_PP_RESIZE) return pfk_resize_u8_value(&j->geo.resize, x, y, c);
+    if (j->sampler == PFK_PP_WARP) return pfk_warp_u8_value(&j->geo.warp, x, y, c);
     return j->src[(ptrdiff_t)y * j->src_stride + (ptrdiff_t)x * j->sc + c];
 }
 

@@ -25,9 +25,11 @@ typedef struct stats {
 } stats;
 
 static stats g_st;
+static int g_shrink; /* self-check: a launch grid one column short must be caught */
 
 /* The launch grids on the CPU: pre-pass sums, then every output pixel. */
 static void run_emulated(const pfk_pp_batch *b, pfi_grid g, pfi_grid sg) {
+    if (g_shrink) g.w--;
     for (int32_t n = 0; n < sg.n; n++)
         for (int32_t y = 0; y < sg.h; y++)
             for (int32_t x = 0; x < sg.w; x++) {
@@ -114,7 +116,16 @@ int main(int argc, char **argv) {
         return pft_summary("gpu_emul_preprocess (one case)");
     }
     int failed = 0;
-    for (int k = 0; k < 300 && failed < 5; k++) failed += run_case(100000 + k);
-    report("crops at the output size");
+    for (int k = 0; k < 600 && failed < 5; k++) failed += run_case(k);
+    report("random crops (resize / warp samplers)");
+    for (int k = 0; k < 200 && failed < 5; k++) failed += run_case(100000 + k);
+    report("crops at the output size (copy sampler)");
+    /* the comparison sees pixels the grid missed (canaries) */
+    g_shrink = 1;
+    fprintf(stderr, "self-check (a grid one column short), a difference is expected:\n");
+    int fails = pft_fail, r = run_case(1);
+    pft_fail = fails;
+    CHECK(r == 1);
+    g_shrink = 0;
     return pft_summary("gpu_emul_preprocess");
 }
