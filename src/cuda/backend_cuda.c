@@ -230,6 +230,7 @@ static pf_status cu_copy_2d(int device, void *stream, void *dst, size_t dpitch, 
 
 static const pfi_kernels cuda_kernels = {
     .resize = NULL,
+    .preprocess = pfi_cuda_preprocess,
 };
 
 static const pfi_backend cuda_backend = {

@@ -8,6 +8,7 @@
 #include "cuda/cuda_stream.h"
 #include "cuda/preprocess_jobs.h"
 
+/* preprocess_kernels.cu */
 int pfi_cu_launch_preprocess(void *stream, const void *dev_batch, pfi_grid grid, pfi_grid sum_grid);
 
 pf_status pfi_cuda_preprocess(pf_preprocess_plan *plan, pf_stream *s, int count, const pf_image src[],

@@ -110,11 +110,38 @@ static void report(const char *what) {
     memset(&g_st, 0, sizeof g_st);
 }
 
+/* Routing of pf_preprocess_run: mixed memory is refused naming the view;
+ * device views without a usable device fail cleanly (no GPU here, or a
+ * build without CUDA). */
+static void routing(void) {
+    pf_preprocess_desc d = pf_preprocess_desc_defaults();
+    d.out_width = d.out_height = 4;
+    pf_preprocess_plan *plan = NULL;
+    CHECK_STATUS(pf_preprocess_plan_create(&d, &plan), PF_OK);
+    uint8_t px[6 * 5 * 3] = {0};
+    float out[3 * 4 * 4];
+    pf_image src = pf_image_hwc(px, 6, 5, 3, PF_U8, 0);
+    pf_tensor t = pf_tensor_nchw(out, 1, 3, 4, 4, PF_F32);
+    t.mem = PF_MEM_CUDA;
+    CHECK_STATUS(pf_preprocess_run(plan, NULL, 1, &src, NULL, &t, NULL), PF_ERR_INVALID_ARGUMENT);
+    CHECK_MSG("dst");
+    pf_image dsrc = src;
+    dsrc.mem = PF_MEM_CUDA;
+    int ndev = 0;
+    CHECK_STATUS(pf_device_count(PF_DEVICE_CUDA, &ndev), PF_OK);
+    if (ndev == 0) { /* with a GPU these would be real (here: bogus) device pointers */
+        CHECK(pf_preprocess_run(plan, NULL, 1, &dsrc, NULL, &t, NULL) != PF_OK);
+        CHECK_MSG("pf_preprocess_run");
+    }
+    pf_preprocess_plan_destroy(plan);
+}
+
 int main(int argc, char **argv) {
     if (argc > 1) {
         run_case(atoi(argv[1]));
         return pft_summary("gpu_emul_preprocess (one case)");
     }
+    routing();
     int failed = 0;
     for (int k = 0; k < 600 && failed < 5; k++) failed += run_case(k);
     report("random crops (resize / warp samplers)");
