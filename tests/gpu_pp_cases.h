@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "pixflow/pixflow.h"
+#include "pixflow/video.h"
 #include "test_util.h"
 
 #define PP_MAX_BATCH 5
@@ -19,11 +20,11 @@
 
 static uint64_t g_seed;
 
-static float frand(float lo, float hi) {
+static inline float frand(float lo, float hi) {
     return lo + (hi - lo) * (float)(pft_rand(&g_seed) % 1000001u) / 1000000.0f;
 }
 
-static pf_preprocess_desc random_desc(void) {
+static inline pf_preprocess_desc random_desc(void) {
     static const pf_dtype dts[4] = {PF_F32, PF_F16, PF_BF16, PF_U8};
     static const pf_interp ips[6] = {PF_INTERP_NEAREST, PF_INTERP_LINEAR, PF_INTERP_CUBIC,
                                      PF_INTERP_AREA, PF_INTERP_LANCZOS4, PF_INTERP_NEAREST_EXACT};
@@ -47,7 +48,7 @@ static pf_preprocess_desc random_desc(void) {
     return d;
 }
 
-static pf_aug_policy random_policy(int affine_ok, int32_t ow, int32_t oh) {
+static inline pf_aug_policy random_policy(int affine_ok, int32_t ow, int32_t oh) {
     pf_aug_policy p = pf_aug_policy_defaults();
     p.random_resized_crop = pft_range(&g_seed, 0, 3) != 0;
     p.hflip_p = 0.5f;
@@ -68,6 +69,26 @@ static pf_aug_policy random_policy(int affine_ok, int32_t ow, int32_t oh) {
     return p;
 }
 
+/* A pitched tensor shape for the plan (padded rows, planes and samples;
+ * data NULL); returns the bytes of its buffer. */
+static inline size_t pp_tensor_for(const pf_preprocess_desc *d, int count, pf_tensor *t) {
+    size_t es = pf_dtype_size(d->out_dtype);
+    memset(t, 0, sizeof *t);
+    t->n = count;
+    t->channels = d->out_channels;
+    t->height = d->out_height;
+    t->width = d->out_width;
+    t->dtype = d->out_dtype;
+    t->layout = d->out_layout;
+    ptrdiff_t row = (ptrdiff_t)(es * (size_t)d->out_width * (size_t)(d->out_layout == PF_HWC ? d->out_channels : 1));
+    t->row_stride = row + (ptrdiff_t)es * pft_range(&g_seed, 0, 3);
+    t->plane_stride =
+        d->out_layout == PF_CHW ? t->row_stride * d->out_height + (ptrdiff_t)es * pft_range(&g_seed, 0, 2) : 0;
+    ptrdiff_t sample = d->out_layout == PF_CHW ? t->plane_stride * d->out_channels : t->row_stride * d->out_height;
+    t->sample_stride = sample + (ptrdiff_t)es * pft_range(&g_seed, 0, 4);
+    return (size_t)t->sample_stride * (size_t)count;
+}
+
 typedef struct pp_case {
     pf_preprocess_desc d;
     int count;
@@ -82,7 +103,7 @@ typedef struct pp_case {
 
 /* Case k. copy_only: crops the plan keeps at their size and no affine
  * (the resize is a copy). */
-static int pp_case_make(int k, int copy_only, pp_case *c) {
+static inline int pp_case_make(int k, int copy_only, pp_case *c) {
     memset(c, 0, sizeof *c);
     g_seed = 0x51ed2705ull * (uint64_t)(k + 1) + 12345u;
     pf_preprocess_desc d = random_desc();
@@ -125,32 +146,17 @@ static int pp_case_make(int k, int copy_only, pp_case *c) {
             p->crop_y = pft_range(&g_seed, 0, hs[i] - p->crop_h);
         }
     }
-    /* pitched tensor: padded rows, planes and samples */
-    size_t es = pf_dtype_size(d.out_dtype);
-    pf_tensor *t = &c->t;
-    t->n = count;
-    t->channels = d.out_channels;
-    t->height = d.out_height;
-    t->width = d.out_width;
-    t->dtype = d.out_dtype;
-    t->layout = d.out_layout;
-    ptrdiff_t row = (ptrdiff_t)(es * (size_t)d.out_width * (size_t)(d.out_layout == PF_HWC ? d.out_channels : 1));
-    t->row_stride = row + (ptrdiff_t)es * pft_range(&g_seed, 0, 3);
-    t->plane_stride =
-        d.out_layout == PF_CHW ? t->row_stride * d.out_height + (ptrdiff_t)es * pft_range(&g_seed, 0, 2) : 0;
-    ptrdiff_t sample = d.out_layout == PF_CHW ? t->plane_stride * d.out_channels : t->row_stride * d.out_height;
-    t->sample_stride = sample + (ptrdiff_t)es * pft_range(&g_seed, 0, 4);
-    c->total = (size_t)t->sample_stride * (size_t)count;
+    c->total = pp_tensor_for(&d, count, &c->t);
     return 0;
 }
 
-static void pp_case_free(pp_case *c) {
+static inline void pp_case_free(pp_case *c) {
     for (int i = 0; i < c->count; i++) free(c->pix[i]);
     memset(c, 0, sizeof *c);
 }
 
 /* Bytes where a and b differ; *first gets the first (n when none). */
-static size_t pp_diff(const uint8_t *a, const uint8_t *b, size_t n, size_t *first) {
+static inline size_t pp_diff(const uint8_t *a, const uint8_t *b, size_t n, size_t *first) {
     size_t diff = 0;
     *first = n;
     for (size_t i = 0; i < n; i++)
@@ -161,7 +167,7 @@ static size_t pp_diff(const uint8_t *a, const uint8_t *b, size_t n, size_t *firs
     return diff;
 }
 
-static void pp_case_describe(const pp_case *c, int k, size_t first, const char *prog) {
+static inline void pp_case_describe(const pp_case *c, int k, size_t first, const char *prog) {
     const pf_preprocess_desc *d = &c->d;
     size_t s = first / (size_t)c->t.sample_stride;
     if (s >= (size_t)c->count) s = 0;
@@ -172,6 +178,87 @@ static void pp_case_describe(const pp_case *c, int k, size_t first, const char *
             d->out_layout == PF_CHW ? "NCHW" : "NHWC", d->letterbox, d->swap_rb, (int)d->interp, d->antialias,
             (int)c->src[s].width, (int)c->src[s].height, (int)c->src[s].channels, c->params[s].affine,
             (double)c->params[s].contrast, prog, k);
+}
+
+/* ------------------------------------------------ 4:2:0 frame batches */
+
+typedef struct pp_yuv_case {
+    pf_preprocess_desc d;
+    int count;
+    pf_yuv src[PP_MAX_BATCH];
+    uint8_t *buf[PP_MAX_BATCH];          /* one contiguous frame each */
+    size_t buf_bytes[PP_MAX_BATCH];
+    pf_color_code codes[PP_MAX_BATCH];
+    pf_color_opts opts[PP_MAX_BATCH];
+    int use_opts;
+    pf_aug_params params[PP_MAX_BATCH];
+    pf_tensor t;
+    size_t total;
+} pp_yuv_case;
+
+/* Case k: NV12 / NV21 / YV12 / I420 (RGB or BGR) and GRAY frames of even
+ * random sizes with padded strides, BT.601 / BT.709 x limited / full per
+ * frame (or opts NULL), params as pp_case_make's. */
+static inline int pp_yuv_case_make(int k, pp_yuv_case *c) {
+    static const pf_color_code codes[9] = {PF_COLOR_YUV2RGB_NV12, PF_COLOR_YUV2BGR_NV12, PF_COLOR_YUV2RGB_NV21,
+                                           PF_COLOR_YUV2BGR_NV21, PF_COLOR_YUV2RGB_YV12, PF_COLOR_YUV2BGR_YV12,
+                                           PF_COLOR_YUV2RGB_I420, PF_COLOR_YUV2BGR_I420, PF_COLOR_YUV2GRAY_420};
+    memset(c, 0, sizeof *c);
+    g_seed = 0x7f4a7c15ull * (uint64_t)(k + 1) + 777u;
+    pf_preprocess_desc d = random_desc();
+    c->d = d;
+    int affine_ok = d.interp == PF_INTERP_NEAREST || d.interp == PF_INTERP_LINEAR || d.interp == PF_INTERP_CUBIC;
+    int count = pft_range(&g_seed, 1, PP_MAX_BATCH);
+    c->count = count;
+    c->use_opts = pft_range(&g_seed, 0, 2) != 0;
+    int32_t ws[PP_MAX_BATCH], hs[PP_MAX_BATCH];
+    for (int i = 0; i < count; i++) {
+        int32_t w = 2 * pft_range(&g_seed, 1, 32), h = 2 * pft_range(&g_seed, 1, 24);
+        ptrdiff_t stride = w + 2 * pft_range(&g_seed, 0, 3);
+        c->codes[i] = codes[pft_range(&g_seed, 0, 8)];
+        c->opts[i].yuv_matrix = pft_range(&g_seed, 0, 1) ? PF_YUV_BT709 : PF_YUV_BT601;
+        c->opts[i].yuv_range = pft_range(&g_seed, 0, 1) ? PF_YUV_FULL : PF_YUV_LIMITED;
+        c->buf_bytes[i] = pf_yuv_frame_size(w, h, stride);
+        c->buf[i] = malloc(c->buf_bytes[i]);
+        if (c->buf[i] == NULL) return 1;
+        for (size_t b = 0; b < c->buf_bytes[i]; b++) c->buf[i][b] = (uint8_t)pft_rand(&g_seed);
+        int v = (int)c->codes[i];
+        c->src[i] = v <= 93 || v == 106 ? pf_yuv_nv12(c->buf[i], w, h, stride)
+                  : v == 98 || v == 99  ? pf_yuv_yv12(c->buf[i], w, h, stride)
+                                        : pf_yuv_i420(c->buf[i], w, h, stride);
+        ws[i] = w;
+        hs[i] = h;
+    }
+    pf_aug_policy pol = random_policy(affine_ok, d.out_width, d.out_height);
+    if (pf_aug_sample(&pol, (uint64_t)k, 5, 7, count, ws, hs, c->params) != PF_OK) return 1;
+    for (int i = 0; i < count; i++) {
+        if (pft_range(&g_seed, 0, 1)) c->params[i].gamma = frand(0.3f, 2.5f);
+        if (pft_range(&g_seed, 0, 7) == 0) c->params[i] = pf_aug_params_identity();
+    }
+    c->total = pp_tensor_for(&d, count, &c->t);
+    return 0;
+}
+
+static inline void pp_yuv_case_free(pp_yuv_case *c) {
+    for (int i = 0; i < c->count; i++) free(c->buf[i]);
+    memset(c, 0, sizeof *c);
+}
+
+/* The views of frame f (in buffer `from`) moved to buffer `to` on CUDA
+ * device `device`. */
+static inline void pp_view_move(pf_image *im, const uint8_t *from, uint8_t *to, int device) {
+    if (im->data == NULL) return;
+    im->data = to + ((const uint8_t *)im->data - from);
+    im->mem = PF_MEM_CUDA;
+    im->device = device;
+}
+static inline pf_yuv pp_yuv_moved(const pf_yuv *f, const uint8_t *from, uint8_t *to, int device) {
+    pf_yuv m = *f;
+    pp_view_move(&m.y, from, to, device);
+    pp_view_move(&m.uv, from, to, device);
+    pp_view_move(&m.u, from, to, device);
+    pp_view_move(&m.v, from, to, device);
+    return m;
 }
 
 #endif

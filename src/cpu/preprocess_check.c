@@ -157,6 +157,6 @@ pf_status pfi_pp_check_device(const pf_preprocess_plan *plan, int count, const p
 }
 
 pf_status pfi_pp_check_shapes(const pf_preprocess_plan *plan, int count, const pf_image shapes[],
-                              const pf_aug_params params[], const pf_tensor *dst) {
-    return check_batch(plan, count, shapes, params, dst, 0, 1);
+                              const pf_aug_params params[], const pf_tensor *dst, int host) {
+    return check_batch(plan, count, shapes, params, dst, 0, host);
 }

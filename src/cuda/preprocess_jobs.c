@@ -27,22 +27,30 @@ static pf_resize_opts resize_opts(const pf_preprocess_plan *plan) {
     return ro;
 }
 
+size_t pfi_gpu_preprocess_batch_bytes(const pf_preprocess_plan *plan, int count) {
+    return pfi_arena_round(sizeof(pfk_pp_batch)) + pfi_arena_round(sizeof plan->lut) +
+           pfi_arena_round((size_t)count * sizeof(pfk_pp_job));
+}
+
+size_t pfi_gpu_preprocess_sample_bytes(const pf_preprocess_plan *plan, const pf_image *src, const pf_aug_params *p) {
+    /* brightness + gamma tables, the contrast sum */
+    size_t b = 2 * pfi_arena_round(256) + pfi_arena_round(sizeof(uint64_t));
+    if (p->affine) return b; /* the warp stages nothing */
+    pfi_pp_geom g;
+    pfi_pp_geometry(plan, src, p, &g);
+    pf_image crop = *src;
+    crop.width = g.cw;
+    crop.height = g.ch;
+    pf_resize_opts ro = resize_opts(plan);
+    return b + pfi_gpu_resize_job_bytes(&crop, g.rw, g.rh, &ro);
+}
+
 size_t pfi_gpu_preprocess_bytes(const pf_preprocess_plan *plan, int count, const pf_image src[],
                                 const pf_aug_params params[], size_t *scratch_bytes) {
-    size_t b = pfi_arena_round(sizeof(pfk_pp_batch)) + pfi_arena_round(sizeof plan->lut) +
-               pfi_arena_round((size_t)count * sizeof(pfk_pp_job));
-    /* per sample: brightness + gamma tables, the contrast sum */
-    b += (size_t)count * (2 * pfi_arena_round(256) + pfi_arena_round(sizeof(uint64_t)));
-    pf_resize_opts ro = resize_opts(plan);
-    for (int i = 0; i < count; i++) { /* the resize tables (the warp stages none) */
+    size_t b = pfi_gpu_preprocess_batch_bytes(plan, count);
+    for (int i = 0; i < count; i++) {
         pf_aug_params p = params_at(params, i);
-        if (p.affine) continue;
-        pfi_pp_geom g;
-        pfi_pp_geometry(plan, &src[i], &p, &g);
-        pf_image crop = src[i];
-        crop.width = g.cw;
-        crop.height = g.ch;
-        b += pfi_gpu_resize_job_bytes(&crop, g.rw, g.rh, &ro);
+        b += pfi_gpu_preprocess_sample_bytes(plan, &src[i], &p);
     }
     *scratch_bytes = 0;
     return b;

@@ -16,6 +16,10 @@
 size_t pfi_gpu_preprocess_bytes(const pf_preprocess_plan *plan, int count, const pf_image src[],
                                 const pf_aug_params params[], size_t *scratch_bytes);
 
+/* The same in parts: the batch's fixed bytes, and one sample's. */
+size_t pfi_gpu_preprocess_batch_bytes(const pf_preprocess_plan *plan, int count);
+size_t pfi_gpu_preprocess_sample_bytes(const pf_preprocess_plan *plan, const pf_image *src, const pf_aug_params *p);
+
 /* Builds the batch of validated arguments (src views and dst on the
  * device the arena uploads to; params may be NULL, info may be NULL or
  * receive count entries). *grid covers the output; *sum_grid covers the

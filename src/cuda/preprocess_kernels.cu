@@ -9,6 +9,7 @@
 extern "C" {
 #include "cuda/gpu_arena.h"
 #include "kernels/gpu_preprocess.h"
+#include "kernels/gpu_yuv_crop.h"
 }
 
 #define PP_BX 32
@@ -42,6 +43,13 @@ __global__ void pfi_cu_pp_main(const pfk_pp_batch *b) {
     pfk_pp_at(b, (int32_t)blockIdx.z, x, y);
 }
 
+/* 4:2:0 frames: decode each sample's crop rectangle into scratch. */
+__global__ void pfi_cu_pp_yuv_crop(const pfk_yuv_crop_batch *b) {
+    int32_t x = (int32_t)(blockIdx.x * blockDim.x + threadIdx.x);
+    int32_t y = (int32_t)(blockIdx.y * blockDim.y + threadIdx.y);
+    pfk_yuv_crop_at(b, (int32_t)blockIdx.z, x, y);
+}
+
 static dim3 grid_of(pfi_grid g) {
     return dim3((unsigned)((g.w + PP_BX - 1) / PP_BX), (unsigned)((g.h + PP_BY - 1) / PP_BY), (unsigned)g.n);
 }
@@ -59,4 +67,18 @@ extern "C" int pfi_cu_launch_preprocess(void *stream, const void *dev_batch, pfi
     }
     if (grid.n > 0) pfi_cu_pp_main<<<grid_of(grid), block, 0, s>>>(b);
     return (int)cudaGetLastError();
+}
+
+/* pf_preprocess_run_yuv: the conversion pass, then the fused preprocess
+ * of the decoded rectangles (stream-ordered). */
+extern "C" int pfi_cu_launch_preprocess_yuv(void *stream, const void *yuv_batch, pfi_grid yuv_grid,
+                                            const void *pp_batch, pfi_grid grid, pfi_grid sum_grid) {
+    cudaStream_t s = (cudaStream_t)stream;
+    if (yuv_grid.n > 0 && yuv_grid.w > 0 && yuv_grid.h > 0) {
+        pfi_cu_pp_yuv_crop<<<grid_of(yuv_grid), dim3(PP_BX, PP_BY, 1), 0, s>>>(
+            (const pfk_yuv_crop_batch *)yuv_batch);
+        cudaError_t e = cudaGetLastError();
+        if (e != cudaSuccess) return (int)e;
+    }
+    return pfi_cu_launch_preprocess(stream, pp_batch, grid, sum_grid);
 }

@@ -5,7 +5,8 @@
  * device, run on a created stream and on the NULL stream, downloaded and
  * compared BIT-EXACTLY (whole tensor buffer, canaries included) with the
  * CPU pf_preprocess_run. Skips (77) without a CUDA device.
- * Re-run one case: test_cuda_preprocess <case>.
+ * The 4:2:0 cases run pf_preprocess_run_yuv the same way.
+ * Re-run one case: test_cuda_preprocess <case> | test_cuda_preprocess yuv <case>.
  */
 #include "gpu_pp_cases.h"
 #include "pixflow/runtime.h"
@@ -72,6 +73,62 @@ done:
     return bad;
 }
 
+/* 4:2:0 case k (pf_preprocess_run_yuv) on the device. */
+static int run_yuv_case(int k, pf_stream *stream) {
+    pp_yuv_case c;
+    if (pp_yuv_case_make(k, &c)) {
+        CHECK(0);
+        pp_yuv_case_free(&c);
+        return 1;
+    }
+    pf_preprocess_plan *plan = NULL;
+    CHECK_STATUS(pf_preprocess_plan_create(&c.d, &plan), PF_OK);
+    uint8_t *cpu = malloc(c.total), *back = malloc(c.total);
+    void *dbuf[PP_MAX_BATCH] = {0}, *dten = NULL;
+    pf_yuv dev[PP_MAX_BATCH];
+    const pf_color_opts *opts = c.use_opts ? c.opts : NULL;
+    int bad = 1;
+    if (plan == NULL || cpu == NULL || back == NULL) goto done;
+    memset(cpu, PP_CANARY, c.total);
+    memset(back, PP_CANARY, c.total);
+    pf_letterbox_info info_cpu[PP_MAX_BATCH], info_gpu[PP_MAX_BATCH];
+    pf_tensor t = c.t;
+    t.data = cpu;
+    CHECK_STATUS(pf_preprocess_run_yuv(plan, NULL, c.count, c.src, c.codes, opts, c.params, &t, info_cpu), PF_OK);
+    for (int i = 0; i < c.count; i++) {
+        CHECK_STATUS(pf_malloc(g_dev, PF_ALLOC_DEVICE, c.buf_bytes[i], &dbuf[i]), PF_OK);
+        if (dbuf[i] == NULL) goto done;
+        CHECK_STATUS(pf_memcpy_async(stream, dbuf[i], c.buf[i], c.buf_bytes[i]), PF_OK);
+        dev[i] = pp_yuv_moved(&c.src[i], c.buf[i], dbuf[i], 0);
+    }
+    CHECK_STATUS(pf_malloc(g_dev, PF_ALLOC_DEVICE, c.total, &dten), PF_OK);
+    if (dten == NULL) goto done;
+    CHECK_STATUS(pf_memcpy_async(stream, dten, back, c.total), PF_OK);
+    pf_tensor dt = c.t;
+    dt.data = dten;
+    dt.mem = PF_MEM_CUDA;
+    dt.device = 0;
+    CHECK_STATUS(pf_preprocess_run_yuv(plan, stream, c.count, dev, c.codes, opts, c.params, &dt, info_gpu), PF_OK);
+    CHECK_STATUS(pf_memcpy_async(stream, back, dten, c.total), PF_OK);
+    if (stream) CHECK_STATUS(pf_stream_synchronize(stream), PF_OK);
+    size_t first, diff = pp_diff(cpu, back, c.total, &first);
+    if (diff)
+        fprintf(stderr, "yuv case %d: %zu of %zu bytes differ, first at %zu; re-run: test_cuda_preprocess yuv %d\n", k,
+                diff, c.total, first, k);
+    CHECK(diff == 0);
+    CHECK(memcmp(info_cpu, info_gpu, (size_t)c.count * sizeof info_cpu[0]) == 0);
+    bad = diff != 0;
+done:
+    if (stream) pf_stream_synchronize(stream);
+    for (int i = 0; i < c.count; i++) pf_free(g_dev, PF_ALLOC_DEVICE, dbuf[i]);
+    pf_free(g_dev, PF_ALLOC_DEVICE, dten);
+    free(cpu);
+    free(back);
+    pf_preprocess_plan_destroy(plan);
+    pp_yuv_case_free(&c);
+    return bad;
+}
+
 int main(int argc, char **argv) {
     int n = 0;
     pf_status st = pf_device_count(PF_DEVICE_CUDA, &n);
@@ -83,13 +140,16 @@ int main(int argc, char **argv) {
     if (g_dev == NULL) return pft_summary("cuda_preprocess");
     pf_stream *s = NULL;
     CHECK_STATUS(pf_stream_create(g_dev, &s), PF_OK);
-    if (argc > 1) {
+    if (argc > 2 && strcmp(argv[1], "yuv") == 0) {
+        run_yuv_case(atoi(argv[2]), s);
+    } else if (argc > 1) {
         run_case(atoi(argv[1]), s);
     } else {
         int failed = 0, cases = 0;
         for (int k = 0; k < 200 && failed < 5; k++, cases++) failed += run_case(k, k % 4 == 3 ? NULL : s);
         for (int k = 0; k < 100 && failed < 5; k++, cases++) failed += run_case(100000 + k, s);
-        printf("cuda_preprocess: %d cases, %d differ\n", cases, failed);
+        for (int k = 0; k < 150 && failed < 5; k++, cases++) failed += run_yuv_case(k, k % 4 == 3 ? NULL : s);
+        printf("cuda_preprocess: %d cases (images and 4:2:0 frames), %d differ\n", cases, failed);
     }
     pf_stream_destroy(s);
     pf_device_close(g_dev);
