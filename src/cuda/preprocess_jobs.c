@@ -177,6 +177,9 @@ pf_status pfi_gpu_preprocess_build(pfi_arena *a, const pf_preprocess_plan *plan,
     b->lut = dlut;
     b->lut_row = (int32_t)sizeof plan->lut[0];
     memcpy(b->pad_u8, plan->pad_u8, sizeof b->pad_u8);
+    ptrdiff_t es = (ptrdiff_t)plan->esize;
+    b->aligned = (uintptr_t)dst->data % (uintptr_t)es == 0 && dst->row_stride % es == 0 &&
+                 dst->plane_stride % es == 0 && dst->sample_stride % es == 0;
     sum_grid->w = sum_grid->h = sum_grid->n = 0;
     for (int i = 0; i < count; i++) {
         pf_aug_params p = params_at(params, i);

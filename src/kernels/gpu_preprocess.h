@@ -73,6 +73,7 @@ typedef struct pfk_pp_batch {
     const uint8_t *lut;       /* the plan's normalized output elements: channel c, value v at
                                  lut + c * lut_row + v * esize */
     int32_t lut_row;
+    int32_t aligned;          /* every output element is esize-aligned (typed stores on the device) */
     uint8_t pad_u8[4];
 } pfk_pp_batch;
 
@@ -134,6 +135,18 @@ PF_HD uint32_t pfk_pp_sum_at(const pfk_pp_batch *b, int32_t n, int32_t x, int32_
 
 PF_HD void pfk_pp_store(const pfk_pp_batch *b, uint8_t *d, int32_t c, uint8_t v) {
     const uint8_t *e = b->lut + (size_t)c * (size_t)b->lut_row + (size_t)v * (size_t)b->esize;
+#if defined(__CUDA_ARCH__)
+    if (b->aligned) { /* one store per element instead of esize byte stores */
+        if (b->esize == 4) {
+            *(uint32_t *)(void *)d = *(const uint32_t *)(const void *)e;
+            return;
+        }
+        if (b->esize == 2) {
+            *(uint16_t *)(void *)d = *(const uint16_t *)(const void *)e;
+            return;
+        }
+    }
+#endif
     for (int32_t k = 0; k < b->esize; k++) d[k] = e[k];
 }
 

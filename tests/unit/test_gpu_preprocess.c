@@ -83,11 +83,11 @@ static int run_case(int k) {
         size_t first, diff = pp_diff(cpu, gpu, c.total, &first);
         g_st.compared += c.total;
         g_st.differing += diff;
-        if (diff) {
+        if (diff && !g_shrink) {
             fprintf(stderr, "%zu of %zu bytes differ (cpu %02x gpu %02x)\n", diff, c.total, cpu[first], gpu[first]);
             pp_case_describe(&c, k, first, "test_gpu_preprocess");
         }
-        CHECK(diff == 0);
+        if (!g_shrink) CHECK(diff == 0);
         CHECK(memcmp(info_cpu, info_gpu, (size_t)c.count * sizeof info_cpu[0]) == 0);
         CHECK(a.used <= bytes && a.scratch_used <= scratch);
         bad = diff != 0;
@@ -149,10 +149,7 @@ int main(int argc, char **argv) {
     report("crops at the output size (copy sampler)");
     /* the comparison sees pixels the grid missed (canaries) */
     g_shrink = 1;
-    fprintf(stderr, "self-check (a grid one column short), a difference is expected:\n");
-    int fails = pft_fail, r = run_case(1);
-    pft_fail = fails;
-    CHECK(r == 1);
+    CHECK(run_case(1) == 1);
     g_shrink = 0;
     return pft_summary("gpu_emul_preprocess");
 }
