@@ -11,6 +11,15 @@
 #include "cuda/preprocess_jobs.h"
 #include "cuda/preprocess_yuv_jobs.h"
 
+/* One grid layer per sample: CUDA's gridDim.z limit. */
+#define MAX_SAMPLES 65535
+
+static pf_status check_count(const char *op, int count) {
+    if (count <= MAX_SAMPLES) return PF_OK;
+    return pfi_fail(PF_ERR_UNSUPPORTED, "%s: count is %d; one CUDA call takes at most %d samples (split the batch)", op,
+                    count, MAX_SAMPLES);
+}
+
 /* preprocess_kernels.cu */
 int pfi_cu_launch_preprocess(void *stream, const void *dev_batch, pfi_grid grid, pfi_grid sum_grid);
 int pfi_cu_launch_preprocess_yuv(void *stream, const void *yuv_batch, pfi_grid yuv_grid, const void *pp_batch,
@@ -20,9 +29,11 @@ pf_status pfi_cuda_preprocess(pf_preprocess_plan *plan, pf_stream *s, int count,
                               const pf_aug_params params[], pf_tensor *dst, pf_letterbox_info info[]) {
     const char *op = PFI_PP_OP;
     if (count == 0) return PF_OK;
+    pf_status st = check_count(op, count);
+    if (st != PF_OK) return st;
     size_t scratch = 0, bytes = pfi_gpu_preprocess_bytes(plan, count, src, params, &scratch);
     pfi_arena a;
-    pf_status st = pfi_cuda_arena_begin(s, op, bytes, scratch, &a);
+    st = pfi_cuda_arena_begin(s, op, bytes, scratch, &a);
     if (st != PF_OK) return st;
     const pfk_pp_batch *batch = NULL;
     pfi_grid grid, sum_grid;
@@ -37,9 +48,11 @@ pf_status pfi_cuda_preprocess_yuv(pf_preprocess_plan *plan, pf_stream *s, int co
                                   const pf_aug_params params[], pf_tensor *dst, pf_letterbox_info info[]) {
     const char *op = "pf_preprocess_run_yuv";
     if (count == 0) return PF_OK;
+    pf_status st = check_count(op, count);
+    if (st != PF_OK) return st;
     size_t scratch = 0, bytes = pfi_gpu_preprocess_yuv_bytes(plan, count, src, codes, params, &scratch);
     pfi_arena a;
-    pf_status st = pfi_cuda_arena_begin(s, op, bytes, scratch, &a);
+    st = pfi_cuda_arena_begin(s, op, bytes, scratch, &a);
     if (st != PF_OK) return st;
     const pfk_yuv_crop_batch *yb = NULL;
     const pfk_pp_batch *pb = NULL;
