@@ -8,6 +8,7 @@
  * The 4:2:0 cases run pf_preprocess_run_yuv the same way.
  * Re-run one case: test_cuda_preprocess <case> | test_cuda_preprocess yuv <case>.
  */
+#include "cuda_skip.h"
 #include "gpu_pp_cases.h"
 #include "pixflow/runtime.h"
 
@@ -130,14 +131,7 @@ done:
 }
 
 int main(int argc, char **argv) {
-    int n = 0;
-    pf_status st = pf_device_count(PF_DEVICE_CUDA, &n);
-    if (st != PF_OK || n == 0) {
-        printf("SKIP: no CUDA device (%s)\n", st != PF_OK ? pf_last_error() : "pf_device_count is 0");
-        return 77;
-    }
-    CHECK_STATUS(pf_device_open(PF_DEVICE_CUDA, 0, &g_dev), PF_OK);
-    if (g_dev == NULL) return pft_summary("cuda_preprocess");
+    g_dev = pft_cuda_device_or_skip("cuda_preprocess"); /* exits 77 without a GPU */
     pf_stream *s = NULL;
     CHECK_STATUS(pf_stream_create(g_dev, &s), PF_OK);
     if (argc > 2 && strcmp(argv[1], "yuv") == 0) {
