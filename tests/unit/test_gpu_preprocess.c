@@ -113,7 +113,8 @@ static void report(const char *what) {
 
 /* Routing of pf_preprocess_run: mixed memory is refused naming the view;
  * device views without a usable device fail cleanly (no GPU here, or a
- * build without CUDA). */
+ * build without CUDA). Then the device path's validation, called
+ * directly (through the public call, routing stops first without a GPU). */
 static void routing(void) {
     pf_preprocess_desc d = pf_preprocess_desc_defaults();
     d.out_width = d.out_height = 4;
@@ -134,6 +135,17 @@ static void routing(void) {
         CHECK(pf_preprocess_run(plan, NULL, 1, &dsrc, NULL, &t, NULL) != PF_OK);
         CHECK_MSG("pf_preprocess_run");
     }
+    t.mem = dsrc.mem = PF_MEM_CUDA;
+    CHECK_STATUS(pfi_pp_check_device(plan, 1, &dsrc, NULL, &t), PF_OK);
+    dsrc.channels = 2;
+    CHECK_STATUS(pfi_pp_check_device(plan, 1, &dsrc, NULL, &t), PF_ERR_INVALID_ARGUMENT);
+    CHECK_MSG("src[0] has 2 channels");
+    dsrc.channels = 3;
+    pf_aug_params bad = pf_aug_params_identity();
+    bad.hue = 0.7f;
+    CHECK_STATUS(pfi_pp_check_device(plan, 1, &dsrc, &bad, &t), PF_ERR_INVALID_ARGUMENT);
+    CHECK_MSG("params[0].hue");
+    CHECK_STATUS(pfi_pp_check(plan, 1, &dsrc, NULL, &t), PF_ERR_UNSUPPORTED); /* host rule kept */
     pf_preprocess_plan_destroy(plan);
 }
 

@@ -88,11 +88,52 @@ done:
     return bad;
 }
 
+/* The device path's validation (reachable here only directly: without a
+ * GPU the routing stops first): planes must share src[0].y's memory, the
+ * usual frame checks still apply, and host-only rules do not. */
+static void device_checks(void) {
+    pf_preprocess_desc d = pf_preprocess_desc_defaults();
+    d.out_width = d.out_height = 8;
+    pf_preprocess_plan *plan = NULL;
+    CHECK_STATUS(pf_preprocess_plan_create(&d, &plan), PF_OK);
+    static uint8_t frame[16 * 12 * 3 / 2];
+    static float out[3 * 8 * 8];
+    pf_yuv f = pf_yuv_nv12(frame, 16, 12, 16);
+    pf_color_code code = PF_COLOR_YUV2RGB_NV12;
+    pf_tensor t = pf_tensor_nchw(out, 1, 3, 8, 8, PF_F32);
+    t.mem = PF_MEM_CUDA;
+    f.y.mem = f.uv.mem = PF_MEM_CUDA;
+    pf_image *shapes = NULL;
+    CHECK_STATUS(pfi_pp_yuv_check(plan, 1, &f, &code, NULL, NULL, &t, 0, &shapes), PF_OK);
+    free(shapes);
+    f.uv.mem = PF_MEM_HOST;
+    CHECK_STATUS(pfi_pp_yuv_check(plan, 1, &f, &code, NULL, NULL, &t, 0, &shapes), PF_ERR_INVALID_ARGUMENT);
+    CHECK_MSG("src[0].uv is not in the memory of src[0].y");
+    f.uv.mem = PF_MEM_CUDA;
+    f.uv.device = 1;
+    CHECK_STATUS(pfi_pp_yuv_check(plan, 1, &f, &code, NULL, NULL, &t, 0, &shapes), PF_ERR_INVALID_ARGUMENT);
+    CHECK_MSG("src[0].uv");
+    f.uv.device = 0;
+    f.y.width = 15;
+    CHECK_STATUS(pfi_pp_yuv_check(plan, 1, &f, &code, NULL, NULL, &t, 0, &shapes), PF_ERR_INVALID_ARGUMENT);
+    CHECK_MSG("even width and height");
+    f.y.width = 16;
+    /* the CPU path keeps its host rule */
+    CHECK_STATUS(pfi_pp_yuv_check(plan, 1, &f, &code, NULL, NULL, &t, 1, &shapes), PF_ERR_UNSUPPORTED);
+    CHECK_MSG("not host memory");
+    /* public entry: mixed host frame and device tensor */
+    pf_yuv h = pf_yuv_nv12(frame, 16, 12, 16);
+    CHECK_STATUS(pf_preprocess_run_yuv(plan, NULL, 1, &h, &code, NULL, NULL, &t, NULL), PF_ERR_INVALID_ARGUMENT);
+    CHECK_MSG("dst is CUDA device memory");
+    pf_preprocess_plan_destroy(plan);
+}
+
 int main(int argc, char **argv) {
     if (argc > 1) {
         run_case(atoi(argv[1]));
         return pft_summary("gpu_emul_preprocess_yuv (one case)");
     }
+    device_checks();
     int failed = 0;
     for (int k = 0; k < 400 && failed < 5; k++) failed += run_case(k);
     printf("4:2:0 frames: %d cases, %d samples, %zu bytes compared, %zu differ\n", g_cases, g_samples, g_compared,
