@@ -10,21 +10,12 @@
 #include "cpu/yuv_exec.h"
 #include "pixflow/ops.h"
 
-enum frame_kind { FRAME_SP, FRAME_P, FRAME_GRAY };
-
-/* What a 4:2:0 code means: frame layout and the RGB side's channels. */
-typedef struct yuv_code {
-    enum frame_kind kind;
-    int swap_uv;    /* NV21: chroma stored V,U */
-    int cn;         /* RGB-side channels (1 for GRAY) */
-    int blue_first; /* BGR(A) */
-} yuv_code;
-
-static int decode_code(pf_color_code code, yuv_code *c) {
+/* (declared in yuv_exec.h: the GPU preprocess of frames reads codes too) */
+int pfi_yuv_decode_code(pf_color_code code, pfi_yuv_code *c) {
     int v = (int)code;
     if (v >= 90 && v <= 97) { /* NV12/NV21: RGB, BGR, RGB, BGR, RGBA, BGRA, RGBA, BGRA */
         int o = v - 90;
-        c->kind = FRAME_SP;
+        c->kind = PFI_FRAME_SP;
         c->blue_first = o & 1;
         c->swap_uv = (o >> 1) & 1;
         c->cn = o >= 4 ? 4 : 3;
@@ -32,14 +23,14 @@ static int decode_code(pf_color_code code, yuv_code *c) {
     }
     if (v >= 98 && v <= 105) { /* YV12, IYUV x {RGB, BGR}, then the same with alpha */
         int o = v - 98;
-        c->kind = FRAME_P;
+        c->kind = PFI_FRAME_P;
         c->blue_first = o & 1;
         c->swap_uv = 0; /* u/v are named planes: YV12 differs from I420 only in memory order */
         c->cn = o >= 4 ? 4 : 3;
         return 1;
     }
     if (v == 106) {
-        c->kind = FRAME_GRAY;
+        c->kind = PFI_FRAME_GRAY;
         c->blue_first = c->swap_uv = 0;
         c->cn = 1;
         return 1;
@@ -47,11 +38,11 @@ static int decode_code(pf_color_code code, yuv_code *c) {
     return 0;
 }
 
-static int encode_code(pf_color_code code, yuv_code *c) {
+static int encode_code(pf_color_code code, pfi_yuv_code *c) {
     int v = (int)code;
     if (v >= 127 && v <= 134) { /* I420 RGB, BGR, RGBA, BGRA; then YV12 */
         int o = (v - 127) & 3;
-        c->kind = FRAME_P;
+        c->kind = PFI_FRAME_P;
         c->blue_first = o & 1;
         c->cn = o >= 2 ? 4 : 3;
         c->swap_uv = 0;
@@ -59,7 +50,7 @@ static int encode_code(pf_color_code code, yuv_code *c) {
     }
     if (v >= 1000 && v <= 1007) { /* NV12 RGB, BGR, RGBA, BGRA; then NV21 */
         int o = v - 1000;
-        c->kind = FRAME_SP;
+        c->kind = PFI_FRAME_SP;
         c->blue_first = o & 1;
         c->cn = (o & 3) >= 2 ? 4 : 3;
         c->swap_uv = o >= 4;
@@ -107,7 +98,7 @@ static pf_status check_plane(const char *fn, const char *side, int i, const char
 /* The frame's luma plane first (it fixes W x H, which must be even), then
  * the chroma planes the layout uses. */
 static pf_status check_frame(const char *fn, const char *side, int i, const pf_yuv *f,
-                             const yuv_code *c) {
+                             const pfi_yuv_code *c) {
     char name[96];
     snprintf(name, sizeof name, "%s: %s[%d].y", fn, side, i);
     pf_status st = pf_image_validate(&f->y, name);
@@ -118,8 +109,8 @@ static pf_status check_frame(const char *fn, const char *side, int i, const pf_y
                         "%s is %dx%d; 4:2:0 frames need an even width and height", name, (int)w,
                         (int)h);
     if ((st = check_plane(fn, side, i, "y", &f->y, w, h, 1)) != PF_OK) return st;
-    if (c->kind == FRAME_SP) return check_plane(fn, side, i, "uv", &f->uv, w / 2, h / 2, 2);
-    if (c->kind == FRAME_P) {
+    if (c->kind == PFI_FRAME_SP) return check_plane(fn, side, i, "uv", &f->uv, w / 2, h / 2, 2);
+    if (c->kind == PFI_FRAME_P) {
         if ((st = check_plane(fn, side, i, "u", &f->u, w / 2, h / 2, 1)) != PF_OK) return st;
         return check_plane(fn, side, i, "v", &f->v, w / 2, h / 2, 1);
     }
@@ -127,12 +118,12 @@ static pf_status check_frame(const char *fn, const char *side, int i, const pf_y
 }
 
 /* The planes of frame f that the code touches (y first), NULL-terminated. */
-static int frame_planes(const pf_yuv *f, const yuv_code *c, const pf_image *out[4],
+static int frame_planes(const pf_yuv *f, const pfi_yuv_code *c, const pf_image *out[4],
                         const char *names[4]) {
     int n = 0;
     out[n] = &f->y, names[n++] = "y";
-    if (c->kind == FRAME_SP) out[n] = &f->uv, names[n++] = "uv";
-    if (c->kind == FRAME_P) {
+    if (c->kind == PFI_FRAME_SP) out[n] = &f->uv, names[n++] = "uv";
+    if (c->kind == PFI_FRAME_P) {
         out[n] = &f->u, names[n++] = "u";
         out[n] = &f->v, names[n++] = "v";
     }
@@ -144,7 +135,7 @@ static int frame_planes(const pf_yuv *f, const yuv_code *c, const pf_image *out[
 typedef struct yuv_job {
     const pf_yuv *frames;
     const pf_image *images;
-    yuv_code c;
+    pfi_yuv_code c;
     pfi_yuv_params p;
     pfi_kfn fast; /* the dispatched kernel for c.kind and the direction */
 } yuv_job;
@@ -171,12 +162,12 @@ static void decode_rows(void *ctx, int i, int32_t y0, int32_t y1) {
     for (int32_t y = y0; y < y1; y += 2) {
         const uint8_t *l0 = pfi_row_ptr(&f->y, 0, y), *l1 = pfi_row_ptr(&f->y, 0, y + 1);
         uint8_t *o0 = pfi_row_ptr(d, 0, y), *o1 = pfi_row_ptr(d, 0, y + 1);
-        if (j->c.kind == FRAME_GRAY) {
+        if (j->c.kind == PFI_FRAME_GRAY) {
             memcpy(o0, l0, (size_t)w);
             memcpy(o1, l1, (size_t)w);
             continue;
         }
-        if (j->c.kind == FRAME_SP) {
+        if (j->c.kind == PFI_FRAME_SP) {
             const uint8_t *uv = pfi_row_ptr(&f->uv, 0, y / 2);
             pfi_yuv_sp_to_rgb_fn k = (pfi_yuv_sp_to_rgb_fn)j->fast;
             int32_t n = fast_cols(j->fast, (pfi_kfn)pfi_yuv_sp_to_rgb_ref, w), t = tail_start(n, w);
@@ -206,7 +197,7 @@ static void encode_rows(void *ctx, int i, int32_t y0, int32_t y1) {
     for (int32_t y = y0; y < y1; y += 2) {
         const uint8_t *i0 = pfi_row_ptr(s, 0, y), *i1 = pfi_row_ptr(s, 0, y + 1);
         uint8_t *l0 = pfi_row_ptr(&f->y, 0, y), *l1 = pfi_row_ptr(&f->y, 0, y + 1);
-        if (j->c.kind == FRAME_SP) {
+        if (j->c.kind == PFI_FRAME_SP) {
             uint8_t *uv = pfi_row_ptr(&f->uv, 0, y / 2);
             pfi_rgb_to_yuv_sp_fn k = (pfi_rgb_to_yuv_sp_fn)j->fast;
             int32_t n = fast_cols(j->fast, (pfi_kfn)pfi_rgb_to_yuv_sp_ref, w), t = tail_start(n, w);
@@ -236,8 +227,8 @@ static pf_status run(pf_stream *stream, int count, const char *fn, yuv_job *j, i
         rows[count + i] = j->frames[i].y.width;
     }
     const pfi_ktable *k = pfi_kfamily_table(&pfi_yuv_family, pf_stream_isa(stream));
-    int slot = encode ? (j->c.kind == FRAME_SP ? PFI_YUV_RGB_TO_NV12 : PFI_YUV_RGB_TO_I420)
-                      : (j->c.kind == FRAME_SP ? PFI_YUV_NV12_TO_RGB : PFI_YUV_I420_TO_RGB);
+    int slot = encode ? (j->c.kind == PFI_FRAME_SP ? PFI_YUV_RGB_TO_NV12 : PFI_YUV_RGB_TO_I420)
+                      : (j->c.kind == PFI_FRAME_SP ? PFI_YUV_NV12_TO_RGB : PFI_YUV_I420_TO_RGB);
     j->fast = k->fn[slot];
     pfi_run_rows(stream, count, rows, rows + count, 2, encode ? encode_rows : decode_rows, j);
     free(rows);
@@ -284,7 +275,7 @@ pf_status pf_cvt_color_from_yuv(pf_stream *stream, int count, const pf_yuv src[]
     if (st != PF_OK) return st;
     yuv_job j;
     memset(&j, 0, sizeof j);
-    if (!decode_code(code, &j.c))
+    if (!pfi_yuv_decode_code(code, &j.c))
         return pfi_fail(PF_ERR_INVALID_ARGUMENT,
                         "%s: code %d is not a 4:2:0 -> RGB/BGR/RGBA/BGRA/GRAY code (90..106)", fn,
                         (int)code);

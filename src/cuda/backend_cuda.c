@@ -230,6 +230,8 @@ static pf_status cu_copy_2d(int device, void *stream, void *dst, size_t dpitch, 
 
 static const pfi_kernels cuda_kernels = {
     .resize = pfi_cuda_resize,
+    .preprocess = pfi_cuda_preprocess,
+    .preprocess_yuv = pfi_cuda_preprocess_yuv,
 };
 
 static const pfi_backend cuda_backend = {
