@@ -3,6 +3,7 @@
 #define PIXFLOW_H
 
 #include "pixflow/core.h"
+#include "pixflow/runtime.h"
 #include "pixflow/ops.h"
 #include "pixflow/augment.h"
 #include "pixflow/video.h"

@@ -62,6 +62,8 @@ typedef struct pfi_backend {
     pf_status (*stream_synchronize)(int device, void *impl);
     pf_status (*stream_query)(int device, void *impl, int *done);
     pf_status (*stream_add_callback)(int device, void *impl, pf_host_fn fn, void *user);
+    /* Frees pf_stream.backend_state (may be NULL). */
+    void (*stream_state_free)(int device, void *state);
 
     pf_status (*event_create)(int device, void **impl);
     void (*event_destroy)(int device, void *impl);

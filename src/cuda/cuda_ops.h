@@ -1,11 +1,13 @@
-/* CUDA device ops: the entries of the CUDA backend's kernel table
- * (src/cuda/backend_cuda.c), one line per op, same arguments as the
- * public op; called only with validated device views. */
+/* Device-op entry points of the CUDA backend (the pfi_kernels table in
+ * backend_cuda.c), one per public op, same arguments; each file
+ * src/cuda/<op>_cuda.c implements one. */
 #ifndef PF_CUDA_CUDA_OPS_H
 #define PF_CUDA_CUDA_OPS_H
 
-#include "pixflow/ops.h"
-#include "pixflow/runtime.h"
+#include "core/backend.h"
+
+/* Frees a stream's parameter arena (runtime_cuda.c). */
+void pfi_cuda_stream_state_free(int device, void *state);
 
 pf_status pfi_cuda_warp_affine(pf_stream *s, int count, const pf_image src[], pf_image dst[], const double matrices[],
                                int nmatrices, const pf_warp_opts *opts);

@@ -1,0 +1,126 @@
+/* Device registry: pf_device_open returns one shared, reference-counted
+ * handle per (kind, index), so streams, events and pools can hold the
+ * device open and compare devices by pointer. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/device.h"
+#include "core/error.h"
+
+#define PFI_MAX_DEVICES 64
+
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+static pf_device *g_devices[2][PFI_MAX_DEVICES];
+static atomic_bool g_cuda_used;
+
+static const char *kind_name(pf_device_kind k) {
+    return k == PF_DEVICE_CPU ? "PF_DEVICE_CPU" : k == PF_DEVICE_CUDA ? "PF_DEVICE_CUDA" : "?";
+}
+
+pf_status pf_device_count(pf_device_kind kind, int *count) {
+    pfi_clear_error();
+    if (count == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_device_count: count is NULL");
+    *count = 0;
+    if (kind != PF_DEVICE_CPU && kind != PF_DEVICE_CUDA)
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_device_count: kind is %d; use PF_DEVICE_CPU or PF_DEVICE_CUDA",
+                        (int)kind);
+    const pfi_backend *be = pfi_backend_get(kind);
+    if (be == NULL) return PF_OK; /* built without it: none */
+    return be->device_count(count);
+}
+
+pf_status pf_device_open(pf_device_kind kind, int index, pf_device **out) {
+    pfi_clear_error();
+    if (out == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_device_open: out is NULL");
+    *out = NULL;
+    if (kind != PF_DEVICE_CPU && kind != PF_DEVICE_CUDA)
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_device_open: kind is %d; use PF_DEVICE_CPU or PF_DEVICE_CUDA",
+                        (int)kind);
+    const pfi_backend *be = pfi_backend_get(kind);
+    if (be == NULL)
+        return pfi_fail(PF_ERR_UNSUPPORTED,
+                        "pf_device_open: this pixflow was built without the CUDA backend (configure with "
+                        "-DPIXFLOW_CUDA=ON on a machine with nvcc)");
+    if (index < 0 || index >= PFI_MAX_DEVICES)
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_device_open: index is %d; it must be in [0, %d)", index,
+                        PFI_MAX_DEVICES);
+    pthread_mutex_lock(&g_lock);
+    pf_device *d = g_devices[kind][index];
+    if (d != NULL) {
+        d->refs++;
+        pthread_mutex_unlock(&g_lock);
+        *out = d;
+        return PF_OK;
+    }
+    d = calloc(1, sizeof *d);
+    if (d == NULL) {
+        pthread_mutex_unlock(&g_lock);
+        return pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_device_open: out of memory");
+    }
+    pf_status st = be->device_probe(index, &d->props);
+    if (st != PF_OK) {
+        pthread_mutex_unlock(&g_lock);
+        free(d);
+        char why[256];
+        snprintf(why, sizeof why, "%s", pf_last_error());
+        return pfi_fail(st, "pf_device_open(%s, %d): %s", kind_name(kind), index, why);
+    }
+    d->kind = kind;
+    d->index = index;
+    d->refs = 1;
+    d->be = be;
+    g_devices[kind][index] = d;
+    if (kind == PF_DEVICE_CUDA) atomic_store(&g_cuda_used, true);
+    pthread_mutex_unlock(&g_lock);
+    *out = d;
+    return PF_OK;
+}
+
+pf_device *pfi_device_ref(pf_device *d) {
+    if (d == NULL) return NULL;
+    pthread_mutex_lock(&g_lock);
+    d->refs++;
+    pthread_mutex_unlock(&g_lock);
+    return d;
+}
+
+void pf_device_close(pf_device *d) {
+    if (d == NULL) return;
+    pthread_mutex_lock(&g_lock);
+    if (--d->refs == 0) {
+        g_devices[d->kind][d->index] = NULL;
+        free(d);
+    }
+    pthread_mutex_unlock(&g_lock);
+}
+
+static pf_device *g_cpu;
+static void open_cpu_once(void) {
+    /* one reference held for the process lifetime */
+    if (pf_device_open(PF_DEVICE_CPU, 0, &g_cpu) != PF_OK) g_cpu = NULL;
+}
+
+pf_device *pfi_device_cpu(void) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, open_cpu_once);
+    return g_cpu;
+}
+
+bool pfi_cuda_in_use(void) { return atomic_load(&g_cuda_used); }
+
+pf_status pf_device_props_get(const pf_device *d, pf_device_props *props) {
+    pfi_clear_error();
+    if (d == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_device_props_get: device is NULL");
+    if (props == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_device_props_get: props is NULL");
+    *props = d->props;
+    return PF_OK;
+}
+
+pf_status pf_device_synchronize(pf_device *d) {
+    pfi_clear_error();
+    if (d == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_device_synchronize: device is NULL");
+    return d->be->device_synchronize(d->index);
+}

@@ -1,0 +1,165 @@
+/* pf_malloc / pf_free and the copies (1D, 2D, whole images and tensors).
+ * Copies go through the backend of the stream; a NULL stream copies
+ * synchronously (through the CUDA backend once CUDA is in use, since
+ * either pointer may then be device memory). */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/device.h"
+#include "core/error.h"
+#include "core/stream.h"
+
+static pf_status check_kind(const char *fn, pf_alloc_kind kind) {
+    if (kind != PF_ALLOC_DEVICE && kind != PF_ALLOC_PINNED && kind != PF_ALLOC_MANAGED)
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT,
+                        "%s: kind is %d; use PF_ALLOC_DEVICE, PF_ALLOC_PINNED or PF_ALLOC_MANAGED", fn, (int)kind);
+    return PF_OK;
+}
+
+pf_status pf_malloc(pf_device *device, pf_alloc_kind kind, size_t bytes, void **out) {
+    pfi_clear_error();
+    if (out == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_malloc: out is NULL");
+    *out = NULL;
+    if (device == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_malloc: device is NULL");
+    pf_status st = check_kind("pf_malloc", kind);
+    if (st != PF_OK) return st;
+    if (bytes == 0) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_malloc: bytes is 0");
+    st = device->be->mem_alloc(device->index, kind, bytes, out);
+    if (st != PF_OK) {
+        char why[256];
+        snprintf(why, sizeof why, "%s", pf_last_error());
+        return pfi_fail(st, "pf_malloc: %s", why);
+    }
+    return PF_OK;
+}
+
+void pf_free(pf_device *device, pf_alloc_kind kind, void *ptr) {
+    if (device == NULL || ptr == NULL || check_kind("pf_free", kind) != PF_OK) return;
+    device->be->mem_free(device->index, kind, ptr);
+}
+
+/* Backend and stream handle for a copy on stream s. */
+static void copy_backend(pf_stream *s, const pfi_backend **be, int *dev, void **impl, bool *sync) {
+    *sync = false;
+    if (s != NULL && s->be != NULL && s->kind != PF_DEVICE_CPU) {
+        *be = s->be;
+        *dev = s->device;
+        *impl = s->impl;
+        return;
+    }
+    /* NULL or CPU stream: synchronous; plain memory copies unless CUDA is in
+     * use, where a pointer may be device memory (the legacy default stream
+     * of the current device, then wait) */
+    *impl = NULL;
+    *dev = 0;
+    *be = pfi_backend_cpu();
+    if (pfi_cuda_in_use() && pfi_backend_cuda() != NULL) {
+        *be = pfi_backend_cuda();
+        *sync = true;
+    }
+}
+
+static pf_status copy2d(const char *fn, pf_stream *s, void *dst, size_t dpitch, const void *src, size_t spitch,
+                        size_t wb, size_t h) {
+    const pfi_backend *be;
+    int dev;
+    void *impl;
+    bool sync;
+    copy_backend(s, &be, &dev, &impl, &sync);
+    pf_status st = be->copy_2d(dev, impl, dst, dpitch, src, spitch, wb, h);
+    if (st == PF_OK && sync) st = be->stream_synchronize(dev, impl);
+    if (st != PF_OK) {
+        char why[256];
+        snprintf(why, sizeof why, "%s", pf_last_error());
+        return pfi_fail(st, "%s: %s", fn, why);
+    }
+    if (s != NULL) pfi_stream_note_op(s, fn);
+    return PF_OK;
+}
+
+pf_status pf_memcpy_async(pf_stream *s, void *dst, const void *src, size_t bytes) {
+    pfi_clear_error();
+    if (bytes == 0) return PF_OK;
+    if (dst == NULL || src == NULL)
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_memcpy_async: %s is NULL", dst ? "src" : "dst");
+    return copy2d("pf_memcpy_async", s, dst, bytes, src, bytes, bytes, 1);
+}
+
+pf_status pf_memcpy2d_async(pf_stream *s, void *dst, size_t dst_pitch, const void *src, size_t src_pitch,
+                            size_t width_bytes, size_t height) {
+    pfi_clear_error();
+    if (width_bytes == 0 || height == 0) return PF_OK;
+    if (dst == NULL || src == NULL)
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_memcpy2d_async: %s is NULL", dst ? "src" : "dst");
+    if (dst_pitch < width_bytes || src_pitch < width_bytes)
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_memcpy2d_async: %s (%zu) is smaller than width_bytes (%zu)",
+                        dst_pitch < width_bytes ? "dst_pitch" : "src_pitch",
+                        dst_pitch < width_bytes ? dst_pitch : src_pitch, width_bytes);
+    return copy2d("pf_memcpy2d_async", s, dst, dst_pitch, src, src_pitch, width_bytes, height);
+}
+
+/* One 2D copy per plane; negative row strides are copied row by row (a 2D
+ * copy needs positive pitches). */
+static pf_status copy_plane(const char *fn, pf_stream *s, char *d, ptrdiff_t ds, const char *p, ptrdiff_t ps,
+                            size_t wb, int32_t h) {
+    if (ds > 0 && ps > 0) return copy2d(fn, s, d, (size_t)ds, p, (size_t)ps, wb, (size_t)h);
+    for (int32_t y = 0; y < h; y++) {
+        pf_status st = copy2d(fn, s, d + (ptrdiff_t)y * ds, wb, p + (ptrdiff_t)y * ps, wb, wb, 1);
+        if (st != PF_OK) return st;
+    }
+    return PF_OK;
+}
+
+pf_status pf_image_copy_async(pf_stream *s, const pf_image *src, const pf_image *dst) {
+    pfi_clear_error();
+    const char *fn = "pf_image_copy_async";
+    if (src == NULL || dst == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn, src ? "dst" : "src");
+    pf_status st = pf_image_validate(src, "src");
+    if (st == PF_OK) st = pf_image_validate(dst, "dst");
+    if (st != PF_OK) return st;
+    if (src->width != dst->width || src->height != dst->height || src->channels != dst->channels ||
+        src->dtype != dst->dtype || src->layout != dst->layout)
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT,
+                        "%s: dst (%dx%d, %d ch, %s) differs from src (%dx%d, %d ch, %s) in shape, dtype or layout",
+                        fn, dst->width, dst->height, dst->channels, pf_dtype_name(dst->dtype), src->width,
+                        src->height, src->channels, pf_dtype_name(src->dtype));
+    size_t es = pf_dtype_size(src->dtype);
+    int planes = src->layout == PF_CHW ? src->channels : 1;
+    size_t wb = (size_t)src->width * es * (size_t)(src->layout == PF_CHW ? 1 : src->channels);
+    for (int c = 0; c < planes; c++) {
+        st = copy_plane(fn, s, (char *)dst->data + (ptrdiff_t)c * dst->plane_stride, dst->row_stride,
+                        (const char *)src->data + (ptrdiff_t)c * src->plane_stride, src->row_stride, wb, src->height);
+        if (st != PF_OK) return st;
+    }
+    return PF_OK;
+}
+
+pf_status pf_tensor_copy_async(pf_stream *s, const pf_tensor *src, const pf_tensor *dst) {
+    pfi_clear_error();
+    const char *fn = "pf_tensor_copy_async";
+    if (src == NULL || dst == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn, src ? "dst" : "src");
+    pf_status st = pf_tensor_validate(src, "src");
+    if (st == PF_OK) st = pf_tensor_validate(dst, "dst");
+    if (st != PF_OK) return st;
+    if (src->n != dst->n || src->channels != dst->channels || src->height != dst->height ||
+        src->width != dst->width || src->dtype != dst->dtype || src->layout != dst->layout)
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: dst differs from src in shape, dtype or layout", fn);
+    size_t es = pf_dtype_size(src->dtype);
+    /* whole tensor in one copy when both are packed the same way */
+    size_t packed = pf_tensor_packed_size(src->n, src->channels, src->height, src->width, src->dtype);
+    if (src->sample_stride == dst->sample_stride && src->row_stride == dst->row_stride &&
+        src->plane_stride == dst->plane_stride && src->sample_stride > 0 &&
+        (size_t)src->sample_stride * (size_t)src->n == packed)
+        return copy2d(fn, s, dst->data, packed, src->data, packed, packed, 1);
+    size_t wb = (size_t)src->width * es * (size_t)(src->layout == PF_CHW ? 1 : src->channels);
+    int planes = src->layout == PF_CHW ? src->channels : 1;
+    for (int32_t n = 0; n < src->n; n++)
+        for (int c = 0; c < planes; c++) {
+            ptrdiff_t so = (ptrdiff_t)n * src->sample_stride + (ptrdiff_t)c * src->plane_stride;
+            ptrdiff_t d0 = (ptrdiff_t)n * dst->sample_stride + (ptrdiff_t)c * dst->plane_stride;
+            st = copy_plane(fn, s, (char *)dst->data + d0, dst->row_stride, (const char *)src->data + so,
+                            src->row_stride, wb, src->height);
+            if (st != PF_OK) return st;
+        }
+    return PF_OK;
+}

@@ -1,0 +1,249 @@
+/* Device streams (created or wrapping a caller's handle), the per-thread
+ * implicit streams that a NULL stream stands for with device views, host
+ * callbacks, and pfi_route: the one place that decides where an op runs. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "core/device.h"
+#include "core/error.h"
+#include "core/stream.h"
+
+static pf_status make_stream(const char *fn, pf_device *dev, void *wrap, bool wrap_given, pf_stream **out) {
+    pf_stream *s = calloc(1, sizeof *s);
+    if (s == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "%s: out of memory", fn);
+    pf_status st = dev->be->stream_create(dev->index, wrap, wrap_given, &s->impl);
+    if (st != PF_OK) {
+        free(s);
+        char why[256];
+        snprintf(why, sizeof why, "%s", pf_last_error());
+        return pfi_fail(st, "%s: %s", fn, why);
+    }
+    s->kind = dev->kind;
+    s->be = dev->be;
+    s->dev = pfi_device_ref(dev);
+    s->device = dev->index;
+    s->owned = !wrap_given;
+    s->isa = pf_cpu_active_isa();
+    s->id = pfi_stream_next_id();
+    *out = s;
+    return PF_OK;
+}
+
+pf_status pf_stream_create(pf_device *device, pf_stream **out) {
+    pfi_clear_error();
+    if (out == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_stream_create: out is NULL");
+    *out = NULL;
+    if (device == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_stream_create: device is NULL");
+    if (device->kind == PF_DEVICE_CPU) {
+        pf_status st = pf_stream_create_cpu(0, out);
+        if (st == PF_OK) {
+            (*out)->be = device->be;
+            (*out)->dev = pfi_device_ref(device);
+        }
+        return st;
+    }
+    return make_stream("pf_stream_create", device, NULL, false, out);
+}
+
+pf_status pf_stream_wrap_cuda(pf_device *device, void *cuda_stream, pf_stream **out) {
+    pfi_clear_error();
+    if (out == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_stream_wrap_cuda: out is NULL");
+    *out = NULL;
+    if (device == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_stream_wrap_cuda: device is NULL");
+    if (device->kind != PF_DEVICE_CUDA)
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_stream_wrap_cuda: device is not a CUDA device");
+    return make_stream("pf_stream_wrap_cuda", device, cuda_stream, true, out);
+}
+
+pf_device *pf_stream_device(const pf_stream *s) {
+    if (s == NULL || s->dev == NULL) return pfi_device_cpu();
+    return s->dev;
+}
+
+void *pf_stream_cuda_handle(const pf_stream *s) {
+    return s != NULL && s->kind == PF_DEVICE_CUDA ? s->impl : NULL;
+}
+
+pf_status pf_stream_query(pf_stream *s, int *done) {
+    pfi_clear_error();
+    if (done == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_stream_query: done is NULL");
+    *done = 1;
+    if (s == NULL || s->be == NULL) return PF_OK;
+    return s->be->stream_query(s->device, s->impl, done);
+}
+
+pf_status pf_stream_add_callback(pf_stream *s, pf_host_fn fn, void *user) {
+    pfi_clear_error();
+    if (fn == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_stream_add_callback: fn is NULL");
+    if (s == NULL || s->be == NULL) {
+        fn(user, PF_OK);
+        return PF_OK;
+    }
+    return s->be->stream_add_callback(s->device, s->impl, fn, user);
+}
+
+/* ------------------------------------------------------ internal access */
+
+int pfi_stream_device_index(const pf_stream *s) { return s != NULL && s->kind != PF_DEVICE_CPU ? s->device : -1; }
+pf_device_kind pfi_stream_kind(const pf_stream *s) { return s != NULL ? s->kind : PF_DEVICE_CPU; }
+void *pfi_stream_impl(const pf_stream *s) { return s != NULL ? s->impl : NULL; }
+void pfi_stream_note_op(pf_stream *s, const char *op) {
+    if (s != NULL) s->last_op = op;
+}
+const char *pfi_stream_last_op(const pf_stream *s) { return s != NULL ? s->last_op : NULL; }
+bool pfi_stream_is_implicit(const pf_stream *s) { return s != NULL && s->implicit; }
+
+/* ------------------------------------------------------ implicit streams */
+
+/* A NULL stream with device views means "this thread, synchronously": each
+ * thread gets its own stream per device (so threads never serialize on one
+ * handle), created on first use and freed when the thread exits. */
+#define PFI_IMPLICIT_SLOTS 16
+
+typedef struct implicit_set {
+    pf_stream *s[PFI_IMPLICIT_SLOTS];
+} implicit_set;
+
+static pthread_key_t g_implicit_key;
+static pthread_once_t g_implicit_once = PTHREAD_ONCE_INIT;
+
+static void implicit_free(void *p) {
+    implicit_set *set = p;
+    for (int i = 0; i < PFI_IMPLICIT_SLOTS; i++)
+        if (set->s[i]) pfi_stream_free(set->s[i]);
+    free(set);
+}
+static void implicit_init(void) { (void)pthread_key_create(&g_implicit_key, implicit_free); }
+
+static pf_status implicit_stream(const char *op, pf_device_kind kind, int device, pf_stream **out) {
+    if (device < 0 || device >= PFI_IMPLICIT_SLOTS)
+        return pfi_fail(PF_ERR_UNSUPPORTED, "%s: a NULL stream serves devices 0..%d; pass a stream for device %d",
+                        op, PFI_IMPLICIT_SLOTS - 1, device);
+    pthread_once(&g_implicit_once, implicit_init);
+    implicit_set *set = pthread_getspecific(g_implicit_key);
+    if (set == NULL) {
+        set = calloc(1, sizeof *set);
+        if (set == NULL || pthread_setspecific(g_implicit_key, set) != 0) {
+            free(set);
+            return pfi_fail(PF_ERR_OUT_OF_MEMORY, "%s: out of memory", op);
+        }
+    }
+    if (set->s[device] == NULL) {
+        pf_device *dev;
+        pf_status st = pf_device_open(kind, device, &dev);
+        if (st != PF_OK) {
+            char why[256];
+            snprintf(why, sizeof why, "%s", pf_last_error());
+            return pfi_fail(st, "%s: %s", op, why);
+        }
+        st = make_stream(op, dev, NULL, false, &set->s[device]);
+        pf_device_close(dev); /* the stream holds its own reference */
+        if (st != PF_OK) return st;
+        set->s[device]->implicit = true;
+    }
+    *out = set->s[device];
+    return PF_OK;
+}
+
+/* ---------------------------------------------------------------- route */
+
+static const char *mem_name(pf_mem m) { return m == PF_MEM_HOST ? "host memory" : "CUDA device memory"; }
+
+static void view_name(const pfi_view_ref *v, char *out, size_t cap) {
+    if (v->index >= 0)
+        snprintf(out, cap, "%s[%d]", v->name, v->index);
+    else
+        snprintf(out, cap, "%s", v->name);
+}
+
+/* Is view v consistent with the first view of the call? */
+static pf_status check_view(const char *op, const pfi_view_ref *first, const pfi_view_ref *v) {
+    char a[64], b[64];
+    if (v->mem != PF_MEM_HOST && v->mem != PF_MEM_CUDA) {
+        view_name(v, a, sizeof a);
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: %s.mem is %d; use PF_MEM_HOST or PF_MEM_CUDA", op, a,
+                        (int)v->mem);
+    }
+    if (v->mem == first->mem && (v->mem == PF_MEM_HOST || v->device == first->device)) return PF_OK;
+    view_name(first, a, sizeof a);
+    view_name(v, b, sizeof b);
+    if (v->mem != first->mem)
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT,
+                        "%s: %s is %s but %s is %s; copy with pf_image_copy_async so one call sees one memory",
+                        op, a, mem_name(first->mem), b, mem_name(v->mem));
+    return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: %s is on CUDA device %d but %s on device %d", op, a,
+                    (int)first->device, b, (int)v->device);
+}
+
+/* With consistent views of memory `first`: picks backend and stream. */
+static pf_status route_stream(const char *op, pf_stream *stream, const pfi_view_ref *first,
+                              const pfi_backend **be, pf_stream **stream_out) {
+    char a[64];
+    pf_device_kind skind = pfi_stream_kind(stream);
+    if (first->mem == PF_MEM_HOST) {
+        if (skind != PF_DEVICE_CPU)
+            return pfi_fail(PF_ERR_INVALID_ARGUMENT,
+                            "%s: stream is a CUDA stream but the views are host memory; pass a CPU stream or "
+                            "NULL, or copy the images to the device",
+                            op);
+        return PF_OK;
+    }
+    const pfi_backend *cuda = pfi_backend_cuda();
+    if (cuda == NULL)
+        return pfi_fail(PF_ERR_UNSUPPORTED,
+                        "%s: the views are CUDA device memory but this pixflow was built without the CUDA backend",
+                        op);
+    view_name(first, a, sizeof a);
+    if (stream == NULL || stream->implicit) {
+        pf_status st = implicit_stream(op, PF_DEVICE_CUDA, first->device, stream_out);
+        if (st != PF_OK) return st;
+    } else if (skind != PF_DEVICE_CUDA) {
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT,
+                        "%s: stream is a CPU stream but %s is CUDA device memory; pass a stream of CUDA device "
+                        "%d (pf_stream_create) or NULL",
+                        op, a, (int)first->device);
+    } else if (stream->device != first->device) {
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: stream belongs to CUDA device %d but %s is on device %d", op,
+                        stream->device, a, (int)first->device);
+    }
+    *be = cuda;
+    return PF_OK;
+}
+
+pf_status pfi_route(const char *op, pf_stream *stream, const pfi_view_ref views[], int nviews,
+                    const pfi_backend **be, pf_stream **stream_out) {
+    *be = NULL;
+    *stream_out = stream;
+    pfi_view_ref host = {PF_MEM_HOST, 0, "src", -1};
+    const pfi_view_ref *first = nviews > 0 ? &views[0] : &host;
+    for (int i = 0; i < nviews; i++) {
+        pf_status st = check_view(op, first, &views[i]);
+        if (st != PF_OK) return st;
+    }
+    return route_stream(op, stream, first, be, stream_out);
+}
+
+pf_status pfi_route_images(const char *op, pf_stream *stream, int count, const pf_image src[],
+                           const pf_image dst[], const pfi_backend **be, pf_stream **stream_out) {
+    *be = NULL;
+    *stream_out = stream;
+    pfi_view_ref first = {PF_MEM_HOST, 0, "src", -1};
+    if (count > 0 && src != NULL && dst != NULL) {
+        first = (pfi_view_ref){src[0].mem, src[0].device, "src", 0};
+        /* in the order src[0], dst[0], src[1], ... so the first offender is named */
+        for (int i = 0; i < count; i++) {
+            pfi_view_ref v = {src[i].mem, src[i].device, "src", i};
+            pf_status st = check_view(op, &first, &v);
+            if (st != PF_OK) return st;
+            v = (pfi_view_ref){dst[i].mem, dst[i].device, "dst", i};
+            st = check_view(op, &first, &v);
+            if (st != PF_OK) return st;
+        }
+    }
+    return route_stream(op, stream, &first, be, stream_out);
+}
+
+pf_status pfi_unsupported_on(const char *op, const pfi_backend *be) {
+    return pfi_fail(PF_ERR_UNSUPPORTED, "%s is not available on the %s backend", op, be ? be->name : "?");
+}
