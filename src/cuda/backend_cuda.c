@@ -230,6 +230,8 @@ static pf_status cu_copy_2d(int device, void *stream, void *dst, size_t dpitch, 
 
 static const pfi_kernels cuda_kernels = {
     .resize = NULL,
+    .warp_affine = pfi_cuda_warp_affine,
+    .warp_perspective = pfi_cuda_warp_perspective,
 };
 
 static const pfi_backend cuda_backend = {
