@@ -266,21 +266,45 @@ PF_HD float pfk_warp_elem_f(const pfk_warp_job *j, int interp, const uint8_t *pl
 
 /* ------------------------------------------------------ entry points */
 
-/* Channel c of output pixel (x, y) of a u8 HWC job (the fused
- * preprocess's warp stage). With a CONSTANT border (the intended use)
- * every pixel has a value, the border value where OpenCV writes it; under
- * TRANSPARENT the pixels OpenCV leaves untouched give 0 (a fused op that
- * needs them must test pfk_warp_class itself). */
-PF_HD uint8_t pfk_warp_u8_value(const pfk_warp_job *j, int32_t x, int32_t y, int32_t c) {
+/* Channels [c0, c0 + nc) of output pixel (x, y) of a u8 HWC job into
+ * out[0 .. nc), for one interpolation (a constant after inlining). 0 when
+ * TRANSPARENT leaves the pixel untouched (out not written). */
+PF_HD int pfk_warp_u8_channels(const pfk_warp_job *j, int interp, int32_t x, int32_t y, int32_t c0, int32_t nc,
+                               uint8_t *out) {
     int32_t sx, sy, e;
     float wf[16];
     int16_t wi[16];
-    int interp = j->interp;
     pfk_warp_position(j, x, y, &sx, &sy, &e);
     int cls = pfk_warp_class(j, interp, sx, sy);
     if (cls == PFK_WARP_LEAVE) return 0;
     if (cls != PFK_WARP_CVAL) pfk_warp_weights(interp, e, wf, wi);
-    return pfk_warp_elem_u8(j, interp, j->src, cls, sx, sy, wi, c, c);
+    for (int32_t k = 0; k < nc; k++) out[k] = pfk_warp_elem_u8(j, interp, j->src, cls, sx, sy, wi, c0 + k, c0 + k);
+    return 1;
+}
+
+PF_HD int pfk_warp_u8_channels_any(const pfk_warp_job *j, int32_t x, int32_t y, int32_t c0, int32_t nc,
+                                   uint8_t *out) {
+    if (j->interp == 0) return pfk_warp_u8_channels(j, 0, x, y, c0, nc, out);
+    if (j->interp == 1) return pfk_warp_u8_channels(j, 1, x, y, c0, nc, out);
+    return pfk_warp_u8_channels(j, 2, x, y, c0, nc, out);
+}
+
+/* Channel c of output pixel (x, y) of a u8 HWC job (the fused
+ * preprocess's warp stage). With a CONSTANT border (the intended use)
+ * every pixel has a value, the border value where OpenCV writes it; under
+ * TRANSPARENT the pixels OpenCV leaves untouched give 0 (a fused op that
+ * needs them must use pfk_warp_u8_pixel). */
+PF_HD uint8_t pfk_warp_u8_value(const pfk_warp_job *j, int32_t x, int32_t y, int32_t c) {
+    uint8_t v = 0;
+    pfk_warp_u8_channels_any(j, x, y, c, 1, &v);
+    return v;
+}
+
+/* All j->cn channels of output pixel (x, y) of a u8 HWC job at once (one
+ * position and one set of weights for the pixel): 1 with out[0 .. cn)
+ * filled, 0 where TRANSPARENT leaves the pixel untouched. */
+PF_HD int pfk_warp_u8_pixel(const pfk_warp_job *j, int32_t x, int32_t y, uint8_t out[4]) {
+    return pfk_warp_u8_channels_any(j, x, y, 0, j->cn, out);
 }
 
 /* Every channel of output pixel (x, y) of job j, for one interpolation

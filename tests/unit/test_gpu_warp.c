@@ -47,16 +47,21 @@ static int run_case(int cs, int *u8_values_checked) {
                 for (int i = 0; i < count; i++) {
                     const pfk_warp_job *j = &batch->jobs[i];
                     for (int32_t y = 0; y < j->dst_h; y++)
-                        for (int32_t x = 0; x < j->dst_w; x++)
+                        for (int32_t x = 0; x < j->dst_w; x++) {
+                            uint8_t px[4] = {0, 0, 0, 0};
+                            CHECK(pfk_warp_u8_pixel(j, x, y, px) == 1);
                             for (int32_t c = 0; c < cn; c++) {
                                 uint8_t v = pfk_warp_u8_value(j, x, y, c);
                                 uint8_t r = ((const uint8_t *)dref[i].data)[y * dref[i].row_stride + x * cn + c];
-                                if (v != r && !bad) {
-                                    fprintf(stderr, "case %d sample %d: pfk_warp_u8_value(%d, %d, %d) = %d, CPU %d\n",
-                                            cs, i, x, y, c, v, r);
+                                if ((v != r || px[c] != r) && !bad) {
+                                    fprintf(stderr,
+                                            "case %d sample %d: pfk_warp_u8_value(%d, %d, %d) = %d, "
+                                            "pfk_warp_u8_pixel %d, CPU %d\n",
+                                            cs, i, x, y, c, v, px[c], r);
                                     bad = 1;
                                 }
                             }
+                        }
                     (*u8_values_checked)++;
                 }
             }
