@@ -84,6 +84,32 @@ static void full_hd(pf_device *gpu, pf_stream *stream) {
     free(src), free(want), free(got);
 }
 
+/* Device views get the CPU path's argument checks; pf_remap has no
+ * device version. */
+static void device_args(pf_device *gpu, pf_stream *stream) {
+    void *p = NULL, *q = NULL, *mx = NULL;
+    CHECK_STATUS(pf_malloc(gpu, PF_ALLOC_DEVICE, 64 * 64 * 3, &p), PF_OK);
+    CHECK_STATUS(pf_malloc(gpu, PF_ALLOC_DEVICE, 64 * 64 * 3, &q), PF_OK);
+    CHECK_STATUS(pf_malloc(gpu, PF_ALLOC_DEVICE, 64 * 64 * 4, &mx), PF_OK);
+    pf_image s = pf_image_hwc(p, 64, 64, 3, PF_U8, 0), d = pf_image_hwc(q, 64, 64, 3, PF_U8, 0);
+    pf_image m = pf_image_hwc(mx, 64, 64, 1, PF_F32, 0);
+    s.mem = d.mem = m.mem = PF_MEM_CUDA;
+    double id[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, sing[6] = {1, 2, 0, 2, 4, 0};
+    CHECK_STATUS(pf_warp_affine(stream, 1, &s, &d, id, 2, NULL), PF_ERR_INVALID_ARGUMENT);
+    CHECK_MSG("nmatrices");
+    CHECK_STATUS(pf_warp_affine(stream, 1, &s, &d, sing, 1, NULL), PF_ERR_INVALID_ARGUMENT);
+    CHECK_MSG("singular");
+    pf_image d4 = d;
+    d4.channels = 1;
+    CHECK_STATUS(pf_warp_perspective(stream, 1, &s, &d4, id, 1, NULL), PF_ERR_INVALID_ARGUMENT);
+    CHECK_MSG("dst[0]");
+    CHECK_STATUS(pf_remap(stream, 1, &s, &d, &m, &m, NULL), PF_ERR_UNSUPPORTED);
+    CHECK_MSG("pf_remap");
+    CHECK_STATUS(pf_warp_perspective(stream, 1, &s, &d, id, 1, NULL), PF_OK);
+    CHECK_STATUS(pf_stream_synchronize(stream), PF_OK);
+    pf_free(gpu, PF_ALLOC_DEVICE, p), pf_free(gpu, PF_ALLOC_DEVICE, q), pf_free(gpu, PF_ALLOC_DEVICE, mx);
+}
+
 int main(int argc, char **argv) {
     int ndev = 0;
     pf_status st = pf_device_count(PF_DEVICE_CUDA, &ndev);
@@ -99,7 +125,7 @@ int main(int argc, char **argv) {
     int first = 0, last = 600, ok = 0;
     if (argc > 1) first = last = atoi(argv[1]), last++;
     for (int cs = first; cs < last; cs++) ok += run_case(gpu, stream, cs);
-    if (argc <= 1) full_hd(gpu, stream);
+    if (argc <= 1) full_hd(gpu, stream), device_args(gpu, stream);
     printf("test_cuda_warp: %d cases (%d warped) + 1080p, bit-exact comparison\n", last - first, ok);
     pf_stream_destroy(stream);
     pf_device_close(gpu);
