@@ -93,16 +93,17 @@ PF_HD void pfk_warp_st_u16(uint8_t *p, uint16_t v) {
 
 /* ---------------------------------------------------------- positions */
 
-/* Source position of output pixel (x, y): int16 column/row and, for
+/* Source position of output pixel (x, y) for interp (j->interp, or the
+ * same value as a constant): int16 column/row and, for
  * LINEAR/CUBIC, the 1/32-pixel table index (kernels/warp_math.h). The
  * CPU computes the affine row origin once per row and the column terms
  * once per column; both are pure functions of (matrix, x, y), so
  * recomputing them per pixel gives the same integers. Perspective chunks
  * on the CPU start at multiples of the block width, so the origin column
  * of pixel x is x rounded down to one. */
-PF_HD void pfk_warp_position(const pfk_warp_job *j, int32_t x, int32_t y, int32_t *sx, int32_t *sy,
+PF_HD void pfk_warp_position(const pfk_warp_job *j, int interp, int32_t x, int32_t y, int32_t *sx, int32_t *sy,
                              int32_t *e) {
-    int nearest = j->interp == 0;
+    int nearest = interp == 0;
     int16_t ix, iy;
     uint16_t a;
     if (j->perspective) {
@@ -274,7 +275,7 @@ PF_HD int pfk_warp_u8_channels(const pfk_warp_job *j, int interp, int32_t x, int
     int32_t sx, sy, e;
     float wf[16];
     int16_t wi[16];
-    pfk_warp_position(j, x, y, &sx, &sy, &e);
+    pfk_warp_position(j, interp, x, y, &sx, &sy, &e);
     int cls = pfk_warp_class(j, interp, sx, sy);
     if (cls == PFK_WARP_LEAVE) return 0;
     if (cls != PFK_WARP_CVAL) pfk_warp_weights(interp, e, wf, wi);
@@ -315,7 +316,7 @@ PF_HD void pfk_warp_store(const pfk_warp_job *j, int interp, int is_u8, int32_t 
     int32_t sx, sy, e;
     float wf[16];
     int16_t wi[16];
-    pfk_warp_position(j, x, y, &sx, &sy, &e);
+    pfk_warp_position(j, interp, x, y, &sx, &sy, &e);
     int cls = pfk_warp_class(j, interp, sx, sy);
     if (cls == PFK_WARP_LEAVE) return;
     if (cls != PFK_WARP_CVAL) pfk_warp_weights(interp, e, wf, wi);
