@@ -6,7 +6,7 @@
 #include "cuda/cuda_stream.h"
 #include "cuda/warp_jobs.h"
 
-int pfi_cu_launch_warp(void *stream, const void *dev_batch, pfi_grid g); /* warp_kernels.cu */
+int pfi_cu_launch_warp(void *stream, const void *dev_batch, pfi_grid g, int variant); /* warp_kernels.cu */
 
 static pf_status warp(pf_stream *s, const char *op, int perspective, int count, const pf_image src[],
                       pf_image dst[], const double matrices[], int nmatrices, const pf_warp_opts *opts) {
@@ -20,7 +20,8 @@ static pf_status warp(pf_stream *s, const char *op, int perspective, int count, 
     st = pfi_gpu_warp_build(&a, op, perspective, count, src, dst, matrices, nmatrices, &o, &batch, &g);
     if (st != PF_OK) return st;
     if ((st = pfi_cuda_arena_submit(s, op, &a)) != PF_OK) return st;
-    return pfi_cuda_launched(s, op, pfi_cu_launch_warp(pfi_cuda_stream(s), batch, g));
+    int variant = pfi_gpu_warp_variant(count, src, &o);
+    return pfi_cuda_launched(s, op, pfi_cu_launch_warp(pfi_cuda_stream(s), batch, g, variant));
 }
 
 pf_status pfi_cuda_warp_affine(pf_stream *s, int count, const pf_image src[], pf_image dst[], const double matrices[],

@@ -338,21 +338,29 @@ PF_HD void pfk_warp_store(const pfk_warp_job *j, int interp, int is_u8, int32_t 
 }
 
 /* Computes and stores every channel of output pixel (x, y) of sample n
- * (nothing outside that sample's output, nor where TRANSPARENT leaves the
- * destination untouched). */
-PF_HD void pfk_warp_at(const pfk_warp_batch *b, int32_t n, int32_t x, int32_t y) {
+ * when the whole batch has interpolation `interp` and is u8 (is_u8 1) or
+ * u16/f32 (0): the body of the launcher's specialised kernels. Nothing
+ * outside that sample's output, nor where TRANSPARENT leaves the
+ * destination untouched. */
+PF_HD void pfk_warp_at_as(const pfk_warp_batch *b, int32_t n, int32_t x, int32_t y, int interp, int is_u8) {
     const pfk_warp_job *j = &b->jobs[n];
     if (x >= j->dst_w || y >= j->dst_h) return;
+    pfk_warp_store(j, interp, is_u8, x, y);
+}
+
+/* The same for any batch: the options are read from the job. */
+PF_HD void pfk_warp_at(const pfk_warp_batch *b, int32_t n, int32_t x, int32_t y) {
+    const pfk_warp_job *j = &b->jobs[n];
     int is_u8 = j->dtype == PF_U8;
     if (j->interp == 0) {
-        if (is_u8) pfk_warp_store(j, 0, 1, x, y);
-        else pfk_warp_store(j, 0, 0, x, y);
+        if (is_u8) pfk_warp_at_as(b, n, x, y, 0, 1);
+        else pfk_warp_at_as(b, n, x, y, 0, 0);
     } else if (j->interp == 1) {
-        if (is_u8) pfk_warp_store(j, 1, 1, x, y);
-        else pfk_warp_store(j, 1, 0, x, y);
+        if (is_u8) pfk_warp_at_as(b, n, x, y, 1, 1);
+        else pfk_warp_at_as(b, n, x, y, 1, 0);
     } else {
-        if (is_u8) pfk_warp_store(j, 2, 1, x, y);
-        else pfk_warp_store(j, 2, 0, x, y);
+        if (is_u8) pfk_warp_at_as(b, n, x, y, 2, 1);
+        else pfk_warp_at_as(b, n, x, y, 2, 0);
     }
 }
 

@@ -35,13 +35,31 @@ static int run_case(int cs, int *u8_values_checked) {
         CHECK_STATUS(st, PF_OK);
         if (st == PF_OK) {
             CHECK(g.n == count && a.used <= bytes);
-            for (int32_t n = 0; n < g.n; n++)
-                for (int32_t y = 0; y < g.h; y++)
-                    for (int32_t x = 0; x < g.w; x++) pfk_warp_at(batch, n, x, y);
+            /* first as the launcher runs it (the specialised body for the
+             * batch's variant), then the generic body from the canaries again */
+            int variant = pfi_gpu_warp_variant(count, s, &o);
+            CHECK(variant == (int)o.interp * 2 + (wc.dt == PF_U8));
+            uint8_t *canary[MAXN];
             for (int i = 0; i < count; i++) {
-                long k = warp_case_diff(&wc, i);
-                if (k >= 0) warp_case_report(&wc, cs, i, k, "emulated GPU body"), bad = 1;
+                canary[i] = malloc(wc.out[i].size);
+                memcpy(canary[i], wc.out[i].buf, wc.out[i].size);
             }
+            for (int pass = 0; pass < 2; pass++) {
+                for (int32_t n = 0; n < g.n; n++)
+                    for (int32_t y = 0; y < g.h; y++)
+                        for (int32_t x = 0; x < g.w; x++) {
+                            if (pass == 0) pfk_warp_at_as(batch, n, x, y, variant / 2, variant % 2);
+                            else pfk_warp_at(batch, n, x, y);
+                        }
+                for (int i = 0; i < count; i++) {
+                    long k = warp_case_diff(&wc, i);
+                    if (k >= 0)
+                        warp_case_report(&wc, cs, i, k, pass ? "emulated generic body" : "emulated launch body"),
+                            bad = 1;
+                    memcpy(wc.out[i].buf, canary[i], wc.out[i].size);
+                }
+            }
+            for (int i = 0; i < count; i++) free(canary[i]);
             /* the fused entry: u8 HWC with a CONSTANT border */
             if (wc.dt == PF_U8 && (wc.lay == PF_HWC || cn == 1) && o.border == PF_BORDER_CONSTANT) {
                 for (int i = 0; i < count; i++) {
@@ -111,6 +129,17 @@ static void check_block_origin(void) {
     pfi_arena_emulated_free(&a);
 }
 
+/* A batch mixing u8 with u16/f32 samples has no specialised kernel. */
+static void check_variant_mix(void) {
+    uint8_t a[4];
+    uint16_t b[4];
+    pf_image im[2] = {pf_image_hwc(a, 2, 2, 1, PF_U8, 0), pf_image_hwc(b, 2, 2, 1, PF_U16, 0)};
+    pf_warp_opts o = pf_warp_opts_defaults();
+    CHECK(pfi_gpu_warp_variant(2, im, &o) == -1);
+    CHECK(pfi_gpu_warp_variant(1, im, &o) == 3);
+    CHECK(pfi_gpu_warp_variant(1, im + 1, &o) == 2);
+}
+
 /* The job filler alone, as the fused preprocess calls it: one u8 HWC
  * sample, an inverse matrix, a CONSTANT border. */
 static void check_job_fill(void) {
@@ -139,6 +168,7 @@ int main(int argc, char **argv) {
     if (argc > 1) first = last = atoi(argv[1]), last++;
     check_job_fill();
     check_block_origin();
+    check_variant_mix();
     for (int cs = first; cs < last; cs++) ok += run_case(cs, &u8v);
     printf("test_gpu_warp: %d cases (%d warped, %d fused-entry samples), bit-exact comparison\n", last - first, ok,
            u8v);
