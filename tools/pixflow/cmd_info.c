@@ -1,5 +1,6 @@
 /* pixflow info: what this build and this CPU will do. */
 #include <stdio.h>
+#include <string.h>
 
 #include "commands.h"
 #include "pixflow/pixflow.h"
@@ -23,10 +24,35 @@ int cmd_info(int argc, char **argv) {
         pf_isa isa;
         if (pf_dispatch_entry(i, &name, &isa) == PF_OK) printf("  %-22s %s\n", name, pf_isa_name(isa));
     }
-    printf("devices: cpu");
-#ifdef PF_HAVE_CUDA_TOOL
-    printf(", cuda");
-#endif
-    printf("\n");
+    printf("devices:\n");
+    pf_device_kind kinds[2] = {PF_DEVICE_CPU, PF_DEVICE_CUDA};
+    for (int k = 0; k < 2; k++) {
+        int n = 0;
+        if (pf_device_count(kinds[k], &n) != PF_OK) n = 0;
+        for (int i = 0; i < n; i++) {
+            pf_device *d;
+            pf_device_props p;
+            if (pf_device_open(kinds[k], i, &d) != PF_OK) {
+                printf("  %s %d: %s\n", k ? "cuda" : "cpu", i, pf_last_error());
+                continue;
+            }
+            if (pf_device_props_get(d, &p) == PF_OK) {
+                if (kinds[k] == PF_DEVICE_CUDA)
+                    printf("  cuda %d: %s, sm_%d%d, %d SMs, %.1f GiB, %.0f GB/s peak\n", i, p.name, p.compute_major,
+                           p.compute_minor, p.multiprocessors, (double)p.total_memory / (1024.0 * 1024 * 1024),
+                           p.peak_bandwidth_gbs);
+                else
+                    printf("  cpu %d: %s, %d cores\n", i, p.name, p.multiprocessors);
+            }
+            pf_device_close(d);
+        }
+        if (kinds[k] == PF_DEVICE_CUDA && n == 0) {
+            pf_device *d = NULL;
+            if (strstr(pf_build_info(), "cuda=on") == NULL)
+                printf("  cuda: not built (PIXFLOW_CUDA=OFF or no nvcc)\n");
+            else if (pf_device_open(PF_DEVICE_CUDA, 0, &d) != PF_OK)
+                printf("  cuda: built, no usable device (%s)\n", pf_last_error());
+        }
+    }
     return 0;
 }
