@@ -6,8 +6,13 @@
  * once) per second, and that as a fraction of the device's theoretical
  * peak (pf_device_props.peak_bandwidth_gbs). Sources are distinct
  * buffers per sample, so a batch does not re-read one image from L2.
+ * Each timed case is also checked: sample 0's device output against the
+ * CPU op on the same input, bit for bit ("check" column), so a fast wrong
+ * kernel cannot report a number.
  *
  *   pixflow_gpu_bench            markdown table on stdout
+ *   pixflow_gpu_bench --cpu      the same harness on the CPU device (a dry
+ *                                run of the harness where there is no GPU)
  * Exit 77 with "SKIP: no CUDA device" where there is no GPU. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,9 +35,11 @@ typedef struct bench_case {
     int count;
     pf_image src[MAXB], dst[MAXB];
     double bytes; /* moved per iteration */
+    unsigned char *host_src0; /* sample 0's source pixels, for the check */
 } bench_case;
 
 static pf_device *g_gpu;
+static pf_mem g_mem = PF_MEM_CUDA;
 static void *g_allocs[4 * MAXB + 16];
 static int g_nallocs;
 
@@ -45,7 +52,8 @@ static void *dev_alloc(size_t bytes) {
 }
 
 /* A device image with deterministic contents (uploaded once). */
-static int dev_image(pf_stream *s, int w, int h, int c, pf_dtype dt, pf_layout lay, pf_image *out) {
+static int dev_image(pf_stream *s, int w, int h, int c, pf_dtype dt, pf_layout lay, pf_image *out,
+                     unsigned char **keep_host) {
     size_t bytes = (size_t)w * (size_t)h * (size_t)c * pf_dtype_size(dt);
     void *p = dev_alloc(bytes);
     if (p == NULL) return -1;
@@ -58,10 +66,11 @@ static int dev_image(pf_stream *s, int w, int h, int c, pf_dtype dt, pf_layout l
     }
     pf_status st = pf_memcpy_async(s, p, host, bytes);
     if (st == PF_OK) st = pf_stream_synchronize(s);
-    free(host);
+    if (keep_host != NULL && st == PF_OK) *keep_host = host;
+    else free(host);
     if (st != PF_OK) return -1;
     *out = lay == PF_CHW ? pf_image_chw(p, w, h, c, dt, 0, 0) : pf_image_hwc(p, w, h, c, dt, 0);
-    out->mem = PF_MEM_CUDA;
+    out->mem = g_mem;
     out->device = 0;
     return 0;
 }
@@ -137,32 +146,68 @@ static int setup(pf_stream *s, bench_case *b, const char *name, enum op_kind op,
     b->op = op;
     b->count = count;
     for (int i = 0; i < count; i++) {
-        if (dev_image(s, w, h, 3, sdt, PF_HWC, &b->src[i]) != 0 || dev_image(s, dw, dh, 3, ddt, dlay, &b->dst[i]) != 0)
+        if (dev_image(s, w, h, 3, sdt, PF_HWC, &b->src[i], i == 0 ? &b->host_src0 : NULL) != 0 ||
+            dev_image(s, dw, dh, 3, ddt, dlay, &b->dst[i], NULL) != 0)
             return -1;
         b->bytes += image_bytes(&b->src[i]) + image_bytes(&b->dst[i]);
     }
     return 0;
 }
 
-int main(void) {
+/* Sample 0 on the device vs the CPU op on the same input: "bit-exact",
+ * "DIFFERS (n bytes)" or why it could not be checked. */
+static const char *check_case(pf_stream *s, const bench_case *b, char *buf, size_t n) {
+    static bench_case host;
+    size_t bytes = (size_t)image_bytes(&b->dst[0]);
+    unsigned char *want = malloc(bytes), *got = malloc(bytes);
+    const char *res = buf;
+    snprintf(buf, n, "not checked (out of memory)");
+    if (want != NULL && got != NULL) {
+        host = *b;
+        host.count = 1;
+        host.src[0].data = b->host_src0, host.src[0].mem = PF_MEM_HOST;
+        host.dst[0].data = want, host.dst[0].mem = PF_MEM_HOST;
+        pf_status st = run_op(NULL, &host);
+        if (st == PF_OK) st = pf_memcpy_async(s, got, b->dst[0].data, bytes);
+        if (st == PF_OK) st = pf_stream_synchronize(s);
+        if (st != PF_OK) {
+            snprintf(buf, n, "not checked (%s)", pf_status_str(st));
+        } else {
+            size_t diff = 0;
+            for (size_t i = 0; i < bytes; i++) diff += want[i] != got[i];
+            if (diff == 0) res = "bit-exact";
+            else snprintf(buf, n, "DIFFERS (%zu of %zu bytes)", diff, bytes);
+        }
+    }
+    free(want);
+    free(got);
+    return res;
+}
+
+int main(int argc, char **argv) {
     int ndev = 0;
-    if (pf_device_count(PF_DEVICE_CUDA, &ndev) != PF_OK || ndev == 0) {
+    pf_device_kind kind = argc > 1 && strcmp(argv[1], "--cpu") == 0 ? PF_DEVICE_CPU : PF_DEVICE_CUDA;
+    if (kind == PF_DEVICE_CPU) g_mem = PF_MEM_HOST;
+    if (pf_device_count(kind, &ndev) != PF_OK || ndev == 0) {
         printf("SKIP: no CUDA device\n");
         return 77;
     }
     pf_device_props props;
     pf_stream *s = NULL;
     pf_event *e0 = NULL, *e1 = NULL;
-    if (pf_device_open(PF_DEVICE_CUDA, 0, &g_gpu) != PF_OK || pf_device_props_get(g_gpu, &props) != PF_OK ||
+    if (pf_device_open(kind, 0, &g_gpu) != PF_OK || pf_device_props_get(g_gpu, &props) != PF_OK ||
         pf_stream_create(g_gpu, &s) != PF_OK || pf_event_create(g_gpu, &e0) != PF_OK ||
         pf_event_create(g_gpu, &e1) != PF_OK) {
         fprintf(stderr, "pixflow_gpu_bench: %s\n", pf_last_error());
         return 1;
     }
-    printf("device: %s (sm_%d%d, %d SMs, peak %.0f GB/s); median of %d runs after %d warm-up, event-timed\n\n",
-           props.name, props.compute_major, props.compute_minor, props.multiprocessors, props.peak_bandwidth_gbs,
-           ITERS, WARMUP);
-    printf("| case | median ms | GB/s | of peak |\n|---|---:|---:|---:|\n");
+    if (kind == PF_DEVICE_CPU)
+        printf("device: %s (CPU dry run of the harness, %d cores)", props.name, props.multiprocessors);
+    else
+        printf("device: %s (sm_%d%d, %d SMs, peak %.0f GB/s)", props.name, props.compute_major, props.compute_minor,
+               props.multiprocessors, props.peak_bandwidth_gbs);
+    printf("; median of %d runs after %d warm-up, event-timed\n\n", ITERS, WARMUP);
+    printf("| case | median ms | GB/s | of peak | check |\n|---|---:|---:|---:|---|\n");
     static bench_case b;
     struct {
         const char *name;
@@ -194,17 +239,20 @@ int main(void) {
         pf_status st = PF_OK;
         double ms = time_case(s, e0, e1, &b, &st);
         if (ms < 0) {
-            printf("| %s | %s | | |\n", b.name, pf_status_str(st));
+            printf("| %s | %s | | | |\n", b.name, pf_status_str(st));
             fprintf(stderr, "  %s: %s\n", b.name, pf_last_error());
             if (st != PF_ERR_UNSUPPORTED) failed = 1;
             pf_stream_synchronize(s);
         } else {
+            char buf[96];
+            const char *check = check_case(s, &b, buf, sizeof buf);
+            if (strcmp(check, "bit-exact") != 0) failed = 1;
             double gbs = b.bytes / (ms * 1e-3) / 1e9;
-            if (props.peak_bandwidth_gbs > 0)
-                printf("| %s | %.3f | %.0f | %.0f%% |\n", b.name, ms, gbs, 100 * gbs / props.peak_bandwidth_gbs);
-            else
-                printf("| %s | %.3f | %.0f | n/a |\n", b.name, ms, gbs);
+            char peak[32] = "n/a";
+            if (props.peak_bandwidth_gbs > 0) snprintf(peak, sizeof peak, "%.0f%%", 100 * gbs / props.peak_bandwidth_gbs);
+            printf("| %s | %.3f | %.0f | %s | %s |\n", b.name, ms, gbs, peak, check);
         }
+        free(b.host_src0);
         while (g_nallocs > base) pf_free(g_gpu, PF_ALLOC_DEVICE, g_allocs[--g_nallocs]);
     }
     printf("\nbytes = every source byte read once + every destination byte written once\n");

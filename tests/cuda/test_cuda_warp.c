@@ -4,6 +4,7 @@
  * on a created stream and on the NULL stream, downloaded and compared
  * byte for byte with the CPU op; plus a 1080p u8 rotation. Skips (77)
  * without a device. Re-run one case: test_cuda_warp <case> */
+#include "cuda/cuda_skip.h"
 #include "pixflow/runtime.h"
 #include "unit/warp_cases.h"
 
@@ -111,15 +112,8 @@ static void device_args(pf_device *gpu, pf_stream *stream) {
 }
 
 int main(int argc, char **argv) {
-    int ndev = 0;
-    pf_status st = pf_device_count(PF_DEVICE_CUDA, &ndev);
-    if (st != PF_OK || ndev == 0) {
-        printf("SKIP: no CUDA device (%s)\n", st != PF_OK ? pf_last_error() : "pf_device_count says 0");
-        return 77;
-    }
-    pf_device *gpu;
+    pf_device *gpu = pft_cuda_device_or_skip("test_cuda_warp");
     pf_stream *stream;
-    CHECK_STATUS(pf_device_open(PF_DEVICE_CUDA, 0, &gpu), PF_OK);
     CHECK_STATUS(pf_stream_create(gpu, &stream), PF_OK);
     if (pft_fail) return pft_summary("test_cuda_warp");
     int first = 0, last = 600, ok = 0;
