@@ -466,7 +466,15 @@ PF_API pf_warp_opts pf_warp_opts_defaults(void);
  *     relative, u16 within 1).
  * dtypes u8, u16, f32; 1..4 channels; HWC, or CHW (each plane warped with
  * the same coordinates; src and dst in the same layout); any strides;
- * src and dst may differ in size. Host memory only.
+ * src and dst may differ in size.
+ *
+ * Backends: host views run on the CPU. pf_warp_affine and
+ * pf_warp_perspective also run on CUDA device views (stream of that
+ * device, or NULL for synchronous), with the same coverage as the CPU
+ * (every interp, border, dtype, channel count, layout, stride, per-sample
+ * matrix and INVERSE_MAP; the inversion runs on the host with the CPU's
+ * code) and the same bits as the CPU path (docs/exactness.md, "GPU
+ * warps"). pf_remap is host only (device views: PF_ERR_UNSUPPORTED).
  *
  * Not supported (clear error): AREA / LANCZOS4 / NEAREST_EXACT interp,
  * matrices with NaN or infinite entries, a singular matrix to invert

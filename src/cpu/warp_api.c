@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/backend.h"
 #include "core/error.h"
 #include "core/image_util.h"
 #include "cpu/batch_rows.h"
@@ -213,8 +214,6 @@ static pf_status check_map(const char *op, const char *which, int i, const pf_im
 static pf_status check_call(warp_kind kind, const char *op, int count, const pf_image *src, const pf_image *dst,
                             const double *mats, int nmats, const pf_image *mx, const pf_image *my,
                             const pf_warp_opts *opts, int host, pf_warp_opts *o) {
-    if (src == NULL || dst == NULL)
-        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: %s is NULL with count %d", op, src == NULL ? "src" : "dst", count);
     *o = opts ? *opts : pf_warp_opts_defaults();
     pf_status st = check_opts(op, o, kind == W_REMAP);
     if (st != PF_OK) return st;
@@ -242,9 +241,21 @@ static pf_status run(pf_stream *stream, warp_kind kind, const char *op, int coun
     pfi_clear_error();
     if (count < 0) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: count is %d; it must be >= 0", op, count);
     if (count == 0) return PF_OK;
-    pf_warp_opts o;
-    pf_status st = check_call(kind, op, count, src, dst, mats, nmats, mx, my, opts, 1, &o);
+    if (src == NULL || dst == NULL)
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: %s is NULL with count %d", op, src == NULL ? "src" : "dst", count);
+    /* device views run on their backend after the same checks */
+    const pfi_backend *be;
+    pf_stream *dev_stream;
+    pf_status st = pfi_route_images(op, stream, count, src, dst, &be, &dev_stream);
     if (st != PF_OK) return st;
+    if (be != NULL && kind == W_REMAP) return pfi_unsupported_on(op, be); /* no device remap */
+    pf_warp_opts o;
+    if ((st = check_call(kind, op, count, src, dst, mats, nmats, mx, my, opts, be == NULL, &o)) != PF_OK) return st;
+    if (be != NULL) {
+        pf_status (*fn)(pf_stream *, int, const pf_image *, pf_image *, const double *, int, const pf_warp_opts *) =
+            kind == W_AFFINE ? be->kernels->warp_affine : be->kernels->warp_perspective;
+        return fn ? fn(dev_stream, count, src, dst, mats, nmats, &o) : pfi_unsupported_on(op, be);
+    }
     size_t ncols = 0;
     for (int i = 0; i < count && kind == W_AFFINE; i++) ncols += (size_t)dst[i].width;
     warp_sample *smp = calloc((size_t)count, sizeof *smp);

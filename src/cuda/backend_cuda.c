@@ -232,6 +232,8 @@ static const pfi_kernels cuda_kernels = {
     .resize = pfi_cuda_resize,
     .preprocess = pfi_cuda_preprocess,
     .preprocess_yuv = pfi_cuda_preprocess_yuv,
+    .warp_affine = pfi_cuda_warp_affine,
+    .warp_perspective = pfi_cuda_warp_perspective,
 };
 
 static const pfi_backend cuda_backend = {

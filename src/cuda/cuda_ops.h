@@ -17,5 +17,9 @@ void pfi_cuda_stream_state_free(int device, void *state);
 
 pf_status pfi_cuda_resize(pf_stream *s, int count, const pf_image src[], pf_image dst[],
                           const pf_resize_opts *opts);
+pf_status pfi_cuda_warp_affine(pf_stream *s, int count, const pf_image src[], pf_image dst[], const double matrices[],
+                               int nmatrices, const pf_warp_opts *opts);
+pf_status pfi_cuda_warp_perspective(pf_stream *s, int count, const pf_image src[], pf_image dst[],
+                                    const double matrices[], int nmatrices, const pf_warp_opts *opts);
 
 #endif

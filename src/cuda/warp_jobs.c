@@ -69,3 +69,10 @@ pf_status pfi_gpu_warp_build(pfi_arena *a, const char *op, int perspective, int 
     *dev_batch = batch_dev;
     return PF_OK;
 }
+
+int pfi_gpu_warp_variant(int count, const pf_image src[], const pf_warp_opts *opts) {
+    int u8 = 0;
+    for (int i = 0; i < count; i++) u8 += src[i].dtype == PF_U8;
+    if (u8 != 0 && u8 != count) return -1;
+    return (int)opts->interp * 2 + (u8 != 0);
+}

@@ -36,4 +36,10 @@ pf_status pfi_gpu_warp_build(pfi_arena *a, const char *op, int perspective, int 
                              const pf_image dst[], const double matrices[], int nmatrices, const pf_warp_opts *opts,
                              const pfk_warp_batch **dev_batch, pfi_grid *grid);
 
+/* Which specialised kernel a batch can use: interp * 2 + 1 when every
+ * sample is u8, interp * 2 when none is, -1 for a mix (the generic
+ * kernel: pfk_warp_at). The launcher's kernels run pfk_warp_at_as with
+ * these constants. */
+int pfi_gpu_warp_variant(int count, const pf_image src[], const pf_warp_opts *opts);
+
 #endif

@@ -93,16 +93,17 @@ PF_HD void pfk_warp_st_u16(uint8_t *p, uint16_t v) {
 
 /* ---------------------------------------------------------- positions */
 
-/* Source position of output pixel (x, y): int16 column/row and, for
+/* Source position of output pixel (x, y) for interp (j->interp, or the
+ * same value as a constant): int16 column/row and, for
  * LINEAR/CUBIC, the 1/32-pixel table index (kernels/warp_math.h). The
  * CPU computes the affine row origin once per row and the column terms
  * once per column; both are pure functions of (matrix, x, y), so
  * recomputing them per pixel gives the same integers. Perspective chunks
  * on the CPU start at multiples of the block width, so the origin column
  * of pixel x is x rounded down to one. */
-PF_HD void pfk_warp_position(const pfk_warp_job *j, int32_t x, int32_t y, int32_t *sx, int32_t *sy,
+PF_HD void pfk_warp_position(const pfk_warp_job *j, int interp, int32_t x, int32_t y, int32_t *sx, int32_t *sy,
                              int32_t *e) {
-    int nearest = j->interp == 0;
+    int nearest = interp == 0;
     int16_t ix, iy;
     uint16_t a;
     if (j->perspective) {
@@ -122,8 +123,8 @@ PF_HD void pfk_warp_position(const pfk_warp_job *j, int32_t x, int32_t y, int32_
 
 /* The weights of table entry e: 2x2 (LINEAR) or 4x4 (CUBIC), integer
  * (u8) and float (u16/f32), the same entries as pfi_warp_tab_i/_f. */
-PF_HD void pfk_warp_weights(const pfk_warp_job *j, int32_t e, float wf[16], int16_t wi[16]) {
-    if (j->interp != 0) pfk_warp_table_entry(j->interp == 2, e, wf, wi);
+PF_HD void pfk_warp_weights(int interp, int32_t e, float wf[16], int16_t wi[16]) {
+    if (interp != 0) pfk_warp_table_entry(interp == 2, e, wf, wi);
 }
 
 /* ------------------------------------------------------------ sampling */
@@ -152,14 +153,14 @@ PF_HD int32_t pfk_warp_tap_i(const pfk_warp_job *j, const uint8_t *plane, int32_
  * reference's classification (nearest_row / linear_taps / cubic_row). */
 enum { PFK_WARP_LEAVE = 0, PFK_WARP_CVAL, PFK_WARP_INSIDE, PFK_WARP_BORDER };
 
-PF_HD int pfk_warp_class(const pfk_warp_job *j, int32_t sx, int32_t sy) {
+PF_HD int pfk_warp_class(const pfk_warp_job *j, int interp, int32_t sx, int32_t sy) {
     int32_t w = j->src_w, h = j->src_h;
     int transparent = j->border == PFK_WARP_TRANSPARENT, constant = j->border == PFK_BORDER_CONSTANT;
-    if (j->interp == 0) {
+    if (interp == 0) {
         if ((uint32_t)sx < (uint32_t)w && (uint32_t)sy < (uint32_t)h) return PFK_WARP_INSIDE;
         return transparent ? PFK_WARP_LEAVE : PFK_WARP_BORDER;
     }
-    if (j->interp == 1) {
+    if (interp == 1) {
         if ((uint32_t)sx < (uint32_t)(w - 1) && (uint32_t)sy < (uint32_t)(h - 1)) return PFK_WARP_INSIDE;
         if (transparent) return PFK_WARP_LEAVE;
         if (constant && (sx >= w || sx + 1 < 0 || sy >= h || sy + 1 < 0)) return PFK_WARP_CVAL;
@@ -175,15 +176,15 @@ PF_HD int pfk_warp_class(const pfk_warp_job *j, int32_t sx, int32_t sy) {
 
 /* u8 element c (border channel ch) of the output pixel sampled at
  * (sx, sy) with weights wi, for a pixel of class cls != LEAVE. */
-PF_HD uint8_t pfk_warp_elem_u8(const pfk_warp_job *j, const uint8_t *plane, int cls, int32_t sx, int32_t sy,
-                               const int16_t *wi, int32_t c, int32_t ch) {
+PF_HD uint8_t pfk_warp_elem_u8(const pfk_warp_job *j, int interp, const uint8_t *plane, int cls, int32_t sx,
+                               int32_t sy, const int16_t *wi, int32_t c, int32_t ch) {
     if (cls == PFK_WARP_CVAL) return j->cval.u8[ch];
     int inside = cls == PFK_WARP_INSIDE;
-    if (j->interp == 0) {
+    if (interp == 0) {
         int32_t bx = inside ? sx : pfk_warp_bidx(j, sx, j->src_w), by = inside ? sy : pfk_warp_bidx(j, sy, j->src_h);
         return (uint8_t)pfk_warp_tap_i(j, plane, bx, by, c, ch);
     }
-    if (j->interp == 1) {
+    if (interp == 1) {
         int32_t bx0 = sx, bx1 = sx + 1, by0 = sy, by1 = sy + 1;
         if (!inside) {
             bx0 = pfk_warp_bidx(j, sx, j->src_w);
@@ -220,15 +221,15 @@ PF_HD uint8_t pfk_warp_elem_u8(const pfk_warp_job *j, const uint8_t *plane, int 
 
 /* u16/f32 element as float (u16 values are exact in float; the caller
  * saturates u16 results as the reference's store does). */
-PF_HD float pfk_warp_elem_f(const pfk_warp_job *j, const uint8_t *plane, int cls, int32_t sx, int32_t sy,
-                            const float *wf, int32_t c, int32_t ch) {
+PF_HD float pfk_warp_elem_f(const pfk_warp_job *j, int interp, const uint8_t *plane, int cls, int32_t sx,
+                            int32_t sy, const float *wf, int32_t c, int32_t ch) {
     if (cls == PFK_WARP_CVAL) return pfk_warp_tap_f(j, plane, -1, -1, c, ch);
     int inside = cls == PFK_WARP_INSIDE;
-    if (j->interp == 0) {
+    if (interp == 0) {
         int32_t bx = inside ? sx : pfk_warp_bidx(j, sx, j->src_w), by = inside ? sy : pfk_warp_bidx(j, sy, j->src_h);
         return pfk_warp_tap_f(j, plane, bx, by, c, ch);
     }
-    if (j->interp == 1) {
+    if (interp == 1) {
         int32_t bx0 = sx, bx1 = sx + 1, by0 = sy, by1 = sy + 1;
         if (!inside) {
             bx0 = pfk_warp_bidx(j, sx, j->src_w);
@@ -266,49 +267,100 @@ PF_HD float pfk_warp_elem_f(const pfk_warp_job *j, const uint8_t *plane, int cls
 
 /* ------------------------------------------------------ entry points */
 
+/* Channels [c0, c0 + nc) of output pixel (x, y) of a u8 HWC job into
+ * out[0 .. nc), for one interpolation (a constant after inlining). 0 when
+ * TRANSPARENT leaves the pixel untouched (out not written). */
+PF_HD int pfk_warp_u8_channels(const pfk_warp_job *j, int interp, int32_t x, int32_t y, int32_t c0, int32_t nc,
+                               uint8_t *out) {
+    int32_t sx, sy, e;
+    float wf[16];
+    int16_t wi[16];
+    pfk_warp_position(j, interp, x, y, &sx, &sy, &e);
+    int cls = pfk_warp_class(j, interp, sx, sy);
+    if (cls == PFK_WARP_LEAVE) return 0;
+    if (cls != PFK_WARP_CVAL) pfk_warp_weights(interp, e, wf, wi);
+    for (int32_t k = 0; k < nc; k++) out[k] = pfk_warp_elem_u8(j, interp, j->src, cls, sx, sy, wi, c0 + k, c0 + k);
+    return 1;
+}
+
+PF_HD int pfk_warp_u8_channels_any(const pfk_warp_job *j, int32_t x, int32_t y, int32_t c0, int32_t nc,
+                                   uint8_t *out) {
+    if (j->interp == 0) return pfk_warp_u8_channels(j, 0, x, y, c0, nc, out);
+    if (j->interp == 1) return pfk_warp_u8_channels(j, 1, x, y, c0, nc, out);
+    return pfk_warp_u8_channels(j, 2, x, y, c0, nc, out);
+}
+
 /* Channel c of output pixel (x, y) of a u8 HWC job (the fused
  * preprocess's warp stage). With a CONSTANT border (the intended use)
  * every pixel has a value, the border value where OpenCV writes it; under
  * TRANSPARENT the pixels OpenCV leaves untouched give 0 (a fused op that
- * needs them must test pfk_warp_class itself). */
+ * needs them must use pfk_warp_u8_pixel). */
 PF_HD uint8_t pfk_warp_u8_value(const pfk_warp_job *j, int32_t x, int32_t y, int32_t c) {
-    int32_t sx, sy, e;
-    float wf[16];
-    int16_t wi[16];
-    pfk_warp_position(j, x, y, &sx, &sy, &e);
-    int cls = pfk_warp_class(j, sx, sy);
-    if (cls == PFK_WARP_LEAVE) return 0;
-    if (cls != PFK_WARP_CVAL) pfk_warp_weights(j, e, wf, wi);
-    return pfk_warp_elem_u8(j, j->src, cls, sx, sy, wi, c, c);
+    uint8_t v = 0;
+    pfk_warp_u8_channels_any(j, x, y, c, 1, &v);
+    return v;
 }
 
-/* Computes and stores every channel of output pixel (x, y) of sample n
- * (nothing outside that sample's output, nor where TRANSPARENT leaves the
- * destination untouched). */
-PF_HD void pfk_warp_at(const pfk_warp_batch *b, int32_t n, int32_t x, int32_t y) {
-    const pfk_warp_job *j = &b->jobs[n];
-    if (x >= j->dst_w || y >= j->dst_h) return;
+/* All j->cn channels of output pixel (x, y) of a u8 HWC job at once (one
+ * position and one set of weights for the pixel): 1 with out[0 .. cn)
+ * filled, 0 where TRANSPARENT leaves the pixel untouched. */
+PF_HD int pfk_warp_u8_pixel(const pfk_warp_job *j, int32_t x, int32_t y, uint8_t out[4]) {
+    return pfk_warp_u8_channels_any(j, x, y, 0, j->cn, out);
+}
+
+/* Every channel of output pixel (x, y) of job j, for one interpolation
+ * and dtype class. The callers pass constants, so after inlining each
+ * combination is its own straight-line code (LINEAR: four weights in
+ * registers, no per-pixel branching on the options). */
+PF_HD void pfk_warp_store(const pfk_warp_job *j, int interp, int is_u8, int32_t x, int32_t y) {
     int32_t sx, sy, e;
     float wf[16];
     int16_t wi[16];
-    pfk_warp_position(j, x, y, &sx, &sy, &e);
-    int cls = pfk_warp_class(j, sx, sy);
+    pfk_warp_position(j, interp, x, y, &sx, &sy, &e);
+    int cls = pfk_warp_class(j, interp, sx, sy);
     if (cls == PFK_WARP_LEAVE) return;
-    if (cls != PFK_WARP_CVAL) pfk_warp_weights(j, e, wf, wi);
+    if (cls != PFK_WARP_CVAL) pfk_warp_weights(interp, e, wf, wi);
     for (int32_t p = 0; p < j->planes; p++) {
         const uint8_t *plane = j->src + (ptrdiff_t)p * j->src_plane;
         uint8_t *out = j->dst + (ptrdiff_t)p * j->dst_plane + (ptrdiff_t)y * j->dst_row +
                        (ptrdiff_t)x * j->cn * j->esize;
         for (int32_t c = 0; c < j->cn; c++) {
             int32_t ch = j->planes > 1 ? p : c;
-            if (j->dtype == PF_U8) {
-                out[c] = pfk_warp_elem_u8(j, plane, cls, sx, sy, wi, c, ch);
+            if (is_u8) {
+                out[c] = pfk_warp_elem_u8(j, interp, plane, cls, sx, sy, wi, c, ch);
             } else {
-                float v = pfk_warp_elem_f(j, plane, cls, sx, sy, wf, c, ch);
+                float v = pfk_warp_elem_f(j, interp, plane, cls, sx, sy, wf, c, ch);
                 if (j->dtype == PF_U16) pfk_warp_st_u16(out + 2 * c, pfk_sat_u16_f(v));
                 else pfk_warp_st_f32(out + 4 * c, v);
             }
         }
+    }
+}
+
+/* Computes and stores every channel of output pixel (x, y) of sample n
+ * when the whole batch has interpolation `interp` and is u8 (is_u8 1) or
+ * u16/f32 (0): the body of the launcher's specialised kernels. Nothing
+ * outside that sample's output, nor where TRANSPARENT leaves the
+ * destination untouched. */
+PF_HD void pfk_warp_at_as(const pfk_warp_batch *b, int32_t n, int32_t x, int32_t y, int interp, int is_u8) {
+    const pfk_warp_job *j = &b->jobs[n];
+    if (x >= j->dst_w || y >= j->dst_h) return;
+    pfk_warp_store(j, interp, is_u8, x, y);
+}
+
+/* The same for any batch: the options are read from the job. */
+PF_HD void pfk_warp_at(const pfk_warp_batch *b, int32_t n, int32_t x, int32_t y) {
+    const pfk_warp_job *j = &b->jobs[n];
+    int is_u8 = j->dtype == PF_U8;
+    if (j->interp == 0) {
+        if (is_u8) pfk_warp_at_as(b, n, x, y, 0, 1);
+        else pfk_warp_at_as(b, n, x, y, 0, 0);
+    } else if (j->interp == 1) {
+        if (is_u8) pfk_warp_at_as(b, n, x, y, 1, 1);
+        else pfk_warp_at_as(b, n, x, y, 1, 0);
+    } else {
+        if (is_u8) pfk_warp_at_as(b, n, x, y, 2, 1);
+        else pfk_warp_at_as(b, n, x, y, 2, 0);
     }
 }
 

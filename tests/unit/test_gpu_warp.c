@@ -10,106 +10,16 @@
  * past int16. Also checks pfk_warp_u8_value (the fused preprocess's
  * entry) against the same CPU output. Re-run one case:
  *   test_gpu_warp <case>   */
-#include <math.h>
-#include <stdlib.h>
-
 #include "cuda/warp_jobs.h"
-#include "pixflow/pixflow.h"
-#include "test_util.h"
-
-#define MAXN 3
-
-static double frand(uint64_t *s, double lo, double hi) {
-    return lo + (hi - lo) * (double)(pft_rand(s) >> 11) * 0x1.0p-53;
-}
-
-/* A view over a fresh buffer: padded rows, optionally a negative row
- * stride and (u16/f32) an odd byte offset. buf/size describe the whole
- * allocation so that bytes outside the view are compared too. */
-typedef struct view {
-    pf_image im;
-    uint8_t *buf;
-    size_t size;
-} view;
-
-static view make_view(uint64_t *rng, int w, int h, int cn, pf_dtype dt, pf_layout lay, int negative,
-                      int misalign) {
-    view v;
-    size_t es = pf_dtype_size(dt);
-    int planar = lay == PF_CHW && cn > 1;
-    size_t row = (size_t)w * es * (size_t)(planar ? 1 : cn);
-    size_t stride = row + (size_t)pft_range(rng, 0, 2) * es + (misalign ? 1 : 0);
-    size_t plane = stride * (size_t)h + (size_t)pft_range(rng, 0, 1) * 8;
-    size_t off = misalign ? 1 : 0;
-    v.size = plane * (size_t)(planar ? cn : 1) + off + 16;
-    v.buf = malloc(v.size);
-    for (size_t i = 0; i < v.size; i++) v.buf[i] = (uint8_t)pft_rand(rng);
-    uint8_t *base = v.buf + off + (negative ? stride * (size_t)(h - 1) : 0);
-    ptrdiff_t rs = negative ? -(ptrdiff_t)stride : (ptrdiff_t)stride;
-    v.im = planar ? pf_image_chw(base, w, h, cn, dt, rs, (ptrdiff_t)plane) : pf_image_hwc(base, w, h, cn, dt, rs);
-    if (!planar) v.im.layout = lay;
-    return v;
-}
-
-/* Well-defined pixel values: floats stay finite (no NaN payload games). */
-static void fill_pixels(uint64_t *rng, view *v) {
-    if (v->im.dtype != PF_F32) return; /* u8/u16: random bytes are valid pixels */
-    for (size_t i = 0; i + 4 <= v->size; i += 4) {
-        float f = (float)frand(rng, -300, 300);
-        memcpy(v->buf + i, &f, 4);
-    }
-}
-
-static void random_matrix(uint64_t *rng, int persp, int sw, int sh, int dw, int dh, double *m) {
-    double a = frand(rng, -3.2, 3.2), sc = frand(rng, 0.3, 2.5);
-    double sx = (double)sw / dw, sy = (double)sh / dh;
-    m[0] = cos(a) * sc * sx, m[1] = sin(a) * sc * sx, m[2] = frand(rng, -0.5, 1.2) * sw;
-    m[3] = -sin(a) * sc * sy, m[4] = cos(a) * sc * sy, m[5] = frand(rng, -0.5, 1.2) * sh;
-    int kind = pft_range(rng, 0, 9);
-    if (kind == 0) m[0] = 1, m[1] = 0, m[3] = 0, m[4] = 1, m[2] = frand(rng, -2, 2), m[5] = frand(rng, -2, 2);
-    if (kind == 1) m[0] *= 3000, m[4] *= 2500; /* coordinates beyond int16: saturation */
-    if (persp) {
-        m[6] = frand(rng, -4e-3, 4e-3), m[7] = frand(rng, -4e-3, 4e-3), m[8] = frand(rng, 0.8, 1.2);
-        if (kind == 2) m[6] = 0.05; /* denominator through zero inside the image */
-    }
-}
+#include "unit/warp_cases.h"
 
 static int run_case(int cs, int *u8_values_checked) {
-    uint64_t rng = 0x9E3779B97F4A7C15ull ^ ((uint64_t)cs * 0x100000001B3ull);
-    for (int k = 0; k < 4; k++) pft_rand(&rng);
-    int persp = pft_range(&rng, 0, 1);
-    pf_dtype dt = (pf_dtype[]){PF_U8, PF_U16, PF_F32}[pft_range(&rng, 0, 2)];
-    if (pft_range(&rng, 0, 2) == 0) dt = PF_U8; /* the fused preprocess's case gets extra weight */
-    int cn = pft_range(&rng, 1, 4);
-    pf_layout lay = pft_range(&rng, 0, 2) == 0 ? PF_CHW : PF_HWC;
-    int count = pft_range(&rng, 1, MAXN), nmat = pft_range(&rng, 0, 1) ? 1 : count;
-    pf_warp_opts o = pf_warp_opts_defaults();
-    o.interp = (pf_interp)pft_range(&rng, 0, 2);
-    o.border = (pf_border)pft_range(&rng, 0, 5);
-    if (pft_range(&rng, 0, 2) == 0) o.border = PF_BORDER_CONSTANT;
-    for (int c = 0; c < 4; c++) o.border_value[c] = frand(&rng, -20, dt == PF_U8 ? 300 : 70000);
-    o.flags = pft_range(&rng, 0, 1) ? PF_WARP_INVERSE_MAP : 0;
-    view src[MAXN], ref[MAXN], out[MAXN];
-    pf_image s[MAXN], dref[MAXN], dout[MAXN];
-    double mats[MAXN * 9];
-    for (int i = 0; i < count; i++) {
-        int big = pft_range(&rng, 0, 5) == 0;
-        int sw = pft_range(&rng, 1, big ? 300 : 40), sh = pft_range(&rng, 1, big ? 40 : 30);
-        int dw = pft_range(&rng, 1, big ? 260 : 40), dh = pft_range(&rng, 1, 24);
-        int neg = pft_range(&rng, 0, 3) == 0, mis = dt != PF_U8 && pft_range(&rng, 0, 4) == 0;
-        src[i] = make_view(&rng, sw, sh, cn, dt, lay, neg, mis);
-        fill_pixels(&rng, &src[i]);
-        ref[i] = make_view(&rng, dw, dh, cn, dt, lay, pft_range(&rng, 0, 3) == 0, mis);
-        out[i] = ref[i];
-        out[i].buf = malloc(ref[i].size);
-        memcpy(out[i].buf, ref[i].buf, ref[i].size); /* same canaries */
-        out[i].im.data = out[i].buf + ((uint8_t *)ref[i].im.data - ref[i].buf);
-        s[i] = src[i].im, dref[i] = ref[i].im, dout[i] = out[i].im;
-    }
-    for (int i = 0; i < nmat; i++) {
-        double *m = mats + i * (persp ? 9 : 6);
-        random_matrix(&rng, persp, s[i].width, s[i].height, dref[i].width, dref[i].height, m);
-    }
+    warp_case wc;
+    warp_case_make(cs, &wc);
+    int persp = wc.persp, count = wc.count, nmat = wc.nmat, cn = wc.cn;
+    pf_warp_opts o = wc.o;
+    pf_image *s = wc.s, *dref = wc.dref, *dout = wc.dout;
+    const double *mats = wc.mats;
     pf_status want = persp ? pf_warp_perspective(NULL, count, s, dref, mats, nmat, &o)
                            : pf_warp_affine(NULL, count, s, dref, mats, nmat, &o);
     int bad = 0;
@@ -125,38 +35,51 @@ static int run_case(int cs, int *u8_values_checked) {
         CHECK_STATUS(st, PF_OK);
         if (st == PF_OK) {
             CHECK(g.n == count && a.used <= bytes);
-            for (int32_t n = 0; n < g.n; n++)
-                for (int32_t y = 0; y < g.h; y++)
-                    for (int32_t x = 0; x < g.w; x++) pfk_warp_at(batch, n, x, y);
+            /* first as the launcher runs it (the specialised body for the
+             * batch's variant), then the generic body from the canaries again */
+            int variant = pfi_gpu_warp_variant(count, s, &o);
+            CHECK(variant == (int)o.interp * 2 + (wc.dt == PF_U8));
+            uint8_t *canary[MAXN];
             for (int i = 0; i < count; i++) {
-                if (memcmp(ref[i].buf, out[i].buf, ref[i].size) != 0) {
-                    size_t k = 0;
-                    while (ref[i].buf[k] == out[i].buf[k]) k++;
-                    fprintf(stderr,
-                            "case %d sample %d: GPU body differs from the CPU op at byte %zu (cpu %d gpu %d): "
-                            "%s %s %s x%d %s interp %d border %d flags %d src %dx%d dst %dx%d\n",
-                            cs, i, k, ref[i].buf[k], out[i].buf[k], persp ? "perspective" : "affine",
-                            pf_dtype_name(dt), lay == PF_CHW ? "CHW" : "HWC", cn, nmat == 1 ? "1 matrix" : "per-sample",
-                            (int)o.interp, (int)o.border, o.flags, (int)s[i].width, (int)s[i].height,
-                            (int)dref[i].width, (int)dref[i].height);
-                    bad = 1;
+                canary[i] = malloc(wc.out[i].size);
+                memcpy(canary[i], wc.out[i].buf, wc.out[i].size);
+            }
+            for (int pass = 0; pass < 2; pass++) {
+                for (int32_t n = 0; n < g.n; n++)
+                    for (int32_t y = 0; y < g.h; y++)
+                        for (int32_t x = 0; x < g.w; x++) {
+                            if (pass == 0) pfk_warp_at_as(batch, n, x, y, variant / 2, variant % 2);
+                            else pfk_warp_at(batch, n, x, y);
+                        }
+                for (int i = 0; i < count; i++) {
+                    long k = warp_case_diff(&wc, i);
+                    if (k >= 0)
+                        warp_case_report(&wc, cs, i, k, pass ? "emulated generic body" : "emulated launch body"),
+                            bad = 1;
+                    memcpy(wc.out[i].buf, canary[i], wc.out[i].size);
                 }
             }
+            for (int i = 0; i < count; i++) free(canary[i]);
             /* the fused entry: u8 HWC with a CONSTANT border */
-            if (dt == PF_U8 && (lay == PF_HWC || cn == 1) && o.border == PF_BORDER_CONSTANT) {
+            if (wc.dt == PF_U8 && (wc.lay == PF_HWC || cn == 1) && o.border == PF_BORDER_CONSTANT) {
                 for (int i = 0; i < count; i++) {
                     const pfk_warp_job *j = &batch->jobs[i];
                     for (int32_t y = 0; y < j->dst_h; y++)
-                        for (int32_t x = 0; x < j->dst_w; x++)
+                        for (int32_t x = 0; x < j->dst_w; x++) {
+                            uint8_t px[4] = {0, 0, 0, 0};
+                            CHECK(pfk_warp_u8_pixel(j, x, y, px) == 1);
                             for (int32_t c = 0; c < cn; c++) {
                                 uint8_t v = pfk_warp_u8_value(j, x, y, c);
                                 uint8_t r = ((const uint8_t *)dref[i].data)[y * dref[i].row_stride + x * cn + c];
-                                if (v != r && !bad) {
-                                    fprintf(stderr, "case %d sample %d: pfk_warp_u8_value(%d, %d, %d) = %d, CPU %d\n",
-                                            cs, i, x, y, c, v, r);
+                                if ((v != r || px[c] != r) && !bad) {
+                                    fprintf(stderr,
+                                            "case %d sample %d: pfk_warp_u8_value(%d, %d, %d) = %d, "
+                                            "pfk_warp_u8_pixel %d, CPU %d\n",
+                                            cs, i, x, y, c, v, px[c], r);
                                     bad = 1;
                                 }
                             }
+                        }
                     (*u8_values_checked)++;
                 }
             }
@@ -174,7 +97,7 @@ static int run_case(int cs, int *u8_values_checked) {
         pfi_arena_emulated_free(&a);
     }
     CHECK(!bad);
-    for (int i = 0; i < count; i++) free(src[i].buf), free(ref[i].buf), free(out[i].buf);
+    warp_case_free(&wc);
     return want == PF_OK;
 }
 
@@ -206,6 +129,17 @@ static void check_block_origin(void) {
     pfi_arena_emulated_free(&a);
 }
 
+/* A batch mixing u8 with u16/f32 samples has no specialised kernel. */
+static void check_variant_mix(void) {
+    uint8_t a[4];
+    uint16_t b[4];
+    pf_image im[2] = {pf_image_hwc(a, 2, 2, 1, PF_U8, 0), pf_image_hwc(b, 2, 2, 1, PF_U16, 0)};
+    pf_warp_opts o = pf_warp_opts_defaults();
+    CHECK(pfi_gpu_warp_variant(2, im, &o) == -1);
+    CHECK(pfi_gpu_warp_variant(1, im, &o) == 3);
+    CHECK(pfi_gpu_warp_variant(1, im + 1, &o) == 2);
+}
+
 /* The job filler alone, as the fused preprocess calls it: one u8 HWC
  * sample, an inverse matrix, a CONSTANT border. */
 static void check_job_fill(void) {
@@ -234,6 +168,7 @@ int main(int argc, char **argv) {
     if (argc > 1) first = last = atoi(argv[1]), last++;
     check_job_fill();
     check_block_origin();
+    check_variant_mix();
     for (int cs = first; cs < last; cs++) ok += run_case(cs, &u8v);
     printf("test_gpu_warp: %d cases (%d warped, %d fused-entry samples), bit-exact comparison\n", last - first, ok,
            u8v);
