@@ -242,7 +242,9 @@ PF_API pf_pipeline_config pf_pipeline_config_defaults(void);
  * (pf_stream_wait_event: no host wait), or, when consumer_stream is NULL,
  * waits on the host until the batch is ready. pf_batch_release records an
  * event on consumer_stream: the device tensor is rewritten only after the
- * work the consumer queued on it before the release has finished.
+ * work the consumer queued on it before the release has finished (with a
+ * NULL consumer_stream the consumer must be done with the tensor when it
+ * releases it).
  *
  * Results are bit-identical to the default placement (tensor bytes,
  * labels, meta, order, skipped samples) for the same config, as long as

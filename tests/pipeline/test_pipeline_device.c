@@ -1,7 +1,8 @@
 /* pf_pipeline with the device placement (config.augment_device), run on
  * the CPU device: batches bit-identical to the default placement (tensor
  * bytes, labels, meta, order, skipped samples) for several worker counts,
- * RRC and letterbox recipes, PPM and JPEG data, skip/fail policies, a
+ * RRC and letterbox recipes, PPM and JPEG data, folder and tar sources,
+ * sharding and resume, skip/fail policies, a
  * consumer stream; staging memory stays under its cap over several
  * epochs; a cap too small for one batch stops with an error naming
  * config.staging_bytes; destroy mid-epoch; config errors name the field.
@@ -223,6 +224,31 @@ static void test_identical_jpeg(void) {
     fx_rm_rf(dir);
 }
 
+/* Tar shards, sharded over 2 ranks, resumed mid-epoch. */
+static void test_tar_and_resume(void) {
+    char dir[2100];
+    static char paths[3][4096];
+    snprintf(dir, sizeof dir, "%s_tar", g_dir);
+    fx_make_tars(dir, 3, 9, paths);
+    const char *shards[3] = {paths[0], paths[1], paths[2]};
+    pf_pipeline_config c = fx_config();
+    c.source.kind = PF_SOURCE_TAR;
+    c.source.shards = shards;
+    c.source.shard_count = 3;
+    c.shuffle_buffer = 7;
+    compare(c, g_cpu, NULL, "tar");
+    c.source.kind = PF_SOURCE_FOLDER;
+    c.source.path = g_dir;
+    c.source.shards = NULL;
+    c.source.shard_count = 0;
+    c.world_size = 2;
+    c.rank = 1;
+    c.start_epoch = 0;
+    c.start_position = 7;
+    compare(c, g_cpu, NULL, "rank 1 of 2, resumed at position 7");
+    fx_rm_rf(dir);
+}
+
 static void add_broken(const char *dir) {
     char path[4300];
     size_t size;
@@ -414,6 +440,7 @@ int main(void) {
     test_identical_ppm();
     test_consumer_stream();
     test_identical_jpeg();
+    test_tar_and_resume();
     test_errors();
     test_memory_cap();
     test_destroy_mid_epoch();
