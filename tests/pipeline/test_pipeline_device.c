@@ -8,6 +8,7 @@
  * config.staging_bytes; destroy mid-epoch; config errors name the field.
  * With a GPU (and a device preprocess) the CUDA case is compared too. */
 #include <dirent.h>
+#include <time.h>
 
 #include "pipeline_fixtures.h"
 #include "pixflow/runtime.h"
@@ -315,6 +316,32 @@ static void test_memory_cap(void) {
     free(got);
 }
 
+/* An image larger than the whole cap fails that sample only; the others
+ * (batch 1: one image per batch) go through a cap that holds ~1 of them. */
+static void test_image_over_cap(void) {
+    pf_pipeline_config c = folder_config(g_dir);
+    c.augment_device = g_cpu;
+    c.batch_size = 1;
+    c.epochs = 1;
+    c.staging_bytes = 8192;
+    pf_pipeline *p;
+    CHECK_STATUS(pf_pipeline_create(&c, &p), PF_OK);
+    const pf_batch *b;
+    int n = 0;
+    while (pf_pipeline_next(p, &b, 20000) == PF_OK && b) {
+        n++;
+        pf_batch_release(p, b);
+    }
+    pf_pipeline_stats st;
+    pf_pipeline_stats_get(p, &st);
+    pf_sample_error e[64];
+    int ne = pf_pipeline_errors(p, e, 64);
+    CHECK(st.skipped > 0 && n + (int)st.skipped == N_FILES && ne == (int)st.skipped);
+    CHECK(ne > 0 && e[0].status == PF_ERR_OUT_OF_MEMORY && strstr(e[0].reason, "config.staging_bytes") != NULL);
+    CHECK(st.staging_pinned.peak_reserved <= 8192);
+    pf_pipeline_destroy(p);
+}
+
 static void test_destroy_mid_epoch(void) {
     pf_pipeline_config c = folder_config(g_dir);
     c.augment_device = g_cpu;
@@ -331,6 +358,22 @@ static void test_destroy_mid_epoch(void) {
             CHECK(b1 && b2 && b1->tensor.data != b2->tensor.data);
         }
         pf_pipeline_destroy(p); /* k = 0: right after create; held batches are dropped */
+    }
+    /* with a tight cap: workers wait for staging turns and memory while
+     * the consumer holds every device tensor, then destroy */
+    c.staging_bytes = 96 * 1024; /* holds any batch of these images (test_memory_cap) */
+    c.workers = 4;
+    for (int k = 0; k < 3; k++) {
+        pf_pipeline *p;
+        CHECK_STATUS(pf_pipeline_create(&c, &p), PF_OK);
+        const pf_batch *held[3];
+        for (int i = 0; i < 3; i++) CHECK_STATUS(pf_pipeline_next(p, &held[i], 20000), PF_OK);
+        if (k == 1) pf_batch_release(p, held[0]);
+        if (k == 2) {
+            struct timespec ts = {0, 20 * 1000 * 1000};
+            nanosleep(&ts, NULL);
+        }
+        pf_pipeline_destroy(p);
     }
 }
 
@@ -443,6 +486,7 @@ int main(void) {
     test_tar_and_resume();
     test_errors();
     test_memory_cap();
+    test_image_over_cap();
     test_destroy_mid_epoch();
     test_config_errors();
     test_cuda();
