@@ -319,9 +319,11 @@ typedef struct pf_stage_stats {
 /* stage[0] read, [1] decode_augment (decode only with augment_device),
  * [2] collate, [3] device: the upload + preprocess thread of the device
  * placement; threads = 0 and all zero without augment_device. Its busy_s
- * counts queuing uploads/kernels and waiting for them (CPU device: the
- * copies and the preprocess themselves); wait_s counts waiting for input
- * and for a free device tensor (the consumer holding them). */
+ * is host time spent queuing the uploads and the preprocess (CPU device:
+ * doing the copies and the preprocess; on a GPU the device's own time is
+ * not in it: time it with events on the consumer stream); wait_s counts
+ * waiting for input and for a free device tensor (the consumer holding
+ * all of them). */
 #define PF_PIPELINE_STAGES 4
 
 typedef struct pf_pipeline_stats {
