@@ -58,7 +58,10 @@ pf_status pli_device_setup(pf_pipeline *p) {
         d->staging_cap = (size_t)c->batch_size * MIB * (size_t)(c->prefetch_batches + 2);
         if (d->staging_cap < 64 * MIB) d->staging_cap = 64 * MIB;
     }
-    if ((st = pf_stream_create(d->dev, &d->upload)) != PF_OK) return fail_setup(st, "creating the upload stream");
+    /* on the CPU device the upload is a plain copy: a one-thread stream
+     * (pf_stream_create would start a thread per core for nothing) */
+    st = props.kind == PF_DEVICE_CPU ? pf_stream_create_cpu(1, &d->upload) : pf_stream_create(d->dev, &d->upload);
+    if (st != PF_OK) return fail_setup(st, "creating the upload stream");
     if ((st = pf_stream_create(d->dev, &d->compute)) != PF_OK) return fail_setup(st, "creating the compute stream");
     if ((st = pf_event_create(d->dev, &d->uploaded)) != PF_OK) return fail_setup(st, "creating an event");
     if ((st = pf_pool_create(d->dev, PF_ALLOC_PINNED, d->staging_cap, &d->pinned)) != PF_OK)
