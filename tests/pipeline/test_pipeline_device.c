@@ -440,8 +440,7 @@ static void test_config_errors(void) {
 }
 
 /* The CUDA placement, where a GPU is present: device tensors, compared
- * with the default placement. Skipped (with a note) when the device
- * preprocess is not available in this build. */
+ * with the default placement. */
 static void test_cuda(void) {
     int ncuda = 0;
     pf_device_count(PF_DEVICE_CUDA, &ncuda);
@@ -460,15 +459,11 @@ static void test_cuda(void) {
     CHECK_STATUS(pf_pipeline_create(&c, &p), PF_OK);
     const pf_batch *b;
     pf_status st = pf_pipeline_next(p, &b, 20000);
-    if (st == PF_ERR_UNSUPPORTED) {
-        printf("test_pipeline_device: the device preprocess is unavailable (%s); CUDA placement not compared\n",
-               pf_last_error());
-    } else {
-        CHECK(st == PF_OK && b != NULL && b->tensor.mem == PF_MEM_CUDA && b->tensor.device == 0);
-        if (st == PF_OK && b) pf_batch_release(p, b);
-    }
+    CHECK_STATUS(st, PF_OK);
+    CHECK(st == PF_OK && b != NULL && b->tensor.mem == PF_MEM_CUDA && b->tensor.device == 0);
+    if (st == PF_OK && b) pf_batch_release(p, b);
     pf_pipeline_destroy(p);
-    if (st != PF_ERR_UNSUPPORTED) compare(folder_config(g_dir), gpu, s, "CUDA");
+    compare(folder_config(g_dir), gpu, s, "CUDA");
     pf_stream_destroy(s);
     pf_device_close(gpu);
 }
