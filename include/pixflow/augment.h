@@ -117,13 +117,24 @@ typedef struct pf_letterbox_info {
  * size round_half_even(crop * r), pad = pad_value; padding is not
  * augmented. Colour ops see RGB: with swap_rb and a channel-mixing colour
  * op the swap happens before them.
- * Sources: u8, 1 or 3 channels, HWC, host. A 1-channel source fills 3
+ * Sources: u8, 1 or 3 channels, HWC. A 1-channel source fills 3
  * output channels with its value; a 3-channel source into out_channels 1
  * goes through pf_rgb_to_grayscale after gamma.
  * The plan owns per-thread scratch (grown on first use with a stream of
  * more threads or a larger sample): one pf_preprocess_run per plan at a
  * time. Every argument is checked for the whole batch before anything is
  * written.
+ *
+ * Backends: host views run on the CPU (stream NULL or a CPU stream).
+ * CUDA device views (every src[i] and dst on one device; stream NULL =
+ * synchronous, or a stream of that device = asynchronous) run on the GPU
+ * with the same validation, features and bits as the CPU path (every
+ * interp incl. antialias, affine, letterbox, all colour ops, every out
+ * dtype/layout, pitched tensors, varshape batches): one kernel launch per
+ * batch, plus one reduction launch first when some sample has contrast
+ * != 1 (its mean). The per-sample parameters go up in one pinned upload
+ * through the stream's parameter arena; info[] is filled on the host
+ * before the call returns. Mixing host and device views is an error.
  */
 PF_API pf_status pf_preprocess_run(pf_preprocess_plan *plan, pf_stream *stream, int count,
                                    const pf_image src[], const pf_aug_params params[],

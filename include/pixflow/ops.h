@@ -39,8 +39,17 @@ PF_API pf_resize_opts pf_resize_opts_defaults(void);
  *
  * Supports: dtypes PF_U8, PF_U16, PF_F32; 1..4 channels; PF_HWC and PF_CHW
  * (CHW resizes each plane); any strides (negative row strides included);
- * src and dst may differ in layout only if channels == 1. Host memory only
- * (PF_MEM_CUDA views are rejected with PF_ERR_UNSUPPORTED on the CPU path).
+ * src and dst may differ in layout only if channels == 1.
+ *
+ * Backends: host views run on the CPU (stream NULL or a CPU stream).
+ * CUDA device views (mem PF_MEM_CUDA, all on one device) run on that GPU,
+ * on `stream` when it is a CUDA stream of that device (asynchronous) or
+ * synchronously with NULL; everything above is supported there too (every
+ * mode, antialias, u8/u16/f32, 1..4 channels, HWC/CHW, any strides, also
+ * unaligned, varshape batches), with outputs bit-identical to the CPU
+ * path: the GPU evaluates the CPU's own resize tables per output pixel in
+ * the CPU's operation order (docs/exactness.md, "GPU resize"). Host and
+ * device views cannot be mixed in one call (PF_ERR_INVALID_ARGUMENT).
  *
  * antialias == false: the result equals OpenCV 4.x cv::resize(src, dst,
  * dst.size(), 0, 0, interp):
@@ -485,7 +494,15 @@ PF_API pf_warp_opts pf_warp_opts_defaults(void);
  *     relative, u16 within 1).
  * dtypes u8, u16, f32; 1..4 channels; HWC, or CHW (each plane warped with
  * the same coordinates; src and dst in the same layout); any strides;
- * src and dst may differ in size. Host memory only.
+ * src and dst may differ in size.
+ *
+ * Backends: host views run on the CPU. pf_warp_affine and
+ * pf_warp_perspective also run on CUDA device views (stream of that
+ * device, or NULL for synchronous), with the same coverage as the CPU
+ * (every interp, border, dtype, channel count, layout, stride, per-sample
+ * matrix and INVERSE_MAP; the inversion runs on the host with the CPU's
+ * code) and the same bits as the CPU path (docs/exactness.md, "GPU
+ * warps"). pf_remap is host only (device views: PF_ERR_UNSUPPORTED).
  *
  * Not supported (clear error): AREA / LANCZOS4 / NEAREST_EXACT interp,
  * matrices with NaN or infinite entries, a singular matrix to invert

@@ -34,6 +34,7 @@
 
 #include "pixflow/augment.h"
 #include "pixflow/core.h"
+#include "pixflow/runtime.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -198,9 +199,76 @@ typedef struct pf_pipeline_config {
     bool pin_workers;          /* sched_setaffinity worker i to online CPU i mod count */
     pf_sample_fn sample_fn;    /* default pf_sample_fn_decode_augment() */
     pf_host_allocator allocator;
+    /* Device placement (see "Device placement" below). NULL (default):
+     * the workers decode and augment into host batch buffers. */
+    pf_device *augment_device;
+    /* The stream the consumer uses the batches on (a stream of
+     * augment_device, or NULL: pf_pipeline_next waits until the batch is
+     * ready on the host). Only with augment_device. */
+    pf_stream *consumer_stream;
+    /* Cap of the pinned staging pool that holds decoded images between
+     * the workers and the upload (and, separately, of the device pool the
+     * uploads land in). 0 (default): batch_size x 1 MiB x
+     * (prefetch_batches + 2), at least 64 MiB. Only with augment_device. */
+    size_t staging_bytes;
 } pf_pipeline_config;
 
 PF_API pf_pipeline_config pf_pipeline_config_defaults(void);
+
+/*
+ * Device placement (augment_device set): decode on the CPU, augment on
+ * the device.
+ *
+ *   read -> decode (N workers: probe, pf_aug_sample exactly as the default
+ *   sample function draws it, decode of the crop rectangle only -- JPEG
+ *   ROI decode -- into a block of the pinned staging pool) -> collate (in
+ *   order, as today) -> device (1 thread, two streams of augment_device:
+ *   an upload stream copies the batch's decoded u8 images into one block
+ *   of a device pool, the compute stream waits for that upload and runs
+ *   pf_preprocess_run with device views into one of 3 device batch
+ *   tensors) -> consumer.
+ *
+ * Uploading decoded u8 crops (not f32 tensors) moves 4x fewer bytes than
+ * the output for f32, and only the crop of each image. Upload of batch
+ * k+1 overlaps the preprocess of batch k (separate streams, ordered by
+ * events). The staging blocks go back to their pools in stream order
+ * (pf_pool_free with the stream that last used them), so a block is
+ * reused only once its copy or kernel has finished.
+ *
+ * Batches: tensor is a device tensor (mem = PF_MEM_CUDA, device = index,
+ * for a CUDA device; host memory for the CPU device), packed, the
+ * desc's shape/dtype/layout; labels and meta are host arrays as usual.
+ * pf_pipeline_next makes consumer_stream wait for the batch
+ * (pf_stream_wait_event: no host wait), or, when consumer_stream is NULL,
+ * waits on the host until the batch is ready. pf_batch_release records an
+ * event on consumer_stream: the device tensor is rewritten only after the
+ * work the consumer queued on it before the release has finished (with a
+ * NULL consumer_stream the consumer must be done with the tensor when it
+ * releases it).
+ *
+ * Results are bit-identical to the default placement (tensor bytes,
+ * labels, meta, order, skipped samples) for the same config, as long as
+ * pf_preprocess_run on the device is bit-identical to the CPU one.
+ *
+ * Memory: host batch buffers hold no pixels (metadata only); the pinned
+ * staging pool and the device image pool are each capped at
+ * staging_bytes (pf_pipeline_stats reports their peaks); 3 device batch
+ * tensors of batch_bytes. The images of one batch (plus one more) must
+ * fit staging_bytes: workers allocate staging in sample order and wait
+ * for memory; when nothing can free any (one batch does not fit), the
+ * pipeline stops and pf_pipeline_next returns PF_ERR_OUT_OF_MEMORY naming
+ * config.staging_bytes.
+ *
+ * Supported: the default sample function only (a custom sample_fn ->
+ * PF_ERR_UNSUPPORTED; it writes host slots), any source, error policy,
+ * sharding and resume; formats as the default sample function (JPEG, PNG,
+ * WebP through the codec, binary PPM/PGM). config.allocator must be unset
+ * (there are no host pixel buffers). A failure of the device stage (an
+ * upload or preprocess error, an asynchronous device fault) fails that
+ * batch: pf_pipeline_next returns its status and message. With the CPU
+ * device (pf_device_open(PF_DEVICE_CPU, 0)) the same staged flow runs on
+ * host memory and CPU streams.
+ */
 
 /* ------------------------------------------------------------- consumer */
 
@@ -239,16 +307,24 @@ PF_API pf_status pf_pipeline_next(pf_pipeline *p, const pf_batch **batch, int64_
 PF_API void pf_batch_release(pf_pipeline *p, const pf_batch *batch);
 
 typedef struct pf_stage_stats {
-    const char *name;          /* "read", "decode_augment", "collate" */
+    const char *name;          /* "read", "decode_augment", "collate", "device" */
     int32_t threads;
-    uint64_t items;            /* samples (batches for collate) */
+    uint64_t items;            /* samples (batches for collate and device) */
     double busy_s;             /* summed over the stage's threads */
     double wait_s;             /* blocked on input or output (summed) */
     int32_t queue_depth;       /* items waiting in the stage's input queue now */
     int32_t queue_capacity;
 } pf_stage_stats;
 
-#define PF_PIPELINE_STAGES 3
+/* stage[0] read, [1] decode_augment (decode only with augment_device),
+ * [2] collate, [3] device: the upload + preprocess thread of the device
+ * placement; threads = 0 and all zero without augment_device. Its busy_s
+ * is host time spent queuing the uploads and the preprocess (CPU device:
+ * doing the copies and the preprocess; on a GPU the device's own time is
+ * not in it: time it with events on the consumer stream); wait_s counts
+ * waiting for input and for a free device tensor (the consumer holding
+ * all of them). */
+#define PF_PIPELINE_STAGES 4
 
 typedef struct pf_pipeline_stats {
     pf_stage_stats stage[PF_PIPELINE_STAGES];
@@ -263,6 +339,11 @@ typedef struct pf_pipeline_stats {
     double latency_p50_ms, latency_p99_ms;
     int32_t buffers, buffers_free; /* batch buffer pool */
     size_t batch_bytes;
+    /* Device placement only (zero otherwise): the pinned staging pool
+     * (decoded images waiting for upload) and the device pool they are
+     * uploaded into; cap = staging_bytes, peak_reserved <= cap. */
+    pf_pool_stats staging_pinned, staging_device;
+    int32_t device_tensors, device_tensors_free;
 } pf_pipeline_stats;
 
 PF_API pf_status pf_pipeline_stats_get(const pf_pipeline *p, pf_pipeline_stats *stats);

@@ -41,11 +41,16 @@ extern "C" {
  *   opts:     NULL (BT.601 limited, OpenCV's) or count entries (per frame
  *             matrix and range, e.g. from the stream's metadata).
  *   src[i]:   planes as pf_cvt_color_from_yuv wants them (even W x H,
- *             host u8; y, and uv or u/v as the code says).
+ *             u8; y, and uv or u/v as the code says).
  *   params, dst, info: as pf_preprocess_run (crops in luma pixels).
  * Exactness: bit-identical to pf_cvt_color_from_yuv(codes[i], opts[i])
  * into a W x H image followed by pf_preprocess_run on it, for any crop,
  * thread count and ISA (tests/unit/test_video_preprocess.c).
+ * Backends: host planes run on the CPU; CUDA device planes and tensor
+ * (one device; stream as pf_preprocess_run's) run on the GPU with the
+ * same bits: a conversion launch decodes each crop rectangle (widened to
+ * even edges) into the stream's device scratch, then the fused preprocess
+ * launch(es) of pf_preprocess_run read it.
  */
 PF_API pf_status pf_preprocess_run_yuv(pf_preprocess_plan *plan, pf_stream *stream, int count,
                                        const pf_yuv src[], const pf_color_code codes[],

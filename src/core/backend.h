@@ -41,6 +41,9 @@ typedef struct pfi_kernels {
                            const pf_normalize_opts *opts);
     pf_status (*preprocess)(pf_preprocess_plan *plan, pf_stream *s, int count, const pf_image src[],
                             const pf_aug_params params[], pf_tensor *dst, pf_letterbox_info info[]);
+    pf_status (*preprocess_yuv)(pf_preprocess_plan *plan, pf_stream *s, int count, const pf_yuv src[],
+                                const pf_color_code codes[], const pf_color_opts opts[],
+                                const pf_aug_params params[], pf_tensor *dst, pf_letterbox_info info[]);
 } pfi_kernels;
 
 typedef struct pfi_backend {

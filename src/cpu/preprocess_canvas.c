@@ -36,19 +36,25 @@ static void swap_rb_inplace(const pf_image *im) {
     }
 }
 
+pf_warp_opts pfi_pp_warp_opts(const pf_preprocess_plan *plan, int32_t src_channels) {
+    const pf_preprocess_desc *d = &plan->d;
+    pf_warp_opts wo = pf_warp_opts_defaults();
+    wo.interp = d->interp;
+    wo.border = PF_BORDER_CONSTANT;
+    wo.flags = PF_WARP_INVERSE_MAP;
+    /* pad_value is per output channel; canvas channel k is read by
+     * output channel 2 - k when the swap is folded into the emit pass */
+    for (int k = 0; k < 4; k++) wo.border_value[k] = plan->pad_u8[0];
+    if (src_channels == 3 && d->out_channels == 3)
+        for (int k = 0; k < 3; k++) wo.border_value[k] = plan->pad_u8[d->swap_rb ? 2 - k : k];
+    return wo;
+}
+
 static pf_status geometry_stage(const pf_preprocess_plan *plan, pf_stream *stream, pf_isa isa,
                                 const pf_image *roi, int affine, const pfi_pp_geom *g, const pf_image *a) {
     const pf_preprocess_desc *d = &plan->d;
     if (affine) {
-        pf_warp_opts wo = pf_warp_opts_defaults();
-        wo.interp = d->interp;
-        wo.border = PF_BORDER_CONSTANT;
-        wo.flags = PF_WARP_INVERSE_MAP;
-        /* pad_value is per output channel; canvas channel k is read by
-         * output channel 2 - k when the swap is folded into the emit pass */
-        for (int k = 0; k < 4; k++) wo.border_value[k] = plan->pad_u8[0];
-        if (roi->channels == 3 && d->out_channels == 3)
-            for (int k = 0; k < 3; k++) wo.border_value[k] = plan->pad_u8[d->swap_rb ? 2 - k : k];
+        pf_warp_opts wo = pfi_pp_warp_opts(plan, roi->channels);
         return pf_warp_affine(stream, 1, roi, (pf_image *)a, g->m, 1, &wo);
     }
     return pfi_resize_image(stream, pfi_resize_kernels_for(isa), roi, a, d->interp, d->antialias);

@@ -11,11 +11,11 @@
 
 #define OP PFI_PP_OP
 
-static pf_status check_tensor(const pf_preprocess_plan *plan, int count, const pf_tensor *t) {
+static pf_status check_tensor(const pf_preprocess_plan *plan, int count, const pf_tensor *t, int host) {
     const pf_preprocess_desc *d = &plan->d;
     pf_status st = pf_tensor_validate(t, "dst");
     if (st != PF_OK) return st;
-    if (t->mem != PF_MEM_HOST)
+    if (host && t->mem != PF_MEM_HOST)
         return pfi_fail(PF_ERR_UNSUPPORTED, OP ": dst is not host memory; the CPU preprocess writes host tensors");
     if (t->n < count)
         return pfi_fail(PF_ERR_INVALID_ARGUMENT, OP ": dst->n is %d but count is %d; the tensor needs n >= count",
@@ -34,12 +34,12 @@ static pf_status check_tensor(const pf_preprocess_plan *plan, int count, const p
     return PF_OK;
 }
 
-static pf_status check_src(int i, const pf_image *s) {
+static pf_status check_src(int i, const pf_image *s, int host) {
     char name[32];
     snprintf(name, sizeof name, "src[%d]", i);
     pf_status st = pf_image_validate(s, name);
     if (st != PF_OK) return st;
-    if (s->mem != PF_MEM_HOST)
+    if (host && s->mem != PF_MEM_HOST)
         return pfi_fail(PF_ERR_UNSUPPORTED, OP ": src[%d] is not host memory", i);
     if (s->dtype != PF_U8)
         return pfi_fail(PF_ERR_UNSUPPORTED, OP ": src[%d].dtype is %s; the fused preprocess reads u8 images", i,
@@ -111,15 +111,17 @@ static pf_status check_params(const pf_preprocess_plan *plan, int i, const pf_im
 }
 
 /* images: src[] are the pixels (checked, and checked against dst for
- * overlap); else they only carry each sample's size and channels. */
+ * overlap); else they only carry each sample's size and channels. host:
+ * views must be host memory (the CPU path; the device path's routing has
+ * already checked where every view lives). */
 static pf_status check_batch(const pf_preprocess_plan *plan, int count, const pf_image src[],
-                             const pf_aug_params params[], const pf_tensor *dst, int images) {
+                             const pf_aug_params params[], const pf_tensor *dst, int images, int host) {
     if (plan == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, OP ": plan is NULL");
     if (count < 0) return pfi_fail(PF_ERR_INVALID_ARGUMENT, OP ": count is %d; it must be >= 0", count);
     if (dst == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, OP ": dst is NULL");
     if (count == 0) return PF_OK;
     if (src == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, OP ": src is NULL with count %d", count);
-    pf_status st = check_tensor(plan, count, dst);
+    pf_status st = check_tensor(plan, count, dst, host);
     if (st != PF_OK) return st;
     pf_aug_params id = pf_aug_params_identity();
     /* the bytes samples [0, count) of dst span (samples run in parallel, so
@@ -132,7 +134,7 @@ static pf_status check_batch(const pf_preprocess_plan *plan, int count, const pf
     pfi_image_extent(&last, &lo1, &hi1);
     const char *dlo = lo0 < lo1 ? lo0 : lo1, *dhi = hi0 > hi1 ? hi0 : hi1;
     for (int i = 0; i < count; i++) {
-        if (images && (st = check_src(i, &src[i])) != PF_OK) return st;
+        if (images && (st = check_src(i, &src[i], host)) != PF_OK) return st;
         if ((st = check_params(plan, i, &src[i], params ? &params[i] : &id)) != PF_OK) return st;
         if (!images) continue;
         const char *slo, *shi;
@@ -146,10 +148,15 @@ static pf_status check_batch(const pf_preprocess_plan *plan, int count, const pf
 
 pf_status pfi_pp_check(const pf_preprocess_plan *plan, int count, const pf_image src[],
                        const pf_aug_params params[], const pf_tensor *dst) {
-    return check_batch(plan, count, src, params, dst, 1);
+    return check_batch(plan, count, src, params, dst, 1, 1);
+}
+
+pf_status pfi_pp_check_device(const pf_preprocess_plan *plan, int count, const pf_image src[],
+                              const pf_aug_params params[], const pf_tensor *dst) {
+    return check_batch(plan, count, src, params, dst, 1, 0);
 }
 
 pf_status pfi_pp_check_shapes(const pf_preprocess_plan *plan, int count, const pf_image shapes[],
-                              const pf_aug_params params[], const pf_tensor *dst) {
-    return check_batch(plan, count, shapes, params, dst, 0);
+                              const pf_aug_params params[], const pf_tensor *dst, int host) {
+    return check_batch(plan, count, shapes, params, dst, 0, host);
 }

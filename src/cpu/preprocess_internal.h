@@ -60,8 +60,13 @@ void pfi_pp_letterbox(const pf_preprocess_desc *d, int32_t cw, int32_t ch, int32
 pf_status pfi_pp_check(const pf_preprocess_plan *plan, int count, const pf_image src[],
                        const pf_aug_params params[], const pf_tensor *dst);
 /* The same without checking src[] as images: they only give each
- * sample's width, height and channels (the caller checks its pixels). */
+ * sample's width, height and channels (the caller checks its pixels);
+ * host: dst must be host memory. */
 pf_status pfi_pp_check_shapes(const pf_preprocess_plan *plan, int count, const pf_image shapes[],
+                              const pf_aug_params params[], const pf_tensor *dst, int host);
+/* pfi_pp_check for device views: the same checks but where the memory
+ * lives (the caller's routing decided that). */
+pf_status pfi_pp_check_device(const pf_preprocess_plan *plan, int count, const pf_image src[],
                               const pf_aug_params params[], const pf_tensor *dst);
 pf_status pfi_pp_check_desc(const pf_preprocess_desc *d, const char *op);
 
@@ -73,6 +78,9 @@ pf_status pfi_pp_check_desc(const pf_preprocess_desc *d, const char *op);
 pf_status pfi_pp_canvas_isa(const pf_preprocess_plan *plan, pf_stream *stream, pf_isa isa, const pf_image *src,
                             const pf_aug_params *p, const pfi_pp_geom *g, unsigned char *scratch,
                             pf_image *canvas, int *swapped);
+/* The warp options of the affine path (PF_WARP_INVERSE_MAP, CONSTANT
+ * border holding the pad value each canvas channel will be read as). */
+pf_warp_opts pfi_pp_warp_opts(const pf_preprocess_plan *plan, int32_t src_channels);
 /* 1 when the sample's colour ops mix channels (so they need RGB order). */
 int pfi_pp_needs_rgb(const pf_preprocess_plan *plan, const pf_image *src, const pf_aug_params *p);
 
@@ -111,6 +119,17 @@ typedef struct pfi_pp_source {
 pf_status pfi_pp_execute(pf_preprocess_plan *plan, pf_stream *stream, int count, const pf_image shapes[],
                          const pfi_pp_source *source, const pf_aug_params params[], pf_tensor *dst,
                          pf_letterbox_info info[], const char *op);
+
+/* pf_preprocess_run_yuv (video_preprocess.c): the frame rectangle a
+ * crop's conversion covers (the crop widened to even edges) ... */
+void pfi_pp_yuv_rect(const pfi_pp_geom *g, int32_t *x0, int32_t *y0, int32_t *x1, int32_t *y1);
+/* ... and the whole-batch validation; host: planes must be host memory,
+ * else every plane must share src[0].y's memory. On success with
+ * count > 0, *shapes (malloc'd, the caller frees) holds each frame's
+ * W x H x channels as an image shape. */
+pf_status pfi_pp_yuv_check(const pf_preprocess_plan *plan, int count, const pf_yuv src[],
+                           const pf_color_code codes[], const pf_color_opts opts[], const pf_aug_params params[],
+                           const pf_tensor *dst, int host, pf_image **shapes);
 
 /* "pf_preprocess_run" */
 #define PFI_PP_OP "pf_preprocess_run"

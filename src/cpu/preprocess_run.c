@@ -14,6 +14,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
+#include "core/backend.h"
 #include "core/error.h"
 #include "core/stream.h"
 #include "cpu/batch_rows.h"
@@ -124,10 +125,39 @@ static pf_status ensure_scratch(pf_preprocess_plan *plan, int workers, size_t by
     return PF_OK;
 }
 
+/* Where the call runs, from views src[0 .. nsrc) and dst (host: *be
+ * NULL). The backend is picked from src[0] and dst before validation
+ * (which must not read src[] past what dst->n allows); all the views are
+ * checked against each other after it. */
+static pf_status route(pf_stream *stream, int nsrc, const pf_image src[], const pf_tensor *dst,
+                       const pfi_backend **be, pf_stream **s) {
+    pfi_view_ref local[16] = {{PF_MEM_HOST, 0, NULL, 0}}, *v = local;
+    int n = (src != NULL && nsrc > 0 ? nsrc : 0) + (dst != NULL);
+    if (n > (int)(sizeof local / sizeof local[0]) && (v = malloc((size_t)n * sizeof *v)) == NULL)
+        return pfi_fail(PF_ERR_OUT_OF_MEMORY, OP ": out of memory for %d views", n);
+    int k = 0;
+    for (int i = 0; src != NULL && i < nsrc; i++) v[k++] = (pfi_view_ref){src[i].mem, src[i].device, "src", i};
+    if (dst != NULL) v[k++] = (pfi_view_ref){dst->mem, dst->device, "dst", -1};
+    pf_status st = pfi_route(OP, stream, v, k, be, s);
+    if (v != local) free(v);
+    return st;
+}
+
 pf_status pf_preprocess_run(pf_preprocess_plan *plan, pf_stream *stream, int count, const pf_image src[],
                             const pf_aug_params params[], pf_tensor *dst, pf_letterbox_info info[]) {
     pfi_clear_error();
-    pf_status st = pfi_pp_check(plan, count, src, params, dst);
+    const pfi_backend *be = NULL;
+    pf_stream *s = stream;
+    pf_status st = route(stream, count > 0 ? 1 : 0, src, dst, &be, &s);
+    if (st != PF_OK) return st;
+    if (be != NULL) { /* device views: the same checks but for where memory lives */
+        st = pfi_pp_check_device(plan, count, src, params, dst);
+        if (st == PF_OK && count > 0) st = route(stream, count, src, dst, &be, &s);
+        if (st != PF_OK || count == 0) return st;
+        return be->kernels->preprocess ? be->kernels->preprocess(plan, s, count, src, params, dst, info)
+                                       : pfi_unsupported_on(OP, be);
+    }
+    st = pfi_pp_check(plan, count, src, params, dst);
     if (st != PF_OK || count == 0) return st;
     return pfi_pp_execute(plan, stream, count, src, NULL, params, dst, info, OP);
 }

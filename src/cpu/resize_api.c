@@ -1,6 +1,7 @@
 /* pf_resize: argument checks, per-sample plans, CPU execution. */
 #include <stdio.h>
 
+#include "core/backend.h"
 #include "core/error.h"
 #include "core/image_util.h"
 #include "cpu/resize_exec.h"
@@ -17,7 +18,9 @@ static int interp_valid(pf_interp i) {
            i == PF_INTERP_AREA || i == PF_INTERP_LANCZOS4 || i == PF_INTERP_NEAREST_EXACT;
 }
 
-static pf_status check_pair(int i, const pf_image *s, const pf_image *d) {
+/* Shape / dtype / layout checks shared by the host and device paths;
+ * `host` adds the host-memory requirement of the CPU path. */
+static pf_status check_pair(int i, const pf_image *s, const pf_image *d, bool host) {
     char name[48];
     snprintf(name, sizeof name, "pf_resize: src[%d]", i);
     pf_status st = pf_image_validate(s, name);
@@ -25,7 +28,7 @@ static pf_status check_pair(int i, const pf_image *s, const pf_image *d) {
     snprintf(name, sizeof name, "pf_resize: dst[%d]", i);
     st = pf_image_validate(d, name);
     if (st != PF_OK) return st;
-    if (s->mem != PF_MEM_HOST || d->mem != PF_MEM_HOST)
+    if (host && (s->mem != PF_MEM_HOST || d->mem != PF_MEM_HOST))
         return pfi_fail(PF_ERR_UNSUPPORTED,
                         "pf_resize: %s[%d] is device memory; the CPU path needs host views "
                         "(use a CUDA stream for device memory)",
@@ -61,11 +64,18 @@ pf_status pf_resize(pf_stream *stream, int count, const pf_image src[], pf_image
                         "pf_resize: opts->interp is %d; use NEAREST(0), LINEAR(1), CUBIC(2), AREA(3), "
                         "LANCZOS4(4) or NEAREST_EXACT(6)",
                         (int)o.interp);
+    /* Device views run on their backend (same checks, no host-memory one). */
+    const pfi_backend *be = NULL;
+    pf_stream *ds = NULL;
+    pf_status rs = pfi_route_images("pf_resize", stream, count, src, dst, &be, &ds);
+    if (rs != PF_OK) return rs;
     /* Validate the whole batch before touching any output. */
     for (int i = 0; i < count; i++) {
-        pf_status st = check_pair(i, &src[i], &dst[i]);
+        pf_status st = check_pair(i, &src[i], &dst[i], be == NULL);
         if (st != PF_OK) return st;
     }
+    if (be != NULL)
+        return be->kernels->resize ? be->kernels->resize(ds, count, src, dst, &o) : pfi_unsupported_on("pf_resize", be);
     const pfi_resize_kernels *K = pfi_resize_kernels_for(pf_stream_isa(stream));
     for (int i = 0; i < count; i++) {
         pf_status st = pfi_resize_image(stream, K, &src[i], &dst[i], o.interp, o.antialias);

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/backend.h"
 #include "core/error.h"
 #include "core/image_util.h"
 #include "cpu/preprocess_internal.h"
@@ -42,7 +43,7 @@ static int code_kind(pf_color_code code, int *channels) {
     return -1;
 }
 
-static void even_rect(const pfi_pp_geom *g, int32_t *x0, int32_t *y0, int32_t *x1, int32_t *y1) {
+void pfi_pp_yuv_rect(const pfi_pp_geom *g, int32_t *x0, int32_t *y0, int32_t *x1, int32_t *y1) {
     *x0 = g->cx & ~1;
     *y0 = g->cy & ~1;
     *x1 = (g->cx + g->cw + 1) & ~1;
@@ -54,7 +55,7 @@ static size_t source_bytes(const void *ctx, int i, const pfi_pp_geom *g) {
     int cn;
     code_kind(s->codes[i], &cn);
     int32_t x0, y0, x1, y1;
-    even_rect(g, &x0, &y0, &x1, &y1);
+    pfi_pp_yuv_rect(g, &x0, &y0, &x1, &y1);
     return (size_t)(x1 - x0) * (size_t)(y1 - y0) * (size_t)cn;
 }
 
@@ -64,7 +65,7 @@ static pf_status source_make(const void *ctx, int i, pf_stream *stream, const pf
     const pf_yuv *f = &s->frames[i];
     int cn, kind = code_kind(s->codes[i], &cn);
     int32_t x0, y0, x1, y1;
-    even_rect(g, &x0, &y0, &x1, &y1);
+    pfi_pp_yuv_rect(g, &x0, &y0, &x1, &y1);
     int32_t w = x1 - x0, h = y1 - y0;
     pf_yuv sub;
     memset(&sub, 0, sizeof sub);
@@ -84,12 +85,18 @@ static pf_status source_make(const void *ctx, int i, pf_stream *stream, const pf
     return PF_OK;
 }
 
-static pf_status check_plane(int i, const char *plane, const pf_image *im, int32_t w, int32_t h, int32_t cn) {
+/* like: NULL for host planes (the CPU path), else the plane (y) whose
+ * memory every plane must share (the device path). */
+static pf_status check_plane(int i, const char *plane, const pf_image *im, int32_t w, int32_t h, int32_t cn,
+                             const pf_image *like) {
     char name[64];
     snprintf(name, sizeof name, OP ": src[%d].%s", i, plane);
     pf_status st = pf_image_validate(im, name);
     if (st != PF_OK) return st;
-    if (im->mem != PF_MEM_HOST) return pfi_fail(PF_ERR_UNSUPPORTED, "%s is not host memory", name);
+    if (like == NULL && im->mem != PF_MEM_HOST) return pfi_fail(PF_ERR_UNSUPPORTED, "%s is not host memory", name);
+    if (like != NULL && (im->mem != like->mem || im->device != like->device))
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s is not in the memory of src[%d].y (CUDA device %d)", name, i,
+                        (int)like->device);
     if (im->dtype != PF_U8)
         return pfi_fail(PF_ERR_UNSUPPORTED, "%s.dtype is %s; 4:2:0 planes are u8", name, pf_dtype_name(im->dtype));
     if (im->channels != cn || (cn > 1 && im->layout != PF_HWC))
@@ -113,7 +120,7 @@ static pf_status check_overlap(int i, const char *plane, const pf_image *im, con
 /* Frame i: its code, its planes, the opts, and no plane inside the
  * tensor's written span [dlo, dhi). */
 static pf_status check_frame(int i, const pf_yuv *f, pf_color_code code, const pf_color_opts *o, const char *dlo,
-                             const char *dhi, pf_image *shape) {
+                             const char *dhi, const pf_image *like, pf_image *shape) {
     int cn, kind = code_kind(code, &cn);
     if (kind < 0)
         return pfi_fail(PF_ERR_INVALID_ARGUMENT,
@@ -128,14 +135,14 @@ static pf_status check_frame(int i, const pf_yuv *f, pf_color_code code, const p
     if ((w | h) & 1)
         return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s is %dx%d; 4:2:0 frames need an even width and height", name,
                         (int)w, (int)h);
-    if ((st = check_plane(i, "y", &f->y, w, h, 1)) != PF_OK) return st;
+    if ((st = check_plane(i, "y", &f->y, w, h, 1, like)) != PF_OK) return st;
     if ((st = check_overlap(i, "y", &f->y, dlo, dhi)) != PF_OK) return st;
     if (kind == 0) {
-        if ((st = check_plane(i, "uv", &f->uv, w / 2, h / 2, 2)) != PF_OK) return st;
+        if ((st = check_plane(i, "uv", &f->uv, w / 2, h / 2, 2, like)) != PF_OK) return st;
         if ((st = check_overlap(i, "uv", &f->uv, dlo, dhi)) != PF_OK) return st;
     } else if (kind == 1) {
-        if ((st = check_plane(i, "u", &f->u, w / 2, h / 2, 1)) != PF_OK) return st;
-        if ((st = check_plane(i, "v", &f->v, w / 2, h / 2, 1)) != PF_OK) return st;
+        if ((st = check_plane(i, "u", &f->u, w / 2, h / 2, 1, like)) != PF_OK) return st;
+        if ((st = check_plane(i, "v", &f->v, w / 2, h / 2, 1, like)) != PF_OK) return st;
         if ((st = check_overlap(i, "u", &f->u, dlo, dhi)) != PF_OK) return st;
         if ((st = check_overlap(i, "v", &f->v, dlo, dhi)) != PF_OK) return st;
     }
@@ -162,10 +169,10 @@ static pf_status renamed(pf_status st) {
     return pfi_fail(st, OP ": %s", copy);
 }
 
-pf_status pf_preprocess_run_yuv(pf_preprocess_plan *plan, pf_stream *stream, int count, const pf_yuv src[],
-                                const pf_color_code codes[], const pf_color_opts opts[],
-                                const pf_aug_params params[], pf_tensor *dst, pf_letterbox_info info[]) {
-    pfi_clear_error();
+pf_status pfi_pp_yuv_check(const pf_preprocess_plan *plan, int count, const pf_yuv src[],
+                           const pf_color_code codes[], const pf_color_opts opts[], const pf_aug_params params[],
+                           const pf_tensor *dst, int host, pf_image **shapes_out) {
+    *shapes_out = NULL;
     if (plan == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, OP ": plan is NULL");
     if (count < 0) return pfi_fail(PF_ERR_INVALID_ARGUMENT, OP ": count is %d; it must be >= 0", count);
     if (dst == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, OP ": dst is NULL");
@@ -187,13 +194,42 @@ pf_status pf_preprocess_run_yuv(pf_preprocess_plan *plan, pf_stream *stream, int
     pf_image *shapes = malloc((size_t)count * sizeof *shapes);
     if (shapes == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, OP ": out of memory for %d samples", count);
     for (int i = 0; i < count && st == PF_OK; i++)
-        st = check_frame(i, &src[i], codes[i], opts ? &opts[i] : NULL, dlo, dhi, &shapes[i]);
-    if (st == PF_OK && (st = pfi_pp_check_shapes(plan, count, shapes, params, dst)) != PF_OK) st = renamed(st);
-    if (st == PF_OK) {
-        yuv_source ys = {.frames = src, .codes = codes, .opts = opts};
-        pfi_pp_source source = {.make = source_make, .bytes = source_bytes, .ctx = &ys};
-        st = pfi_pp_execute(plan, stream, count, shapes, &source, params, dst, info, OP);
+        st = check_frame(i, &src[i], codes[i], opts ? &opts[i] : NULL, dlo, dhi, host ? NULL : &src[0].y, &shapes[i]);
+    if (st == PF_OK && (st = pfi_pp_check_shapes(plan, count, shapes, params, dst, host)) != PF_OK) st = renamed(st);
+    if (st != PF_OK) {
+        free(shapes);
+        return st;
     }
+    *shapes_out = shapes;
+    return PF_OK;
+}
+
+pf_status pf_preprocess_run_yuv(pf_preprocess_plan *plan, pf_stream *stream, int count, const pf_yuv src[],
+                                const pf_color_code codes[], const pf_color_opts opts[],
+                                const pf_aug_params params[], pf_tensor *dst, pf_letterbox_info info[]) {
+    pfi_clear_error();
+    /* where it runs: from src[0].y and dst (every plane is checked against
+     * src[0].y's memory below) */
+    const pfi_backend *be = NULL;
+    pf_stream *s = stream;
+    pfi_view_ref v[2] = {{PF_MEM_HOST, 0, "src[0].y", -1}, {PF_MEM_HOST, 0, "dst", -1}};
+    int nv = 0;
+    if (src != NULL && count > 0) v[nv++] = (pfi_view_ref){src[0].y.mem, src[0].y.device, "src[0].y", -1};
+    if (dst != NULL) v[nv++] = (pfi_view_ref){dst->mem, dst->device, "dst", -1};
+    pf_status st = pfi_route(OP, stream, v, nv, &be, &s);
+    if (st != PF_OK) return st;
+    pf_image *shapes = NULL;
+    st = pfi_pp_yuv_check(plan, count, src, codes, opts, params, dst, be == NULL, &shapes);
+    if (st != PF_OK || count == 0) return st;
+    if (be != NULL) {
+        free(shapes);
+        return be->kernels->preprocess_yuv
+                   ? be->kernels->preprocess_yuv(plan, s, count, src, codes, opts, params, dst, info)
+                   : pfi_unsupported_on(OP, be);
+    }
+    yuv_source ys = {.frames = src, .codes = codes, .opts = opts};
+    pfi_pp_source source = {.make = source_make, .bytes = source_bytes, .ctx = &ys};
+    st = pfi_pp_execute(plan, stream, count, shapes, &source, params, dst, info, OP);
     free(shapes);
     return st;
 }

@@ -10,10 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/backend.h"
 #include "core/error.h"
 #include "core/image_util.h"
 #include "cpu/batch_rows.h"
 #include "cpu/warp_exec.h"
+#include "cpu/warp_matrix.h"
 #include "kernels/warp_math.h"
 #include "pixflow/ops.h"
 
@@ -48,14 +50,6 @@ pf_warp_opts pf_warp_opts_defaults(void) {
     return o;
 }
 
-/* saturate_cast<T>(double) of OpenCV for the border value. */
-static void set_cval(pfi_warp_src *s, int k, double v) {
-    double r = isnan(v) ? 0 : nearbyint(v);
-    if (s->dtype == PF_U8) s->cval.u8[k] = (uint8_t)(r < 0 ? 0 : r > 255 ? 255 : r);
-    else if (s->dtype == PF_U16) s->cval.u16[k] = (uint16_t)(r < 0 ? 0 : r > 65535 ? 65535 : r);
-    else s->cval.f32[k] = (float)v;
-}
-
 static void plane_src(const warp_job *j, int i, int c, pfi_warp_src *ps) {
     const pf_image *s = &j->src[i];
     int planar = s->layout == PF_CHW && s->channels > 1;
@@ -68,7 +62,9 @@ static void plane_src(const warp_job *j, int i, int c, pfi_warp_src *ps) {
     ps->dtype = s->dtype;
     ps->interp = (int)j->o->interp;
     ps->border = (int)j->o->border;
-    for (int k = 0; k < ps->cn; k++) set_cval(ps, k, j->o->border_value[planar ? c : k]);
+    for (int k = 0; k < ps->cn; k++)
+        pfi_warp_cval_store(ps->dtype, j->o->border_value[planar ? c : k],
+                            (uint8_t *)&ps->cval + (size_t)k * pf_dtype_size(ps->dtype));
 }
 
 /* Coordinates of pixels [x0, x0 + n) of row y of sample i. */
@@ -159,14 +155,16 @@ static pf_status check_opts(const char *op, const pf_warp_opts *o, int remap) {
     return PF_OK;
 }
 
-static pf_status check_image_pair(const char *op, int i, const pf_image *s, const pf_image *d) {
+/* host: the views must be host memory (the CPU path); a device backend
+ * runs every other check unchanged. */
+static pf_status check_image_pair(const char *op, int i, const pf_image *s, const pf_image *d, int host) {
     char name[64];
     snprintf(name, sizeof name, "%s: src[%d]", op, i);
     pf_status st = pf_image_validate(s, name);
     if (st != PF_OK) return st;
     snprintf(name, sizeof name, "%s: dst[%d]", op, i);
     if ((st = pf_image_validate(d, name)) != PF_OK) return st;
-    if (s->mem != PF_MEM_HOST || d->mem != PF_MEM_HOST)
+    if (host && (s->mem != PF_MEM_HOST || d->mem != PF_MEM_HOST))
         return pfi_fail(PF_ERR_UNSUPPORTED, "%s: %s[%d] is device memory; the CPU path needs host views", op,
                         s->mem != PF_MEM_HOST ? "src" : "dst", i);
     if (s->dtype != PF_U8 && s->dtype != PF_U16 && s->dtype != PF_F32)
@@ -209,68 +207,15 @@ static pf_status check_map(const char *op, const char *which, int i, const pf_im
     return PF_OK;
 }
 
-/* dst -> src matrix of one sample: copied (INVERSE_MAP) or inverted as
- * cv::warpAffine / cv::warpPerspective (via cv::invert's 3x3 formula) do. */
-static pf_status sample_matrix(const char *op, warp_kind kind, const double *in, int mi, int flags, double m[9]) {
-    int nm = kind == W_AFFINE ? 6 : 9;
-    for (int k = 0; k < nm; k++)
-        if (!isfinite(in[k]))
-            return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: matrices[%d] entry %d is not finite", op, mi, k);
-    memcpy(m, in, (size_t)nm * sizeof *m);
-    if (kind == W_AFFINE) m[6] = 0, m[7] = 0, m[8] = 1;
-    if (flags & PF_WARP_INVERSE_MAP) return PF_OK;
-    if (kind == W_AFFINE) {
-        double D = m[0] * m[4] - m[1] * m[3];
-        if (D == 0)
-            return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: matrices[%d] is singular (determinant 0); it cannot be inverted",
-                            op, mi);
-        D = 1. / D;
-        double a11 = m[4] * D, a22 = m[0] * D;
-        m[0] = a11;
-        m[1] *= -D;
-        m[3] *= -D;
-        m[4] = a22;
-        double b1 = -m[0] * m[2] - m[1] * m[5];
-        double b2 = -m[3] * m[2] - m[4] * m[5];
-        m[2] = b1;
-        m[5] = b2;
-    } else {
-        const double *a = in;
-        double d = a[0] * (a[4] * a[8] - a[5] * a[7]) - a[1] * (a[3] * a[8] - a[5] * a[6]) +
-                   a[2] * (a[3] * a[7] - a[4] * a[6]);
-        if (d == 0)
-            return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: matrices[%d] is singular (determinant 0); it cannot be inverted",
-                            op, mi);
-        d = 1. / d;
-        m[0] = (a[4] * a[8] - a[5] * a[7]) * d;
-        m[1] = (a[2] * a[7] - a[1] * a[8]) * d;
-        m[2] = (a[1] * a[5] - a[2] * a[4]) * d;
-        m[3] = (a[5] * a[6] - a[3] * a[8]) * d;
-        m[4] = (a[0] * a[8] - a[2] * a[6]) * d;
-        m[5] = (a[2] * a[3] - a[0] * a[5]) * d;
-        m[6] = (a[3] * a[7] - a[4] * a[6]) * d;
-        m[7] = (a[1] * a[6] - a[0] * a[7]) * d;
-        m[8] = (a[0] * a[4] - a[1] * a[3]) * d;
-    }
-    for (int k = 0; k < 9; k++)
-        if (!isfinite(m[k]))
-            return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: the inverse of matrices[%d] is not finite (nearly singular)",
-                            op, mi);
-    return PF_OK;
-}
-
 /* ------------------------------------------------------------- execution */
 
-static pf_status run(pf_stream *stream, warp_kind kind, const char *op, int count, const pf_image *src,
-                     pf_image *dst, const double *mats, int nmats, const pf_image *mx, const pf_image *my,
-                     const pf_warp_opts *opts) {
-    pfi_clear_error();
-    if (count < 0) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: count is %d; it must be >= 0", op, count);
-    if (count == 0) return PF_OK;
-    if (src == NULL || dst == NULL)
-        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: %s is NULL with count %d", op, src == NULL ? "src" : "dst", count);
-    pf_warp_opts o = opts ? *opts : pf_warp_opts_defaults();
-    pf_status st = check_opts(op, &o, kind == W_REMAP);
+/* Every check of the call that does not depend on where it runs (host:
+ * also that the views are host memory); *o receives the options. */
+static pf_status check_call(warp_kind kind, const char *op, int count, const pf_image *src, const pf_image *dst,
+                            const double *mats, int nmats, const pf_image *mx, const pf_image *my,
+                            const pf_warp_opts *opts, int host, pf_warp_opts *o) {
+    *o = opts ? *opts : pf_warp_opts_defaults();
+    pf_status st = check_opts(op, o, kind == W_REMAP);
     if (st != PF_OK) return st;
     if (kind == W_REMAP) {
         if (mx == NULL || my == NULL)
@@ -281,14 +226,38 @@ static pf_status run(pf_stream *stream, warp_kind kind, const char *op, int coun
             return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: nmatrices is %d; it must be 1 or count (%d)", op, nmats,
                             count);
     }
-    size_t ncols = 0;
     for (int i = 0; i < count; i++) {
-        if ((st = check_image_pair(op, i, &src[i], &dst[i])) != PF_OK) return st;
+        if ((st = check_image_pair(op, i, &src[i], &dst[i], host)) != PF_OK) return st;
         if (kind == W_REMAP && ((st = check_map(op, "map_x", i, &mx[i], &dst[i])) != PF_OK ||
                                 (st = check_map(op, "map_y", i, &my[i], &dst[i])) != PF_OK))
             return st;
-        if (kind == W_AFFINE) ncols += (size_t)dst[i].width;
     }
+    return PF_OK;
+}
+
+static pf_status run(pf_stream *stream, warp_kind kind, const char *op, int count, const pf_image *src,
+                     pf_image *dst, const double *mats, int nmats, const pf_image *mx, const pf_image *my,
+                     const pf_warp_opts *opts) {
+    pfi_clear_error();
+    if (count < 0) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: count is %d; it must be >= 0", op, count);
+    if (count == 0) return PF_OK;
+    if (src == NULL || dst == NULL)
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: %s is NULL with count %d", op, src == NULL ? "src" : "dst", count);
+    /* device views run on their backend after the same checks */
+    const pfi_backend *be;
+    pf_stream *dev_stream;
+    pf_status st = pfi_route_images(op, stream, count, src, dst, &be, &dev_stream);
+    if (st != PF_OK) return st;
+    if (be != NULL && kind == W_REMAP) return pfi_unsupported_on(op, be); /* no device remap */
+    pf_warp_opts o;
+    if ((st = check_call(kind, op, count, src, dst, mats, nmats, mx, my, opts, be == NULL, &o)) != PF_OK) return st;
+    if (be != NULL) {
+        pf_status (*fn)(pf_stream *, int, const pf_image *, pf_image *, const double *, int, const pf_warp_opts *) =
+            kind == W_AFFINE ? be->kernels->warp_affine : be->kernels->warp_perspective;
+        return fn ? fn(dev_stream, count, src, dst, mats, nmats, &o) : pfi_unsupported_on(op, be);
+    }
+    size_t ncols = 0;
+    for (int i = 0; i < count && kind == W_AFFINE; i++) ncols += (size_t)dst[i].width;
     warp_sample *smp = calloc((size_t)count, sizeof *smp);
     int32_t *deltas = malloc((ncols ? ncols : 1) * 2 * sizeof *deltas);
     int32_t *rows = malloc((size_t)count * 2 * sizeof *rows);
@@ -300,8 +269,8 @@ static pf_status run(pf_stream *stream, warp_kind kind, const char *op, int coun
     for (int i = 0; i < count && kind != W_REMAP; i++) {
         int mi = nmats == 1 ? 0 : i;
         warp_sample *w = &smp[i];
-        if ((st = sample_matrix(op, kind, mats + (size_t)mi * (kind == W_AFFINE ? 6 : 9), mi, o.flags, w->m)) != PF_OK)
-            goto done;
+        const double *in = mats + (size_t)mi * (kind == W_AFFINE ? 6 : 9);
+        if ((st = pfi_warp_dst_to_src(op, kind == W_PERSP, in, mi, o.flags, w->m)) != PF_OK) goto done;
         if (kind == W_AFFINE) {
             w->adelta = next;
             w->bdelta = next + dst[i].width;

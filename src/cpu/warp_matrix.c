@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "cpu/warp_matrix.h"
 #include "pixflow/ops.h"
 
 pf_status pf_rotation_matrix_2d(float cx, float cy, double angle_deg, double scale, double m[6]) {
@@ -139,4 +140,66 @@ pf_status pf_invert_affine(const double m[6], double inv[6]) {
     inv[0] = a11, inv[1] = a12, inv[2] = b1;
     inv[3] = a21, inv[4] = a22, inv[5] = b2;
     return PF_OK;
+}
+
+pf_status pfi_warp_dst_to_src(const char *op, int perspective, const double *in, int mi, int flags, double m[9]) {
+    int nm = perspective ? 9 : 6;
+    for (int k = 0; k < nm; k++)
+        if (!isfinite(in[k]))
+            return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: matrices[%d] entry %d is not finite", op, mi, k);
+    memcpy(m, in, (size_t)nm * sizeof *m);
+    if (!perspective) m[6] = 0, m[7] = 0, m[8] = 1;
+    if (flags & PF_WARP_INVERSE_MAP) return PF_OK;
+    if (!perspective) {
+        double D = m[0] * m[4] - m[1] * m[3];
+        if (D == 0)
+            return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: matrices[%d] is singular (determinant 0); it cannot be inverted",
+                            op, mi);
+        D = 1. / D;
+        double a11 = m[4] * D, a22 = m[0] * D;
+        m[0] = a11;
+        m[1] *= -D;
+        m[3] *= -D;
+        m[4] = a22;
+        double b1 = -m[0] * m[2] - m[1] * m[5];
+        double b2 = -m[3] * m[2] - m[4] * m[5];
+        m[2] = b1;
+        m[5] = b2;
+    } else {
+        const double *a = in;
+        double d = a[0] * (a[4] * a[8] - a[5] * a[7]) - a[1] * (a[3] * a[8] - a[5] * a[6]) +
+                   a[2] * (a[3] * a[7] - a[4] * a[6]);
+        if (d == 0)
+            return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: matrices[%d] is singular (determinant 0); it cannot be inverted",
+                            op, mi);
+        d = 1. / d;
+        m[0] = (a[4] * a[8] - a[5] * a[7]) * d;
+        m[1] = (a[2] * a[7] - a[1] * a[8]) * d;
+        m[2] = (a[1] * a[5] - a[2] * a[4]) * d;
+        m[3] = (a[5] * a[6] - a[3] * a[8]) * d;
+        m[4] = (a[0] * a[8] - a[2] * a[6]) * d;
+        m[5] = (a[2] * a[3] - a[0] * a[5]) * d;
+        m[6] = (a[3] * a[7] - a[4] * a[6]) * d;
+        m[7] = (a[1] * a[6] - a[0] * a[7]) * d;
+        m[8] = (a[0] * a[4] - a[1] * a[3]) * d;
+    }
+    for (int k = 0; k < 9; k++)
+        if (!isfinite(m[k]))
+            return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: the inverse of matrices[%d] is not finite (nearly singular)",
+                            op, mi);
+    return PF_OK;
+}
+
+void pfi_warp_cval_store(pf_dtype dt, double v, void *elem) {
+    double r = isnan(v) ? 0 : nearbyint(v);
+    if (dt == PF_U8) {
+        uint8_t u = (uint8_t)(r < 0 ? 0 : r > 255 ? 255 : r);
+        memcpy(elem, &u, 1);
+    } else if (dt == PF_U16) {
+        uint16_t u = (uint16_t)(r < 0 ? 0 : r > 65535 ? 65535 : r);
+        memcpy(elem, &u, 2);
+    } else {
+        float f = (float)v;
+        memcpy(elem, &f, 4);
+    }
 }

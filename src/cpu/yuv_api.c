@@ -11,6 +11,7 @@
 #include "cpu/yuv_exec.h"
 #include "pixflow/ops.h"
 
+/* (declared in yuv_exec.h: the GPU preprocess of frames reads codes too) */
 int pfi_yuv_decode_code(pf_color_code code, pfi_yuv_code *c) {
     int v = (int)code;
     if (v >= 90 && v <= 97) { /* NV12/NV21: RGB, BGR, RGB, BGR, RGBA, BGRA, RGBA, BGRA */

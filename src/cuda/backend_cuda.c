@@ -229,7 +229,11 @@ static pf_status cu_copy_2d(int device, void *stream, void *dst, size_t dpitch, 
 }
 
 static const pfi_kernels cuda_kernels = {
-    .resize = NULL,
+    .resize = pfi_cuda_resize,
+    .preprocess = pfi_cuda_preprocess,
+    .preprocess_yuv = pfi_cuda_preprocess_yuv,
+    .warp_affine = pfi_cuda_warp_affine,
+    .warp_perspective = pfi_cuda_warp_perspective,
     .cvt_color = pfi_cuda_cvt_color,
     .cvt_color_from_yuv = pfi_cuda_cvt_color_from_yuv,
     .flip = pfi_cuda_flip,

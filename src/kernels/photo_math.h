@@ -130,6 +130,30 @@ PF_HD void pfk_hue_shift(float *r, float *g, float *b, float hue) {
     pfk_hsv_to_rgb(pfk_hue_add(h, hue), s, v, r, g, b);
 }
 
+/* One u8 RGB pixel through adjust_saturation / adjust_hue /
+ * rgb_to_grayscale: the per-pixel bodies of the u8 reference kernels and
+ * of the GPU fused preprocess (in place allowed: s and d may alias). */
+PF_HD uint32_t pfk_gray_floor_u8(uint8_t r, uint8_t g, uint8_t b) {
+    return (uint32_t)floorf(pfk_gray((float)r, (float)g, (float)b));
+}
+PF_HD uint8_t pfk_gray_u8(uint8_t r, uint8_t g, uint8_t b) {
+    return pfk_trunc_u8(pfk_gray((float)r, (float)g, (float)b));
+}
+PF_HD void pfk_saturation_px_u8(const uint8_t *s, uint8_t *d, float ratio, float alpha) {
+    uint8_t r = s[0], g = s[1], b = s[2];
+    float gr = floorf(pfk_gray((float)r, (float)g, (float)b));
+    d[0] = pfk_blend_u8(r, ratio, gr, alpha);
+    d[1] = pfk_blend_u8(g, ratio, gr, alpha);
+    d[2] = pfk_blend_u8(b, ratio, gr, alpha);
+}
+PF_HD void pfk_hue_px_u8(const uint8_t *s, uint8_t *d, float hue) {
+    float r = pfk_u8_to_unit(s[0]), g = pfk_u8_to_unit(s[1]), b = pfk_u8_to_unit(s[2]);
+    pfk_hue_shift(&r, &g, &b, hue);
+    d[0] = pfk_unit_to_u8(r);
+    d[1] = pfk_unit_to_u8(g);
+    d[2] = pfk_unit_to_u8(b);
+}
+
 /* color_twist (pixflow): ((m0 r + m1 g) + m2 b) + m3, unfused float ops. */
 PF_HD float pfk_twist(const float m[4], float r, float g, float b) {
     return ((m[0] * r + m[1] * g) + m[2] * b) + m[3];

@@ -50,6 +50,7 @@ pli_buf *pli_pool_acquire(pf_pipeline *p, uint64_t *waited_ns) {
 }
 
 void pli_pool_release(pf_pipeline *p, pli_buf *b) {
+    pli_staged_release(p, b); /* device placement: blocks of samples never uploaded */
     pthread_mutex_lock(&p->pool_mu);
     b->next_free = p->free_list;
     p->free_list = b;
@@ -98,6 +99,25 @@ static pf_status check_config(const pf_pipeline_config *c) {
     if (c->start_epoch >= (1ull << 32)) BAD("config.start_epoch is %llu; epochs must stay below 2^32", (unsigned long long)c->start_epoch);
     if (c->sample_fn.process == NULL) BAD("config.sample_fn.process is NULL (pf_sample_fn_decode_augment() is the default)");
     if ((c->allocator.alloc == NULL) != (c->allocator.free == NULL)) BAD("config.allocator: alloc and free must both be set or both NULL");
+    if (c->augment_device == NULL) {
+        if (c->consumer_stream != NULL) BAD("config.consumer_stream is set but config.augment_device is NULL (batches are host buffers; set augment_device for device batches)");
+        if (c->staging_bytes != 0) BAD("config.staging_bytes is %zu but config.augment_device is NULL (it caps the device placement's staging)", c->staging_bytes);
+    } else {
+        pf_sample_fn def = pf_sample_fn_decode_augment();
+        if (c->sample_fn.process != def.process || c->sample_fn.worker_create != def.worker_create)
+            return pfi_fail(PF_ERR_UNSUPPORTED, "pf_pipeline_create: config.augment_device needs the default sample function; config.sample_fn is a custom one (it writes host slots: leave augment_device NULL)");
+        if (c->allocator.alloc != NULL) BAD("config.allocator is set but config.augment_device is set too (the batches are device tensors; staging is pinned memory of the device)");
+        if (c->staging_bytes != 0 && c->staging_bytes < 4096) BAD("config.staging_bytes is %zu; it must be 0 (default) or >= 4096", c->staging_bytes);
+        if (c->consumer_stream != NULL && pf_stream_device(c->consumer_stream) != c->augment_device) {
+            pf_device_props a, s;
+            memset(&a, 0, sizeof a);
+            memset(&s, 0, sizeof s);
+            pf_device_props_get(c->augment_device, &a);
+            pf_device_props_get(pf_stream_device(c->consumer_stream), &s);
+            BAD("config.consumer_stream is a stream of %s device %d but config.augment_device is %s device %d",
+                s.kind == PF_DEVICE_CUDA ? "CUDA" : "CPU", (int)s.index, a.kind == PF_DEVICE_CUDA ? "CUDA" : "CPU", (int)a.index);
+        }
+    }
 #undef BAD
     return PF_OK;
 }
@@ -158,16 +178,17 @@ static pf_status setup(pf_pipeline *p) {
     p->nbufs = c->prefetch_batches + 2;
     p->bufs = calloc((size_t)p->nbufs, sizeof *p->bufs);
     if (p->bufs == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_pipeline_create: out of memory");
+    bool host_pixels = c->augment_device == NULL; /* device placement: metadata only */
     for (int32_t i = 0; i < p->nbufs; i++) {
         pli_buf *b = &p->bufs[i];
-        b->data = c->allocator.alloc(c->allocator.ctx, p->batch_bytes);
+        b->data = host_pixels ? c->allocator.alloc(c->allocator.ctx, p->batch_bytes) : NULL;
         b->labels = calloc((size_t)c->batch_size, sizeof *b->labels);
         b->meta = calloc((size_t)c->batch_size, sizeof *b->meta);
         b->items = calloc((size_t)c->batch_size, sizeof *b->items);
-        if (!b->data || !b->labels || !b->meta || !b->items)
+        if ((host_pixels && !b->data) || !b->labels || !b->meta || !b->items)
             return pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_pipeline_create: out of memory for %d batch buffers of %zu bytes",
                             (int)p->nbufs, p->batch_bytes);
-        memset(b->data, 0, p->batch_bytes); /* touch now: RSS is at its cap from the start */
+        if (b->data) memset(b->data, 0, p->batch_bytes); /* touch now: RSS is at its cap from the start */
         b->next_free = p->free_list;
         p->free_list = b;
         p->nfree++;
@@ -175,6 +196,8 @@ static pf_status setup(pf_pipeline *p) {
     if (pli_queue_init(&p->read_q, c->read_queue_depth) || pli_queue_init(&p->order_q, p->nbufs + 1) ||
         pli_queue_init(&p->ready_q, p->nbufs + 1))
         return pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_pipeline_create: out of memory");
+
+    if (c->augment_device != NULL && (st = pli_device_setup(p)) != PF_OK) return st;
 
     p->worker_state = calloc((size_t)p->nworkers, sizeof *p->worker_state);
     p->worker_args = calloc((size_t)p->nworkers, sizeof *p->worker_args);
@@ -186,7 +209,7 @@ static pf_status setup(pf_pipeline *p) {
     for (int32_t w = 0; w < p->nworkers; w++) {
         p->worker_args[w].p = p;
         p->worker_args[w].index = w;
-        if (c->sample_fn.worker_create) {
+        if (c->sample_fn.worker_create && p->dev == NULL) { /* the device placement decodes without it */
             pfi_clear_error();
             st = c->sample_fn.worker_create(c->sample_fn.ctx, &c->desc, &c->policy, &p->worker_state[w]);
             if (st != PF_OK) {
@@ -204,6 +227,7 @@ static pf_status start_threads(pf_pipeline *p) {
             return pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_pipeline_create: cannot start worker thread %d", (int)w);
         p->workers_started++;
     }
+    if (p->dev && pli_device_start(p) != PF_OK) return PF_ERR_OUT_OF_MEMORY;
     if (pthread_create(&p->collator, NULL, pli_collator_main, p) != 0)
         return pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_pipeline_create: cannot start the collate thread");
     p->collator_started = true;
@@ -257,7 +281,11 @@ pf_status pf_pipeline_next(pf_pipeline *p, const pf_batch **batch, int64_t timeo
     p->starve_ns += waited;
     if (r == PLI_Q_TIMEOUT)
         return pfi_fail(PF_ERR_TIMEOUT, "pf_pipeline_next: no batch ready within %lld ms", (long long)timeout_ms);
-    if (r == PLI_Q_CLOSED) return pfi_fail(PF_ERR_CANCELLED, "pf_pipeline_next: the pipeline is stopping");
+    if (r == PLI_Q_CLOSED) {
+        pf_status fatal = (pf_status)atomic_load(&p->fatal_status);
+        if (fatal != PF_OK) return pfi_fail(fatal, "%s", p->fatal_msg);
+        return pfi_fail(PF_ERR_CANCELLED, "pf_pipeline_next: the pipeline is stopping");
+    }
     if (v == &p->end_marker) {
         p->ended = true;
         return PF_OK;
@@ -270,6 +298,14 @@ pf_status pf_pipeline_next(pf_pipeline *p, const pf_batch **batch, int64_t timeo
         pli_pool_release(p, b);
         return st;
     }
+    if (p->dev) {
+        pf_status st = pli_device_deliver(p, b);
+        if (st != PF_OK) {
+            p->failed_batches++;
+            pli_pool_release(p, b);
+            return st;
+        }
+    }
     p->batches++;
     p->samples += (uint64_t)b->batch.count;
     *batch = &b->batch;
@@ -278,7 +314,9 @@ pf_status pf_pipeline_next(pf_pipeline *p, const pf_batch **batch, int64_t timeo
 
 void pf_batch_release(pf_pipeline *p, const pf_batch *batch) {
     if (p == NULL || batch == NULL) return;
-    pli_pool_release(p, (pli_buf *)(uintptr_t)batch); /* pf_batch is pli_buf's first member */
+    pli_buf *b = (pli_buf *)(uintptr_t)batch; /* pf_batch is pli_buf's first member */
+    if (p->dev) pli_device_release(p, b);
+    pli_pool_release(p, b);
 }
 
 /* ------------------------------------------------------------- stats */
@@ -308,6 +346,7 @@ pf_status pf_pipeline_stats_get(const pf_pipeline *cp, pf_pipeline_stats *s) {
     stage(&s->stage[0], "read", p->src.kind == PF_SOURCE_CALLBACK ? 1 : p->nworkers, &p->st_read, NULL);
     stage(&s->stage[1], "decode_augment", p->nworkers, &p->st_work, &p->read_q);
     stage(&s->stage[2], "collate", 1, &p->st_collate, &p->order_q);
+    pli_device_stats(p, s);
     s->batches = atomic_load(&p->batches);
     s->samples = atomic_load(&p->samples);
     s->skipped = atomic_load(&p->skipped);
@@ -346,8 +385,7 @@ int pf_pipeline_errors(const pf_pipeline *cp, pf_sample_error out[], int max) {
 
 /* ----------------------------------------------------------- destroy */
 
-void pf_pipeline_destroy(pf_pipeline *p) {
-    if (p == NULL) return;
+void pli_stop_all(pf_pipeline *p) {
     atomic_store(&p->stop, true);
     if (p->read_q.ring) pli_queue_close(&p->read_q);
     if (p->order_q.ring) pli_queue_close(&p->order_q);
@@ -358,9 +396,16 @@ void pf_pipeline_destroy(pf_pipeline *p) {
     pthread_mutex_lock(&p->done_mu);
     pthread_cond_broadcast(&p->done_cv);
     pthread_mutex_unlock(&p->done_mu);
+    pli_device_wake(p);
+}
+
+void pf_pipeline_destroy(pf_pipeline *p) {
+    if (p == NULL) return;
+    pli_stop_all(p);
     if (p->reader_started) pthread_join(p->reader, NULL);
     if (p->collator_started) pthread_join(p->collator, NULL);
     for (int32_t w = 0; w < p->workers_started; w++) pthread_join(p->workers[w], NULL);
+    pli_device_join(p);
     const pf_pipeline_config *c = &p->cfg;
     for (int32_t w = 0; w < p->nworkers && p->worker_state; w++)
         if (c->sample_fn.worker_destroy && p->worker_state[w]) c->sample_fn.worker_destroy(c->sample_fn.ctx, p->worker_state[w]);
@@ -372,6 +417,7 @@ void pf_pipeline_destroy(pf_pipeline *p) {
         free(b->meta);
         free(b->items);
     }
+    pli_device_free(p); /* before the buffers: it frees their staging arrays */
     free(p->bufs);
     free(p->worker_state);
     free(p->worker_args);

@@ -52,16 +52,23 @@ static bool emit(collator *c, pli_buf *b, int32_t count, uint64_t next_epoch, ui
     c->out_skipped = 0;
     record_latency(p, b->t_start_ns);
     p->st_collate.items++;
-    return pli_queue_put(&p->ready_q, b, -1, NULL) == PLI_Q_OK;
+    /* device placement: the device stage uploads and preprocesses it first */
+    return pli_queue_put(p->dev ? &p->dev_q : &p->ready_q, b, -1, NULL) == PLI_Q_OK;
 }
 
 static void place(collator *c, pli_buf *from, const pli_item *it) {
     pf_pipeline *p = c->p;
     pli_buf *to = c->out;
     int32_t d = c->out_fill++;
-    if (to != from || d != it->slot)
+    if (p->dev) { /* device placement: the staged image moves (its block with it) */
+        if (to != from || d != it->slot) {
+            to->staged[d] = from->staged[it->slot];
+            from->staged[it->slot].block = NULL;
+        }
+    } else if (to != from || d != it->slot) {
         memcpy((char *)to->data + (size_t)d * p->sample_bytes,
                (const char *)from->data + (size_t)it->slot * p->sample_bytes, p->sample_bytes);
+    }
     to->meta[d] = it->meta;
     to->labels[d] = it->meta.label;
 }
@@ -160,7 +167,7 @@ void *pli_collator_main(void *arg) {
         if (pli_queue_get(&p->order_q, &v, -1, &waited) != PLI_Q_OK) return NULL;
         p->st_collate.wait_ns += waited;
         if (v == NULL) { /* end of the last epoch */
-            pli_queue_put(&p->ready_q, &p->end_marker, -1, NULL);
+            pli_queue_put(p->dev ? &p->dev_q : &p->ready_q, &p->end_marker, -1, NULL);
             return NULL;
         }
         pli_buf *b = v;

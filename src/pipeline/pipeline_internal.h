@@ -21,11 +21,25 @@ typedef struct pli_item {
     struct pli_buf *buf;
     int32_t slot;
     uint64_t position, index;
+    uint64_t seq;            /* dispatch order over the pipeline's life (staging turns) */
     pli_bytes bytes;
     pf_status status;
     char reason[PLI_REASON];
     pf_sample_meta meta;
 } pli_item;
+
+/* Device placement: one decoded image waiting in a pinned staging block
+ * for its upload (pipeline_device.c). Moves with its sample through
+ * collate; the slot that holds block owns it. */
+typedef struct pli_staged {
+    void *block;             /* staging block (NULL: none) */
+    int32_t width, height, channels;
+    pf_aug_params params;    /* crop relative to the decoded rectangle */
+    int32_t roi_x, roi_y;    /* decoded rectangle's origin in the source image */
+} pli_staged;
+
+struct pli_device;
+struct pli_dtensor;
 
 /* A batch buffer from the pool. While filling it is "provisional batch q"
  * of an epoch (items at positions first + 0..n_items-1); the collator then
@@ -36,6 +50,8 @@ typedef struct pli_buf {
     int32_t *labels;
     pf_sample_meta *meta;
     pli_item *items;
+    pli_staged *staged;      /* device placement: per slot (data is NULL then) */
+    struct pli_dtensor *dt;  /* device placement: the device tensor of a delivered batch */
     uint64_t epoch, first;
     int32_t n_items;
     int32_t done;            /* items finished (under pipeline.done_mu) */
@@ -66,7 +82,10 @@ struct pf_pipeline {
 
     pli_queue read_q;    /* reader -> workers: pli_item* */
     pli_queue order_q;   /* reader -> collator: pli_buf* in dispatch order; NULL = end */
-    pli_queue ready_q;   /* collator -> consumer: pli_buf*; the end marker is &end_marker */
+    pli_queue ready_q;   /* collator (or device stage) -> consumer: pli_buf*; the end marker is &end_marker */
+    pli_queue dev_q;     /* device placement: collator -> device stage */
+    struct pli_device *dev; /* device placement state; NULL: default placement */
+    uint64_t next_seq;   /* reader only */
     pli_buf end_marker;
 
     pthread_mutex_t done_mu;
@@ -86,7 +105,11 @@ struct pf_pipeline {
     bool ended;                /* consumer saw the end marker */
 
     /* stats */
-    pli_stage st_read, st_work, st_collate;
+    pli_stage st_read, st_work, st_collate, st_device;
+    /* a fatal error that stopped every stage (device placement: the
+     * staging cap cannot hold one batch); pf_pipeline_next returns it */
+    _Atomic int fatal_status;
+    char fatal_msg[512];
     _Atomic uint64_t starve_ns, batches, samples, skipped, failed_batches;
     pthread_mutex_t stats_mu;  /* latencies + errors */
     double latencies_ms[PLI_LATENCIES];
@@ -104,5 +127,29 @@ void *pli_collator_main(void *arg);
 pli_buf *pli_pool_acquire(pf_pipeline *p, uint64_t *waited_ns);
 void pli_pool_release(pf_pipeline *p, pli_buf *b);
 void pli_record_error(pf_pipeline *p, const pli_item *it);
+/* Stops every stage: sets stop, closes the queues, wakes every waiter. */
+void pli_stop_all(pf_pipeline *p);
+
+/* pipeline_device.c / pipeline_staging.c / pipeline_decode_staged.c:
+ * the device placement. */
+pf_status pli_device_setup(pf_pipeline *p);
+pf_status pli_device_start(pf_pipeline *p);
+void pli_device_join(pf_pipeline *p);
+void pli_device_free(pf_pipeline *p);
+void pli_device_wake(pf_pipeline *p);
+/* pf_pipeline_next: orders the consumer stream after the batch. */
+pf_status pli_device_deliver(pf_pipeline *p, pli_buf *b);
+/* pf_batch_release: the batch's device tensor goes back after the
+ * consumer's queued work. */
+void pli_device_release(pf_pipeline *p, pli_buf *b);
+void pli_device_stats(pf_pipeline *p, pf_pipeline_stats *s);
+/* Frees the staging blocks still held by b's slots. */
+void pli_staged_release(pf_pipeline *p, pli_buf *b);
+/* A worker's item with the device placement: decode `in` into staging,
+ * fill meta and the slot's pli_staged; in == NULL: the item already
+ * failed (it only takes its staging turn). */
+void pli_device_decode(pf_pipeline *p, int32_t worker, pli_item *it, const pf_sample_input *in);
+void pli_device_worker_begin(pf_pipeline *p);
+void pli_device_worker_end(pf_pipeline *p);
 
 #endif

@@ -69,6 +69,7 @@ void *pli_reader_main(void *arg) {
                 it->slot = s;
                 it->position = pos + (uint64_t)s;
                 it->index = p->order[it->position];
+                it->seq = p->next_seq++;
                 uint64_t ahead = it->position + (uint64_t)c->readahead;
                 if (c->readahead > 0 && ahead < L) pli_source_readahead(&p->src, p->order[ahead]);
                 read_item(p, it);
@@ -95,7 +96,8 @@ static void pin_to_cpu(int32_t index) {
     sched_setaffinity(0, sizeof set, &set); /* best effort: a restricted cpuset just keeps the default */
 }
 
-static void process_item(pf_pipeline *p, void *state, pli_file_reader *rd, pli_item *it, uint64_t *read_ns) {
+static void process_item(pf_pipeline *p, int32_t worker, void *state, pli_file_reader *rd, pli_item *it,
+                         uint64_t *read_ns) {
     const pf_pipeline_config *c = &p->cfg;
     pf_sample_meta *m = &it->meta;
     memset(m, 0, sizeof *m);
@@ -103,7 +105,10 @@ static void process_item(pf_pipeline *p, void *state, pli_file_reader *rd, pli_i
     m->position = it->position;
     m->label = pli_source_label(&p->src, it->index);
     m->name = pli_source_name(&p->src, it->index);
-    if (it->status != PF_OK) return;
+    if (it->status != PF_OK) {
+        if (p->dev) pli_device_decode(p, worker, it, NULL);
+        return;
+    }
     if (p->src.kind == PF_SOURCE_CALLBACK) m->label = it->bytes.cb.label;
     pf_sample_input in;
     if (p->src.kind == PF_SOURCE_CALLBACK) {
@@ -119,6 +124,7 @@ static void process_item(pf_pipeline *p, void *state, pli_file_reader *rd, pli_i
         if (rst != PF_OK) {
             it->status = rst;
             snprintf(it->reason, sizeof it->reason, "%s", pf_last_error());
+            if (p->dev) pli_device_decode(p, worker, it, NULL);
             return;
         }
         in.data = rd->buf;
@@ -128,6 +134,10 @@ static void process_item(pf_pipeline *p, void *state, pli_file_reader *rd, pli_i
     in.seed = c->seed;
     in.label = m->label;
     in.name = m->name;
+    if (p->dev) { /* device placement: decode only, into staging */
+        pli_device_decode(p, worker, it, &in);
+        return;
+    }
     pf_tensor slot = p->slot_proto;
     slot.data = (char *)it->buf->data + (size_t)it->slot * p->sample_bytes;
     pfi_clear_error();
@@ -152,7 +162,8 @@ void *pli_worker_main(void *arg) {
         uint64_t t0 = pli_now_ns();
         pli_item *it = v;
         uint64_t read_ns = 0;
-        process_item(p, state, &p->file_readers[wa->index], it, &read_ns);
+        if (p->dev) pli_device_worker_begin(p);
+        process_item(p, wa->index, state, &p->file_readers[wa->index], it, &read_ns);
         pli_bytes_release(&it->bytes);
         p->st_work.busy_ns += pli_now_ns() - t0 - read_ns; /* the read is the read stage's */
         p->st_work.items++;
@@ -160,5 +171,6 @@ void *pli_worker_main(void *arg) {
         pthread_mutex_lock(&p->done_mu);
         if (++b->done == b->n_items) pthread_cond_broadcast(&p->done_cv);
         pthread_mutex_unlock(&p->done_mu);
+        if (p->dev) pli_device_worker_end(p);
     }
 }

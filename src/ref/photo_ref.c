@@ -12,10 +12,7 @@ void pfi_contrast_f32_ref(const void *src, void *dst, int32_t n, const pfi_photo
 void pfi_saturation_u8_ref(const void *src, void *dst, int32_t n, const pfi_photo_k *k) {
     const uint8_t *s = src;
     uint8_t *d = dst;
-    for (int32_t j = 0; j < 3 * n; j += 3) {
-        float g = floorf(pfk_gray((float)s[j], (float)s[j + 1], (float)s[j + 2]));
-        for (int c = 0; c < 3; c++) d[j + c] = pfk_blend_u8(s[j + c], k->ratio, g, k->alpha);
-    }
+    for (int32_t j = 0; j < 3 * n; j += 3) pfk_saturation_px_u8(s + j, d + j, k->ratio, k->alpha);
 }
 
 void pfi_saturation_f32_ref(const void *src, void *dst, int32_t n, const pfi_photo_k *k) {
@@ -35,13 +32,7 @@ void pfi_saturation_f32_ref(const void *src, void *dst, int32_t n, const pfi_pho
 void pfi_hue_u8_ref(const void *src, void *dst, int32_t n, const pfi_photo_k *k) {
     const uint8_t *s = src;
     uint8_t *d = dst;
-    for (int32_t j = 0; j < 3 * n; j += 3) {
-        float r = pfk_u8_to_unit(s[j]), g = pfk_u8_to_unit(s[j + 1]), b = pfk_u8_to_unit(s[j + 2]);
-        pfk_hue_shift(&r, &g, &b, k->hue);
-        d[j] = pfk_unit_to_u8(r);
-        d[j + 1] = pfk_unit_to_u8(g);
-        d[j + 2] = pfk_unit_to_u8(b);
-    }
+    for (int32_t j = 0; j < 3 * n; j += 3) pfk_hue_px_u8(s + j, d + j, k->hue);
 }
 
 void pfi_hue_f32_ref(const void *src, void *dst, int32_t n, const pfi_photo_k *k) {
@@ -84,7 +75,7 @@ void pfi_gray_u8_ref(const void *src, void *dst, int32_t n, const pfi_photo_k *k
     const uint8_t *s = src;
     uint8_t *d = dst;
     for (int32_t i = 0; i < n; i++) {
-        uint8_t g = pfk_trunc_u8(pfk_gray((float)s[3 * i], (float)s[3 * i + 1], (float)s[3 * i + 2]));
+        uint8_t g = pfk_gray_u8(s[3 * i], s[3 * i + 1], s[3 * i + 2]);
         for (int c = 0; c < k->dcn; c++) d[i * k->dcn + c] = g;
     }
 }
@@ -101,7 +92,7 @@ void pfi_gray_f32_ref(const void *src, void *dst, int32_t n, const pfi_photo_k *
 uint64_t pfi_graysum_u8_ref(const uint8_t *src, int32_t n) {
     uint64_t sum = 0;
     for (int32_t j = 0; j < 3 * n; j += 3)
-        sum += (uint64_t)floorf(pfk_gray((float)src[j], (float)src[j + 1], (float)src[j + 2]));
+        sum += pfk_gray_floor_u8(src[j], src[j + 1], src[j + 2]);
     return sum;
 }
 

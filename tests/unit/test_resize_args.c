@@ -40,9 +40,19 @@ int main(void) {
     d2 = pf_image_hwc(b, 8, 8, 3, PF_F16, 0);
     CHECK_STATUS(pf_resize(NULL, 1, &s2, &d2, NULL), PF_ERR_UNSUPPORTED);
     CHECK_MSG("f16");
+    /* host and device views cannot mix in one call (routing names both) */
     s2 = src; s2.mem = PF_MEM_CUDA;
-    CHECK_STATUS(pf_resize(NULL, 1, &s2, &dst, NULL), PF_ERR_UNSUPPORTED);
-    CHECK_MSG("device memory");
+    CHECK_STATUS(pf_resize(NULL, 1, &s2, &dst, NULL), PF_ERR_INVALID_ARGUMENT);
+    CHECK_MSG("src[0] is CUDA device memory but dst[0] is host memory");
+    /* a CPU stream cannot run device views (or, built without CUDA, device
+     * views are unsupported); either way nothing runs and CUDA is named */
+    d2 = dst; d2.mem = PF_MEM_CUDA;
+    pf_stream *cpu2 = NULL;
+    CHECK_STATUS(pf_stream_create_cpu(2, &cpu2), PF_OK);
+    pf_status dev_st = pf_resize(cpu2, 1, &s2, &d2, NULL);
+    CHECK(dev_st == PF_ERR_INVALID_ARGUMENT || dev_st == PF_ERR_UNSUPPORTED);
+    CHECK_MSG("CUDA");
+    pf_stream_destroy(cpu2);
     d2 = dst; d2.width = 0;
     CHECK_STATUS(pf_resize(NULL, 1, &src, &d2, NULL), PF_ERR_INVALID_ARGUMENT);
     CHECK_MSG("dst[0]");

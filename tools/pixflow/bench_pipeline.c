@@ -4,7 +4,12 @@
  *  - the single-thread rate of the per-sample work alone (the default
  *    decode+augment function called in a loop, no pipeline),
  *  - pipeline throughput at 1 and 2 workers vs that rate x workers,
- *  - consumer starvation when the consumer is slower than the pipeline.
+ *  - consumer starvation when the consumer is slower than the pipeline,
+ *  - the device placement (config.augment_device) on the CPU device next
+ *    to the default placement: workers decode only, one device thread
+ *    copies the staged images and runs the batch preprocess (on a CPU
+ *    stream of all cores), so its cost vs the default is the staging copy
+ *    and the hand-off. On a GPU the preprocess moves off the CPU.
  * Files the default sample function cannot decode are converted once to
  * PPM (through OpenCV, when the bench is built with it). */
 #include <dirent.h>
@@ -203,6 +208,24 @@ int bench_pipeline(int argc, char **argv) {
         printf("%-34s %10.1f %9.1f%% %9.1f%% %8.1f%% %6.1f ms %6.1f/%-6.1f\n", label, rate, 100.0 * rate / (r1 * w),
                100.0 * rate / (r1f * w), 100.0 * st.starvation_s / wall, first * 1e3, st.latency_p50_ms,
                st.latency_p99_ms);
+        {
+            /* the same, with the device placement on the CPU device */
+            pf_pipeline_config dc = c;
+            pf_device *cpu = NULL;
+            if (pf_device_open(PF_DEVICE_CPU, 0, &cpu) != PF_OK) { rc = 1; break; }
+            dc.augment_device = cpu;
+            pf_pipeline_stats ds;
+            double dwall, dfirst;
+            int drc = run_pipeline(&dc, 0.0, &ds, &dwall, &dfirst);
+            pf_device_close(cpu);
+            if (drc) { rc = 1; break; }
+            double drate = (double)ds.samples / dwall;
+            snprintf(label, sizeof label, "device placement (CPU), %d worker%s", w, w > 1 ? "s" : "");
+            printf("%-34s %10.1f %9.1f%% %9.1f%% %8.1f%% %6.1f ms %6.1f/%-6.1f  (%.2fx default; device stage busy %.0f%%, staging peak %.1f MiB)\n",
+                   label, drate, 100.0 * drate / (r1 * w), 100.0 * drate / (r1f * w), 100.0 * ds.starvation_s / dwall,
+                   dfirst * 1e3, ds.latency_p50_ms, ds.latency_p99_ms, drate / rate,
+                   100.0 * ds.stage[3].busy_s / dwall, (double)ds.staging_pinned.peak_reserved / (1024.0 * 1024.0));
+        }
         if (w == 2) {
             /* a consumer at ~70% of the measured pipeline rate; starvation
              * counted after the first batch (steady state) */

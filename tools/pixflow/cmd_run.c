@@ -45,6 +45,7 @@ static void print_table(const pf_pipeline_stats *s, double wall) {
     printf("\n%-15s %7s %9s %9s %9s %7s %9s\n", "stage", "threads", "items", "busy s", "wait s", "util", "queue");
     for (int i = 0; i < PF_PIPELINE_STAGES; i++) {
         const pf_stage_stats *g = &s->stage[i];
+        if (g->threads == 0) continue; /* the device stage without augment_device */
         double util = wall > 0 ? 100.0 * g->busy_s / (wall * g->threads) : 0.0;
         char q[32] = "-";
         if (g->queue_capacity) snprintf(q, sizeof q, "%d/%d", (int)g->queue_depth, (int)g->queue_capacity);

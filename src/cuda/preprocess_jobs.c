@@ -1,0 +1,218 @@
+/*
+ * Job builder of the GPU fused preprocess. The geometry (crop, letterbox
+ * rectangle, composed affine matrix), the warp's border values and the
+ * normalization tables are the CPU plan's own (pfi_pp_geometry,
+ * pfi_pp_warp_opts, plan->lut); the brightness and gamma tables are made
+ * by the CPU ops on the 256 u8 values, so device and host compute the same
+ * function by construction.
+ */
+#include <string.h>
+
+#include "core/error.h"
+#include "cpu/preprocess_internal.h"
+#include "cuda/preprocess_jobs.h"
+#include "cuda/resize_jobs.h"
+#include "cuda/warp_jobs.h"
+
+#define OP PFI_PP_OP
+
+static pf_aug_params params_at(const pf_aug_params params[], int i) {
+    return params ? params[i] : pf_aug_params_identity();
+}
+
+static pf_resize_opts resize_opts(const pf_preprocess_plan *plan) {
+    pf_resize_opts ro = pf_resize_opts_defaults();
+    ro.interp = plan->d.interp;
+    ro.antialias = plan->d.antialias;
+    return ro;
+}
+
+size_t pfi_gpu_preprocess_batch_bytes(const pf_preprocess_plan *plan, int count) {
+    return pfi_arena_round(sizeof(pfk_pp_batch)) + pfi_arena_round(sizeof plan->lut) +
+           pfi_arena_round((size_t)count * sizeof(pfk_pp_job));
+}
+
+size_t pfi_gpu_preprocess_sample_bytes(const pf_preprocess_plan *plan, const pf_image *src, const pf_aug_params *p) {
+    /* brightness + gamma tables, the contrast sum */
+    size_t b = 2 * pfi_arena_round(256) + pfi_arena_round(sizeof(uint64_t));
+    if (p->affine) return b; /* the warp stages nothing */
+    pfi_pp_geom g;
+    pfi_pp_geometry(plan, src, p, &g);
+    pf_image crop = *src;
+    crop.width = g.cw;
+    crop.height = g.ch;
+    pf_resize_opts ro = resize_opts(plan);
+    return b + pfi_gpu_resize_job_bytes(&crop, g.rw, g.rh, &ro);
+}
+
+size_t pfi_gpu_preprocess_bytes(const pf_preprocess_plan *plan, int count, const pf_image src[],
+                                const pf_aug_params params[], size_t *scratch_bytes) {
+    size_t b = pfi_gpu_preprocess_batch_bytes(plan, count);
+    for (int i = 0; i < count; i++) {
+        pf_aug_params p = params_at(params, i);
+        b += pfi_gpu_preprocess_sample_bytes(plan, &src[i], &p);
+    }
+    *scratch_bytes = 0;
+    return b;
+}
+
+/* A 256-entry u8 -> u8 table of a CPU channel-wise op, in the arena. */
+typedef pf_status (*table_op)(const pf_image *ramp, pf_image *out, double v);
+
+static pf_status bright_op(const pf_image *ramp, pf_image *out, double v) {
+    return pf_adjust_brightness(NULL, 1, ramp, out, &v, 1);
+}
+static pf_status gamma_op(const pf_image *ramp, pf_image *out, double v) {
+    return pf_adjust_gamma(NULL, 1, ramp, out, &v, NULL, 1);
+}
+
+static pf_status op_table(pfi_arena *a, table_op fn, double v, const uint8_t **dev) {
+    uint8_t ramp[256];
+    for (int k = 0; k < 256; k++) ramp[k] = (uint8_t)k;
+    void *d;
+    uint8_t *h = pfi_arena_take(a, 256, 64, &d);
+    if (h == NULL) return pfi_fail(PF_ERR_INTERNAL, OP ": GPU parameter arena too small (table)");
+    pf_image in = pf_image_hwc(ramp, 256, 1, 1, PF_U8, 0), out = pf_image_hwc(h, 256, 1, 1, PF_U8, 0);
+    pf_status st = fn(&in, &out, v);
+    if (st != PF_OK) return st;
+    *dev = d;
+    return PF_OK;
+}
+
+/* Chooses the canvas sampler of sample i and fills it. */
+static pf_status fill_sampler(pfi_arena *a, const pf_preprocess_plan *plan, const pf_image *src,
+                              const pf_aug_params *p, const pfi_pp_geom *g, pfk_pp_job *j) {
+    pf_image roi;
+    pf_status st = pf_image_roi(src, g->cx, g->cy, g->cw, g->ch, &roi);
+    if (st != PF_OK) return st;
+    if (!p->affine && g->cw == g->rw && g->ch == g->rh) { /* the resize is a copy */
+        j->sampler = PFK_PP_COPY;
+        j->src = roi.data;
+        j->src_stride = roi.row_stride;
+        return PF_OK;
+    }
+    if (p->affine) { /* crop -> the whole output through the composed inverse matrix */
+        j->sampler = PFK_PP_WARP;
+        pf_warp_opts wo = pfi_pp_warp_opts(plan, src->channels);
+        return pfi_gpu_warp_job_fill(a, &roi, g->rw, g->rh, g->m, 0, &wo, &j->geo.warp);
+    }
+    j->sampler = PFK_PP_RESIZE;
+    pf_resize_opts ro = resize_opts(plan);
+    return pfi_gpu_resize_job_fill(a, &roi, g->rw, g->rh, &ro, &j->geo.resize);
+}
+
+/* Sample i's colour chain (mirrors pfi_pp_canvas_isa's decisions). */
+static pf_status fill_colour(pfi_arena *a, const pf_preprocess_plan *plan, const pf_image *src,
+                             const pf_aug_params *p, pfk_pp_job *j) {
+    int sc = src->channels;
+    pf_status st;
+    j->swap_first = plan->d.swap_rb && pfi_pp_needs_rgb(plan, src, p);
+    j->contrast_at = -1;
+    for (int k = 0; k < 4; k++) {
+        int op = p->jitter_order[k], on;
+        switch (op) {
+        case PF_JITTER_BRIGHTNESS: on = p->brightness != 1.0f; break;
+        case PF_JITTER_CONTRAST: on = p->contrast != 1.0f; break;
+        case PF_JITTER_SATURATION: on = p->saturation != 1.0f && sc == 3; break;
+        default: on = p->hue != 0.0f && sc == 3; break;
+        }
+        j->ops[k] = (int8_t)(on ? op : PFK_PP_OP_NONE);
+        if (on && op == PF_JITTER_CONTRAST) j->contrast_at = k;
+    }
+    if (p->brightness != 1.0f && (st = op_table(a, bright_op, (double)p->brightness, &j->bright_lut)) != PF_OK)
+        return st;
+    if (p->gamma != 1.0f && (st = op_table(a, gamma_op, (double)p->gamma, &j->gamma_lut)) != PF_OK) return st;
+    /* the CPU ops' factor conversions: ratio = (float)f, alpha = (float)(1 - f) */
+    double f = (double)p->contrast;
+    j->con_ratio = (float)f;
+    j->con_alpha = (float)(1.0 - f);
+    f = (double)p->saturation;
+    j->sat_ratio = (float)f;
+    j->sat_alpha = (float)(1.0 - f);
+    j->hue = (float)(double)p->hue;
+    if (j->contrast_at >= 0) {
+        void *d;
+        uint64_t *h = pfi_arena_take(a, sizeof *h, 8, &d);
+        if (h == NULL) return pfi_fail(PF_ERR_INTERNAL, OP ": GPU parameter arena too small (sums)");
+        *h = 0;
+        j->con_sum = d;
+    }
+    j->gray3 = p->grayscale && sc == 3;
+    j->gray1 = plan->d.out_channels == 1 && sc == 3;
+    j->cc = sc == 1 || j->gray1 ? 1 : 3;
+    /* output channel order (the emit pass's): the swap when not done first */
+    int swap = plan->d.swap_rb && j->cc == 3 && !j->swap_first;
+    for (int c = 0; c < 4; c++) j->order[c] = (int8_t)(j->cc == 1 ? 0 : swap && c < 3 ? 2 - c : c);
+    return PF_OK;
+}
+
+static void fill_output(const pf_preprocess_plan *plan, const pf_tensor *dst, int i, pfk_pp_job *j) {
+    pf_image o;
+    pf_tensor_views(dst, i, 1, &o); /* validated */
+    ptrdiff_t es = (ptrdiff_t)plan->esize;
+    j->out = o.data;
+    j->out_row = o.row_stride;
+    j->out_plane = o.layout == PF_CHW ? o.plane_stride : es;
+    j->out_px = o.layout == PF_CHW ? es : es * o.channels;
+}
+
+pf_status pfi_gpu_preprocess_build(pfi_arena *a, const pf_preprocess_plan *plan, int count, const pf_image src[],
+                                   const pf_aug_params params[], const pf_tensor *dst, pf_letterbox_info info[],
+                                   const pfk_pp_batch **dev_batch, pfi_grid *grid, pfi_grid *sum_grid) {
+    void *dbatch, *djobs, *dlut;
+    pfk_pp_batch *b = pfi_arena_take(a, sizeof *b, 64, &dbatch);
+    uint8_t *lut = pfi_arena_take(a, sizeof plan->lut, 64, &dlut);
+    pfk_pp_job *jobs = pfi_arena_take(a, (size_t)count * sizeof *jobs, 64, &djobs);
+    if (b == NULL || lut == NULL || jobs == NULL)
+        return pfi_fail(PF_ERR_INTERNAL, OP ": GPU parameter arena too small (%d samples)", count);
+    memset(b, 0, sizeof *b);
+    memset(jobs, 0, (size_t)count * sizeof *jobs);
+    memcpy(lut, plan->lut, sizeof plan->lut);
+    b->count = count;
+    b->jobs = djobs;
+    b->out_w = plan->d.out_width;
+    b->out_h = plan->d.out_height;
+    b->out_c = plan->d.out_channels;
+    b->esize = (int32_t)plan->esize;
+    b->lut = dlut;
+    b->lut_row = (int32_t)sizeof plan->lut[0];
+    memcpy(b->pad_u8, plan->pad_u8, sizeof b->pad_u8);
+    ptrdiff_t es = (ptrdiff_t)plan->esize;
+    b->aligned = (uintptr_t)dst->data % (uintptr_t)es == 0 && dst->row_stride % es == 0 &&
+                 dst->plane_stride % es == 0 && dst->sample_stride % es == 0;
+    sum_grid->w = sum_grid->h = sum_grid->n = 0;
+    for (int i = 0; i < count; i++) {
+        pf_aug_params p = params_at(params, i);
+        pfi_pp_geom g;
+        pfi_pp_geometry(plan, &src[i], &p, &g);
+        pfk_pp_job *j = &jobs[i];
+        j->sc = src[i].channels;
+        j->rw = g.rw;
+        j->rh = g.rh;
+        j->left = g.left;
+        j->top = g.top;
+        j->flip_h = p.flip_h;
+        j->flip_v = p.flip_v;
+        pf_status st = fill_sampler(a, plan, &src[i], &p, &g, j);
+        if (st == PF_OK) st = fill_colour(a, plan, &src[i], &p, j);
+        if (st != PF_OK) return st;
+        fill_output(plan, dst, i, j);
+        if (j->contrast_at >= 0) {
+            sum_grid->n = count;
+            if (g.rw > sum_grid->w) sum_grid->w = g.rw;
+            if (g.rh > sum_grid->h) sum_grid->h = g.rh;
+        }
+    }
+    if (info) /* only once the whole batch is built */
+        for (int i = 0; i < count; i++) {
+            pf_aug_params p = params_at(params, i);
+            pfi_pp_geom g;
+            pfi_pp_geometry(plan, &src[i], &p, &g);
+            info[i] = g.info;
+        }
+    grid->w = plan->d.out_width;
+    grid->h = plan->d.out_height;
+    grid->n = count;
+    *dev_batch = dbatch;
+    return PF_OK;
+}

@@ -1,0 +1,142 @@
+/*
+ * Job builder of the GPU fused preprocess of 4:2:0 frames. Everything
+ * geometric is the CPU path's: the plan's geometry of the frame-sized
+ * shape, the even-widened rectangle (pfi_pp_yuv_rect), the crop shifted
+ * into it (video_preprocess.c's `local` geometry), the code's meaning
+ * (pfi_yuv_decode_code) and the coefficient tables (pfi_yuv_coeffs).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "cpu/preprocess_internal.h"
+#include "cpu/yuv_exec.h"
+#include "cuda/preprocess_jobs.h"
+#include "cuda/preprocess_yuv_jobs.h"
+
+#define OP "pf_preprocess_run_yuv"
+
+/* Sample i as the image path sees it: the decoded rectangle (w x h x cn at
+ * `pixels`, a device address; NULL while sizing) and the params with the
+ * crop made explicit and relative to it. */
+typedef struct yuv_sample {
+    pfi_yuv_code code;
+    int32_t x0, y0, w, h;
+    pf_image img;
+    pf_aug_params p;
+    pf_letterbox_info info;
+} yuv_sample;
+
+static void sample_of(const pf_preprocess_plan *plan, const pf_yuv *f, pf_color_code code,
+                      const pf_aug_params *params, int i, yuv_sample *s) {
+    pfi_yuv_decode_code(code, &s->code); /* validated */
+    int32_t W = f->y.width, H = f->y.height;
+    pf_image shape = pf_image_hwc(f->y.data, W, H, s->code.cn, PF_U8, 0);
+    s->p = params ? params[i] : pf_aug_params_identity();
+    pfi_pp_geom g;
+    pfi_pp_geometry(plan, &shape, &s->p, &g);
+    s->info = g.info;
+    int32_t x1, y1;
+    pfi_pp_yuv_rect(&g, &s->x0, &s->y0, &x1, &y1);
+    s->w = x1 - s->x0;
+    s->h = y1 - s->y0;
+    s->p.crop_x = g.cx - s->x0;
+    s->p.crop_y = g.cy - s->y0;
+    s->p.crop_w = g.cw;
+    s->p.crop_h = g.ch;
+    s->img = pf_image_hwc(NULL, s->w, s->h, s->code.cn, PF_U8, 0);
+}
+
+size_t pfi_gpu_preprocess_yuv_bytes(const pf_preprocess_plan *plan, int count, const pf_yuv src[],
+                                    const pf_color_code codes[], const pf_aug_params params[],
+                                    size_t *scratch_bytes) {
+    size_t b = pfi_arena_round(sizeof(pfk_yuv_crop_batch)) +
+               pfi_arena_round((size_t)count * sizeof(pfk_yuv_crop_job)) +
+               pfi_gpu_preprocess_batch_bytes(plan, count);
+    size_t sb = 0;
+    for (int i = 0; i < count; i++) {
+        yuv_sample s;
+        sample_of(plan, &src[i], codes[i], params, i, &s);
+        sb += pfi_arena_round((size_t)s.w * (size_t)s.h * (size_t)s.code.cn);
+        b += pfi_gpu_preprocess_sample_bytes(plan, &s.img, &s.p);
+    }
+    *scratch_bytes = sb;
+    return b;
+}
+
+pf_status pfi_gpu_preprocess_yuv_build(pfi_arena *a, const pf_preprocess_plan *plan, int count, const pf_yuv src[],
+                                       const pf_color_code codes[], const pf_color_opts opts[],
+                                       const pf_aug_params params[], const pf_tensor *dst, pf_letterbox_info info[],
+                                       const pfk_yuv_crop_batch **yuv_batch, pfi_grid *yuv_grid,
+                                       const pfk_pp_batch **pp_batch, pfi_grid *grid, pfi_grid *sum_grid) {
+    void *dbatch, *djobs;
+    pfk_yuv_crop_batch *b = pfi_arena_take(a, sizeof *b, 64, &dbatch);
+    pfk_yuv_crop_job *jobs = pfi_arena_take(a, (size_t)count * sizeof *jobs, 64, &djobs);
+    if (b == NULL || jobs == NULL)
+        return pfi_fail(PF_ERR_INTERNAL, OP ": GPU parameter arena too small (%d samples)", count);
+    memset(jobs, 0, (size_t)count * sizeof *jobs);
+    b->count = count;
+    b->jobs = djobs;
+    yuv_sample *ss = malloc((size_t)count * sizeof *ss);
+    pf_image *imgs = malloc((size_t)count * sizeof *imgs);
+    pf_aug_params *ps = malloc((size_t)count * sizeof *ps);
+    pf_status st = PF_OK;
+    if (ss == NULL || imgs == NULL || ps == NULL) {
+        st = pfi_fail(PF_ERR_OUT_OF_MEMORY, OP ": out of memory for %d samples", count);
+        goto done;
+    }
+    yuv_grid->w = yuv_grid->h = 0;
+    yuv_grid->n = count;
+    for (int i = 0; i < count; i++) {
+        yuv_sample *s = &ss[i];
+        const pf_yuv *f = &src[i];
+        sample_of(plan, f, codes[i], params, i, s);
+        size_t bytes = (size_t)s->w * (size_t)s->h * (size_t)s->code.cn;
+        uint8_t *px = pfi_arena_scratch(a, bytes, 256);
+        if (px == NULL) {
+            st = pfi_fail(PF_ERR_INTERNAL, OP ": GPU scratch too small (sample %d)", i);
+            goto done;
+        }
+        s->img.data = px;
+        s->img.mem = f->y.mem;
+        s->img.device = f->y.device;
+        imgs[i] = s->img;
+        ps[i] = s->p;
+        pfk_yuv_crop_job *j = &jobs[i];
+        j->kind = s->code.kind == PFI_FRAME_SP ? PFK_YC_SP : s->code.kind == PFI_FRAME_P ? PFK_YC_PLANAR : PFK_YC_GRAY;
+        j->blue_first = s->code.blue_first;
+        j->swap_uv = s->code.swap_uv;
+        j->x0 = s->x0;
+        j->y0 = s->y0;
+        j->w = s->w;
+        j->h = s->h;
+        j->y = f->y.data;
+        j->ys = f->y.row_stride;
+        if (j->kind == PFK_YC_SP) {
+            j->c0 = f->uv.data;
+            j->c0s = f->uv.row_stride;
+        } else if (j->kind == PFK_YC_PLANAR) {
+            j->c0 = f->u.data;
+            j->c0s = f->u.row_stride;
+            j->c1 = f->v.data;
+            j->c1s = f->v.row_stride;
+        }
+        j->out = px;
+        j->out_stride = (ptrdiff_t)s->w * s->code.cn;
+        const pf_color_opts *o = opts ? &opts[i] : NULL;
+        j->k = *pfi_yuv_coeffs(o ? (int)o->yuv_matrix : (int)PF_YUV_BT601, o ? (int)o->yuv_range : (int)PF_YUV_LIMITED);
+        if (s->w > yuv_grid->w) yuv_grid->w = s->w;
+        if (s->h > yuv_grid->h) yuv_grid->h = s->h;
+    }
+    st = pfi_gpu_preprocess_build(a, plan, count, imgs, ps, dst, NULL, pp_batch, grid, sum_grid);
+    if (st == PF_OK) {
+        *yuv_batch = dbatch;
+        if (info)
+            for (int i = 0; i < count; i++) info[i] = ss[i].info;
+    }
+done:
+    free(ss);
+    free(imgs);
+    free(ps);
+    return st;
+}

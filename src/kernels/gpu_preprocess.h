@@ -1,0 +1,170 @@
+/*
+ * GPU fused preprocess (pf_preprocess_run on device views): the per-sample
+ * job and the per-pixel body shared by the CUDA kernel and the CPU tests.
+ *
+ * Output pixel (x, y) of sample n is computed from scratch, in the order
+ * of the CPU chain (src/cpu/preprocess_canvas.c + preprocess_emit.c):
+ *   letterbox rect? no -> pad value
+ *   yes -> flips (read mirrored) -> the u8 canvas value of the crop at that
+ *   position (copy / resize / warp sampler) -> swap R,B when the colour ops
+ *   need RGB -> brightness, contrast, saturation, hue in jitter_order ->
+ *   grayscale (3) -> gamma -> grayscale (1) -> output channel c reads
+ *   canvas channel order[c] -> the plan's normalization table for c.
+ * Every step is a function of the pixel alone except contrast, which
+ * blends with the mean of the grayscale of the canvas as it is just before
+ * contrast: a pre-pass (pfk_pp_sum_at) evaluates the chain up to there and
+ * sums floor(gray) (3 channels) or the value (1 channel) into an integer
+ * per sample, exactly the CPU's sum; the main pass divides it once.
+ * Brightness and gamma are u8 -> u8 tables built on the host by the CPU
+ * ops themselves (gamma uses a double pow the device does not round the
+ * same way).
+ */
+#ifndef PF_KERNELS_GPU_PREPROCESS_H
+#define PF_KERNELS_GPU_PREPROCESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernels/gpu_resize.h"
+#include "kernels/gpu_warp.h"
+#include "kernels/pf_hd.h"
+#include "kernels/photo_math.h"
+
+/* Where the canvas value comes from. */
+enum { PFK_PP_COPY = 0, PFK_PP_RESIZE = 1, PFK_PP_WARP = 2 };
+/* Colour ops as stored in pfk_pp_job.ops (PF_JITTER_* values), or none. */
+enum { PFK_PP_OP_NONE = -1, PFK_PP_OP_BRIGHT = 0, PFK_PP_OP_CONTRAST = 1, PFK_PP_OP_SAT = 2, PFK_PP_OP_HUE = 3 };
+
+typedef struct pfk_pp_job {
+    int32_t sampler;          /* PFK_PP_* */
+    int32_t sc;               /* source channels (1 or 3) */
+    /* COPY: the crop itself (its size equals the canvas) */
+    const uint8_t *src;
+    ptrdiff_t src_stride;
+    union {                   /* RESIZE: crop -> rw x rh; WARP: crop -> out size (= rw x rh) */
+        pfk_resize_job resize;
+        pfk_warp_job warp;
+    } geo;
+    /* canvas = the resized (or warped) crop: rw x rh at (left, top) */
+    int32_t rw, rh, left, top;
+    int32_t flip_h, flip_v;
+    int32_t swap_first;       /* swap R,B before the colour ops */
+    int32_t gray3;            /* rgb_to_grayscale (3 channels) after the jitter ops */
+    int32_t gray1;            /* 3 -> 1 channel at the end (1-channel plan) */
+    int32_t cc;               /* canvas channels after the chain (1 or 3) */
+    int8_t order[4];          /* output channel c reads canvas channel order[c] */
+    int8_t ops[4];            /* jitter_order with skipped (identity) ops as PFK_PP_OP_NONE */
+    int32_t contrast_at;      /* index in ops of contrast, -1 when skipped */
+    const uint8_t *bright_lut; /* 256 entries */
+    const uint8_t *gamma_lut; /* 256 entries, NULL: gamma 1 */
+    float con_ratio, con_alpha;
+    uint64_t *con_sum;        /* the pre-pass's integer sum (zeroed by the upload) */
+    float sat_ratio, sat_alpha;
+    float hue;
+    /* output sample: element (c, y, x) at out + c * plane + y * row + x * px */
+    uint8_t *out;
+    ptrdiff_t out_row, out_plane, out_px;
+} pfk_pp_job;
+
+typedef struct pfk_pp_batch {
+    int32_t count;
+    const pfk_pp_job *jobs;
+    int32_t out_w, out_h, out_c, esize;
+    const uint8_t *lut;       /* the plan's normalized output elements: channel c, value v at
+                                 lut + c * lut_row + v * esize */
+    int32_t lut_row;
+    int32_t aligned;          /* every output element is esize-aligned (typed stores on the device) */
+    uint8_t pad_u8[4];
+} pfk_pp_batch;
+
+/* The u8 value of channel c of the canvas at (x, y) before any colour op. */
+PF_HD uint8_t pfk_pp_sample(const pfk_pp_job *j, int32_t x, int32_t y, int32_t c) {
+    if (j->sampler == PFK_PP_RESIZE) return pfk_resize_u8_value(&j->geo.resize, x, y, c);
+    if (j->sampler == PFK_PP_WARP) return pfk_warp_u8_value(&j->geo.warp, x, y, c);
+    return j->src[(ptrdiff_t)y * j->src_stride + (ptrdiff_t)x * j->sc + c];
+}
+
+PF_HD void pfk_pp_contrast(const pfk_pp_job *j, uint8_t *px, int32_t ch) {
+    float other = (float)((double)*j->con_sum / ((double)j->rw * (double)j->rh));
+    for (int32_t c = 0; c < ch; c++) px[c] = pfk_blend_u8(px[c], j->con_ratio, other, j->con_alpha);
+}
+
+/* Canvas pixel (x, y) through the geometry, the swap and the colour ops
+ * ops[0 .. upto); with upto == 4 also grayscale, gamma and the final
+ * 1-channel gray. Returns the channel count of px. */
+PF_HD int32_t pfk_pp_canvas(const pfk_pp_job *j, int32_t x, int32_t y, int32_t upto, uint8_t px[3]) {
+    int32_t ch = j->sc;
+    for (int32_t c = 0; c < ch; c++) px[c] = pfk_pp_sample(j, x, y, c);
+    if (j->swap_first) {
+        uint8_t t = px[0];
+        px[0] = px[2];
+        px[2] = t;
+    }
+    for (int32_t k = 0; k < upto; k++) {
+        switch (j->ops[k]) {
+        case PFK_PP_OP_BRIGHT:
+            for (int32_t c = 0; c < ch; c++) px[c] = j->bright_lut[px[c]];
+            break;
+        case PFK_PP_OP_CONTRAST: pfk_pp_contrast(j, px, ch); break;
+        case PFK_PP_OP_SAT: pfk_saturation_px_u8(px, px, j->sat_ratio, j->sat_alpha); break;
+        case PFK_PP_OP_HUE: pfk_hue_px_u8(px, px, j->hue); break;
+        default: break;
+        }
+    }
+    if (upto < 4) return ch;
+    if (j->gray3) px[0] = px[1] = px[2] = pfk_gray_u8(px[0], px[1], px[2]);
+    if (j->gamma_lut)
+        for (int32_t c = 0; c < ch; c++) px[c] = j->gamma_lut[px[c]];
+    if (j->gray1) {
+        px[0] = pfk_gray_u8(px[0], px[1], px[2]);
+        ch = 1;
+    }
+    return ch;
+}
+
+/* Pre-pass: canvas pixel (x, y)'s term of sample n's contrast sum (0 when
+ * the sample has no contrast or (x, y) is outside its canvas). */
+PF_HD uint32_t pfk_pp_sum_at(const pfk_pp_batch *b, int32_t n, int32_t x, int32_t y) {
+    if (n >= b->count) return 0;
+    const pfk_pp_job *j = &b->jobs[n];
+    if (j->contrast_at < 0 || x >= j->rw || y >= j->rh) return 0;
+    uint8_t px[3];
+    int32_t ch = pfk_pp_canvas(j, x, y, j->contrast_at, px);
+    return ch == 3 ? pfk_gray_floor_u8(px[0], px[1], px[2]) : (uint32_t)px[0];
+}
+
+PF_HD void pfk_pp_store(const pfk_pp_batch *b, uint8_t *d, int32_t c, uint8_t v) {
+    const uint8_t *e = b->lut + (size_t)c * (size_t)b->lut_row + (size_t)v * (size_t)b->esize;
+#if defined(__CUDA_ARCH__)
+    if (b->aligned) { /* one store per element instead of esize byte stores */
+        if (b->esize == 4) {
+            *(uint32_t *)(void *)d = *(const uint32_t *)(const void *)e;
+            return;
+        }
+        if (b->esize == 2) {
+            *(uint16_t *)(void *)d = *(const uint16_t *)(const void *)e;
+            return;
+        }
+    }
+#endif
+    for (int32_t k = 0; k < b->esize; k++) d[k] = e[k];
+}
+
+/* Computes and stores output pixel (x, y) of sample n (all channels). */
+PF_HD void pfk_pp_at(const pfk_pp_batch *b, int32_t n, int32_t x, int32_t y) {
+    if (n >= b->count || x >= b->out_w || y >= b->out_h) return;
+    const pfk_pp_job *j = &b->jobs[n];
+    uint8_t v[4];
+    int32_t ix = x - j->left, iy = y - j->top;
+    if (ix < 0 || iy < 0 || ix >= j->rw || iy >= j->rh) {
+        for (int32_t c = 0; c < b->out_c; c++) v[c] = b->pad_u8[j->cc == 1 ? 0 : c];
+    } else {
+        uint8_t px[3];
+        pfk_pp_canvas(j, j->flip_h ? j->rw - 1 - ix : ix, j->flip_v ? j->rh - 1 - iy : iy, 4, px);
+        for (int32_t c = 0; c < b->out_c; c++) v[c] = px[j->order[c]];
+    }
+    uint8_t *o = j->out + (ptrdiff_t)y * j->out_row + (ptrdiff_t)x * j->out_px;
+    for (int32_t c = 0; c < b->out_c; c++) pfk_pp_store(b, o + (ptrdiff_t)c * j->out_plane, c, v[c]);
+}
+
+#endif

@@ -1,0 +1,339 @@
+/* Per-output-pixel resize for the GPU (and for CPU tests of the GPU path).
+ *
+ * The CPU runs a resize plan in two passes: a horizontal pass over each
+ * source row it needs into a row buffer, then a vertical pass over ksize
+ * buffer rows (src/ref/resize_rows_ref.c). Every buffer element is a pure
+ * function of one source row, and its type is exact for what the CPU
+ * stores (int16 / int32 sums, the u8 of Pillow's clipped pass, float), so
+ * recomputing the horizontal taps of the ksize source rows inside one
+ * output element, then applying the vertical step in the reference's
+ * order, gives the CPU's bits. The tables (tap indices and weights) are
+ * the CPU plan's own (src/ref/resize_tables.c, resize_aa_tables.c), copied
+ * into the launch arena by src/cuda/resize_jobs.c.
+ *
+ * Valid C11 and CUDA C++: no compound literals, VLAs, restrict or
+ * designated initializers; every function is PF_HD. */
+#ifndef PF_KERNELS_GPU_RESIZE_H
+#define PF_KERNELS_GPU_RESIZE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "kernels/resize_math.h"
+
+/* Plan kinds (numerically equal to pfi_rz_kind / pfi_h_kind / pfi_v_kind;
+ * resize_jobs.c checks that at compile time). */
+enum { PFK_RZ_COPY = 0, PFK_RZ_NN = 1, PFK_RZ_AREA_FAST = 2, PFK_RZ_SEP = 3 };
+enum { PFK_H_U8_I32 = 0, PFK_H_U8_LIN16 = 1, PFK_H_F32 = 2, PFK_H_AA_U8 = 3 };
+enum { PFK_V_U8_LINEAR = 0, PFK_V_U8_FIX22 = 1, PFK_V_U8_CUBIC = 2, PFK_V_F32 = 3, PFK_V_AA_U8 = 4 };
+/* Element types. */
+enum { PFK_RZ_T_U8 = 0, PFK_RZ_T_U16 = 1, PFK_RZ_T_F32 = 2 };
+
+/* One sample. Pointers are device addresses (emulated arena: host). */
+typedef struct pfk_resize_job {
+    const uint8_t *src;        /* pixel (0,0), channel 0 */
+    uint8_t *dst;              /* NULL when only pfk_resize_u8_value is used */
+    ptrdiff_t src_row, src_plane; /* byte strides (plane: CHW only) */
+    ptrdiff_t dst_row, dst_plane;
+    int32_t sw, sh, dw, dh;
+    int32_t planes;            /* channels for CHW with > 1 channel, else 1 */
+    int32_t cn;                /* channels interleaved in one plane (1 for CHW) */
+    int32_t type;              /* PFK_RZ_T_* */
+    int32_t src_aligned;       /* src data and strides aligned to the element size */
+    int32_t dst_aligned;
+    int32_t kind, hk, vk;      /* PFK_RZ_*, PFK_H_*, PFK_V_* */
+    int32_t kh, kv;            /* taps per output along x / y (SEP) */
+    int32_t vsplit;            /* elements [0, vsplit) of a row use the SIMD-lane formula */
+    int32_t afx, afy;          /* AREA_FAST integer factors */
+    const int32_t *nn_x, *nn_y;              /* NN: source column / row per output */
+    const int32_t *h_idx, *v_idx;            /* SEP: dw * kh, dh * kv source pixels / rows */
+    const int16_t *h_icoef, *v_icoef;        /* OpenCV 11-bit weights (u8 kinds) */
+    const int32_t *h_acoef, *v_acoef;        /* Pillow 22-bit weights (antialias u8) */
+    const float *h_fcoef, *v_fcoef;          /* float weights (float kinds, u8 cubic lanes) */
+} pfk_resize_job;
+
+typedef struct pfk_resize_batch {
+    int32_t count;
+    const pfk_resize_job *jobs;
+} pfk_resize_batch;
+
+/* ------------------------------------------------------------ loads */
+
+PF_HD float pfk_rz_ld(const pfk_resize_job *j, const uint8_t *row, int32_t e) {
+    if (j->type == PFK_RZ_T_U8) return (float)row[e];
+    if (j->type == PFK_RZ_T_U16) {
+        const uint8_t *p = row + (ptrdiff_t)e * 2;
+        if (j->src_aligned) return (float)*(const uint16_t *)(const void *)p;
+        return (float)(uint16_t)(p[0] | (p[1] << 8));
+    }
+    const uint8_t *p = row + (ptrdiff_t)e * 4;
+    if (j->src_aligned) return *(const float *)(const void *)p;
+    float v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+PF_HD const uint8_t *pfk_rz_src_row(const pfk_resize_job *j, int32_t plane, int32_t y) {
+    return j->src + (ptrdiff_t)plane * j->src_plane + (ptrdiff_t)y * j->src_row;
+}
+
+/* ------------------------------------------------- horizontal passes */
+/* Element e = dx * cn + c of the horizontal pass over source row `row`,
+ * as the CPU's buffer holds it. Pads (zero weights) are included, as the
+ * reference loops over all ksize taps. */
+
+/* PFI_H_U8_I32: int32 sum of u8 x int16 (exact in any order). */
+PF_HD int32_t pfk_rz_h_i32(const pfk_resize_job *j, const uint8_t *row, int32_t e) {
+    int32_t dx = e / j->cn, c = e - dx * j->cn;
+    const int32_t *ix = j->h_idx + (ptrdiff_t)dx * j->kh;
+    const int16_t *w = j->h_icoef + (ptrdiff_t)dx * j->kh;
+    int32_t s = 0;
+    for (int32_t k = 0; k < j->kh; k++) s += row[ix[k] * j->cn + c] * w[k];
+    return s;
+}
+
+/* PFI_H_U8_LIN16: the two-tap sum pre-shifted by 4, as int16. */
+PF_HD int16_t pfk_rz_lin16(const uint8_t *row, int32_t o0, int32_t o1, int16_t w0, int16_t w1) {
+    int32_t s = row[o0] * w0 + row[o1] * w1;
+    return (int16_t)(s >> 4);
+}
+
+/* u8 LINEAR (PFI_H_U8_LIN16 + PFI_V_U8_LINEAR) for pixel x, channel c
+ * of a plane, both passes (the vertical one: OpenCV's pmulhw steps). */
+PF_HD uint8_t pfk_rz_linear_u8(const pfk_resize_job *j, int32_t plane, int32_t x, int32_t y, int32_t c) {
+    const int32_t *ix = j->h_idx + (ptrdiff_t)x * 2, *sy = j->v_idx + (ptrdiff_t)y * 2;
+    const int16_t *w = j->h_icoef + (ptrdiff_t)x * 2, *bt = j->v_icoef + (ptrdiff_t)y * 2;
+    int32_t o0 = ix[0] * j->cn + c, o1 = ix[1] * j->cn + c;
+    return pfk_v_u8_linear16(pfk_rz_lin16(pfk_rz_src_row(j, plane, sy[0]), o0, o1, w[0], w[1]),
+                             pfk_rz_lin16(pfk_rz_src_row(j, plane, sy[1]), o0, o1, w[0], w[1]), bt[0], bt[1]);
+}
+
+/* PFI_H_F32: float sum, taps left to right. */
+PF_HD float pfk_rz_h_f32(const pfk_resize_job *j, const uint8_t *row, int32_t e) {
+    int32_t dx = e / j->cn, c = e - dx * j->cn;
+    const int32_t *ix = j->h_idx + (ptrdiff_t)dx * j->kh;
+    const float *w = j->h_fcoef + (ptrdiff_t)dx * j->kh;
+    float v = pfk_rz_ld(j, row, ix[0] * j->cn + c) * w[0];
+    for (int32_t k = 1; k < j->kh; k++) v = v + pfk_rz_ld(j, row, ix[k] * j->cn + c) * w[k];
+    return v;
+}
+
+/* PFI_H_AA_U8: Pillow's 22-bit pass, clipped to u8. */
+PF_HD uint8_t pfk_rz_h_aa(const pfk_resize_job *j, const uint8_t *row, int32_t e) {
+    int32_t dx = e / j->cn, c = e - dx * j->cn;
+    const int32_t *ix = j->h_idx + (ptrdiff_t)dx * j->kh;
+    const int32_t *w = j->h_acoef + (ptrdiff_t)dx * j->kh;
+    int32_t ss = 1 << (PFK_AA_BITS - 1);
+    for (int32_t k = 0; k < j->kh; k++) ss += row[ix[k] * j->cn + c] * w[k];
+    return pfk_aa_clip8(ss);
+}
+
+/* -------------------------------------------------- element results */
+/* Element e (= dx * cn + c) of output row y of plane `plane`: the u8
+ * result of the integer kinds, the float sum of the float kinds (the
+ * caller saturates it to u8/u16 as the CPU's vertical kernel does), and
+ * the area-fast result in the job's dtype. */
+
+/* Separable u8 kinds: the result as u8. */
+PF_HD uint8_t pfk_rz_sep_u8(const pfk_resize_job *j, int32_t plane, int32_t y, int32_t e) {
+    const int32_t *sy = j->v_idx + (ptrdiff_t)y * j->kv;
+    ptrdiff_t t = (ptrdiff_t)y * j->kv;
+    if (j->vk == PFK_V_U8_CUBIC && e < j->vsplit) { /* OpenCV's float lanes */
+        const float *b = j->v_fcoef + t;
+        return pfk_v_u8_cubic_float(pfk_rz_h_i32(j, pfk_rz_src_row(j, plane, sy[0]), e),
+                                    pfk_rz_h_i32(j, pfk_rz_src_row(j, plane, sy[1]), e),
+                                    pfk_rz_h_i32(j, pfk_rz_src_row(j, plane, sy[2]), e),
+                                    pfk_rz_h_i32(j, pfk_rz_src_row(j, plane, sy[3]), e), b[0], b[1], b[2], b[3]);
+    }
+    switch (j->vk) {
+    case PFK_V_U8_LINEAR: {
+        int32_t dx = e / j->cn;
+        return pfk_rz_linear_u8(j, plane, dx, y, e - dx * j->cn);
+    }
+    case PFK_V_AA_U8: {
+        int32_t ss = 1 << (PFK_AA_BITS - 1);
+        for (int32_t k = 0; k < j->kv; k++)
+            ss += pfk_rz_h_aa(j, pfk_rz_src_row(j, plane, sy[k]), e) * j->v_acoef[t + k];
+        return pfk_aa_clip8(ss);
+    }
+    default: { /* PFK_V_U8_FIX22, and PFK_V_U8_CUBIC past the SIMD lanes */
+        int32_t s = 0;
+        for (int32_t k = 0; k < j->kv; k++)
+            s += pfk_rz_h_i32(j, pfk_rz_src_row(j, plane, sy[k]), e) * j->v_icoef[t + k];
+        return pfk_v_u8_fix22(s);
+    }
+    }
+}
+
+/* PFI_V_F32 over float horizontal sums: nested (last tap first) on
+ * [0, vsplit), left to right after; the caller saturates. */
+PF_HD float pfk_rz_sep_f(const pfk_resize_job *j, int32_t plane, int32_t y, int32_t e) {
+    const int32_t *sy = j->v_idx + (ptrdiff_t)y * j->kv;
+    const float *b = j->v_fcoef + (ptrdiff_t)y * j->kv;
+    int32_t k = j->kv;
+    float v;
+    if (e < j->vsplit) {
+        v = pfk_rz_h_f32(j, pfk_rz_src_row(j, plane, sy[k - 1]), e) * b[k - 1];
+        for (int32_t q = k - 2; q >= 0; q--) v = pfk_rz_h_f32(j, pfk_rz_src_row(j, plane, sy[q]), e) * b[q] + v;
+    } else {
+        v = pfk_rz_h_f32(j, pfk_rz_src_row(j, plane, sy[0]), e) * b[0];
+        for (int32_t q = 1; q < k; q++) v = v + pfk_rz_h_f32(j, pfk_rz_src_row(j, plane, sy[q]), e) * b[q];
+    }
+    return v;
+}
+
+/* OpenCV resizeAreaFast, one element (see PFI_AREA_FAST in
+ * resize_rows_ref.c: the same branches and summation order). The result
+ * is returned through the typed pointers for the job's dtype. */
+PF_HD void pfk_rz_area_fast(const pfk_resize_job *j, int32_t plane, int32_t y, int32_t dx, uint8_t *o8,
+                            uint16_t *o16, float *of) {
+    int32_t cn = j->cn, fx = j->afx, fy = j->afy, area = fx * fy;
+    int32_t sy0 = y * fy;
+    int32_t avail = j->sh - sy0 < fy ? j->sh - sy0 : fy;
+    int32_t t = j->type;
+    if (avail <= 0) { *o8 = 0; *o16 = 0; *of = 0.f; return; }
+    int32_t w = avail == fy ? (j->sw / fx) * cn : 0;
+    int32_t i = (dx / cn) * fx * cn + dx % cn;
+    if (dx < w) {
+        if (fx == 2 && fy == 2 && (cn == 1 || cn == 3 || cn == 4) && t != PFK_RZ_T_F32) {
+            const uint8_t *r0 = pfk_rz_src_row(j, plane, sy0), *r1 = pfk_rz_src_row(j, plane, sy0 + 1);
+            int32_t s = (int32_t)pfk_rz_ld(j, r0, i) + (int32_t)pfk_rz_ld(j, r0, i + cn) +
+                        (int32_t)pfk_rz_ld(j, r1, i) + (int32_t)pfk_rz_ld(j, r1, i + cn) + 2;
+            *o8 = (uint8_t)(s >> 2);
+            *o16 = (uint16_t)(s >> 2);
+            return;
+        }
+        if (t == PFK_RZ_T_F32 && dx < j->vsplit) { /* OpenCV SIMD lanes: pairwise */
+            const uint8_t *r0 = pfk_rz_src_row(j, plane, sy0), *r1 = pfk_rz_src_row(j, plane, sy0 + 1);
+            float v = (pfk_rz_ld(j, r0, i) + pfk_rz_ld(j, r0, i + cn)) +
+                      (pfk_rz_ld(j, r1, i) + pfk_rz_ld(j, r1, i + cn));
+            *of = v * 0.25f;
+            return;
+        }
+        float scale = 1.f / (float)area;
+        if (t == PFK_RZ_T_U8) {
+            int32_t sum = 0, k = 0;
+            for (; k <= area - 4; k += 4) {
+                int32_t q = 0;
+                for (int32_t u = 0; u < 4; u++)
+                    q += pfk_rz_src_row(j, plane, sy0 + (k + u) / fx)[i + ((k + u) % fx) * cn];
+                sum += q;
+            }
+            for (; k < area; k++) sum += pfk_rz_src_row(j, plane, sy0 + k / fx)[i + (k % fx) * cn];
+            *o8 = pfk_sat_u8_f((float)sum * scale);
+            return;
+        }
+        float sum = 0.f;
+        int32_t k = 0;
+        for (; k <= area - 4; k += 4) {
+            float q = pfk_rz_ld(j, pfk_rz_src_row(j, plane, sy0 + k / fx), i + (k % fx) * cn);
+            for (int32_t u = 1; u < 4; u++)
+                q = q + pfk_rz_ld(j, pfk_rz_src_row(j, plane, sy0 + (k + u) / fx), i + ((k + u) % fx) * cn);
+            sum = sum + q;
+        }
+        for (; k < area; k++) sum = sum + pfk_rz_ld(j, pfk_rz_src_row(j, plane, sy0 + k / fx), i + (k % fx) * cn);
+        if (t == PFK_RZ_T_U16) *o16 = pfk_sat_u16_f(sum * scale);
+        else *of = sum * scale;
+        return;
+    }
+    /* partial cells at the right/bottom edge */
+    int32_t count = 0, sw = j->sw * cn;
+    int32_t isum = 0;
+    float fsum = 0.f;
+    for (int32_t ry = 0; ry < fy && ry < avail; ry++) {
+        const uint8_t *r = pfk_rz_src_row(j, plane, sy0 + ry);
+        for (int32_t sx = 0; sx < fx * cn && i + sx < sw; sx += cn) {
+            if (t == PFK_RZ_T_U8) isum += r[i + sx];
+            else fsum = fsum + pfk_rz_ld(j, r, i + sx);
+            count++;
+        }
+    }
+    if (t == PFK_RZ_T_U8) *o8 = count ? pfk_sat_u8_f((float)isum / (float)count) : (uint8_t)0;
+    else if (t == PFK_RZ_T_U16) *o16 = count ? pfk_sat_u16_f(fsum / (float)count) : (uint16_t)0;
+    else *of = count ? fsum / (float)count : 0.f;
+}
+
+/* ------------------------------------------------------ public entries */
+
+/* Channel c of output pixel (x, y) of a u8 job (HWC or CHW source); the
+ * fused preprocess calls it per output pixel. (x, y) must lie inside
+ * the job's output. */
+PF_HD uint8_t pfk_resize_u8_value(const pfk_resize_job *j, int32_t x, int32_t y, int32_t c) {
+    int32_t plane = j->planes > 1 ? c : 0;
+    int32_t ch = j->planes > 1 ? 0 : c;
+    int32_t e = x * j->cn + ch;
+    switch (j->kind) {
+    case PFK_RZ_COPY: return pfk_rz_src_row(j, plane, y)[e];
+    case PFK_RZ_NN: return pfk_rz_src_row(j, plane, j->nn_y[y])[j->nn_x[x] * j->cn + ch];
+    case PFK_RZ_AREA_FAST: {
+        uint8_t o8 = 0;
+        uint16_t o16 = 0;
+        float of = 0.f;
+        pfk_rz_area_fast(j, plane, y, e, &o8, &o16, &of);
+        return o8;
+    }
+    default:
+        if (j->vk == PFK_V_U8_LINEAR) return pfk_rz_linear_u8(j, plane, x, y, ch);
+        if (j->hk == PFK_H_F32) return pfk_sat_u8_f(pfk_rz_sep_f(j, plane, y, e));
+        return pfk_rz_sep_u8(j, plane, y, e);
+    }
+}
+
+/* Stores element e of output row y of plane `plane` (any dtype). */
+PF_HD void pfk_rz_store_elem(const pfk_resize_job *j, int32_t plane, int32_t y, int32_t e, uint8_t *drow) {
+    int32_t t = j->type;
+    uint8_t o8 = 0;
+    uint16_t o16 = 0;
+    float of = 0.f;
+    if (j->kind == PFK_RZ_COPY || j->kind == PFK_RZ_NN) {
+        int32_t sy = j->kind == PFK_RZ_NN ? j->nn_y[y] : y;
+        int32_t dx = e / j->cn, c = e - dx * j->cn;
+        int32_t se = (j->kind == PFK_RZ_NN ? j->nn_x[dx] : dx) * j->cn + c;
+        int32_t es = t == PFK_RZ_T_U8 ? 1 : t == PFK_RZ_T_U16 ? 2 : 4;
+        const uint8_t *s = pfk_rz_src_row(j, plane, sy) + (ptrdiff_t)se * es;
+        uint8_t *d = drow + (ptrdiff_t)e * es;
+        for (int32_t b = 0; b < es; b++) d[b] = s[b]; /* bit copy (keeps NaN payloads) */
+        return;
+    }
+    if (j->kind == PFK_RZ_AREA_FAST) {
+        pfk_rz_area_fast(j, plane, y, e, &o8, &o16, &of);
+    } else if (j->hk == PFK_H_F32) {
+        of = pfk_rz_sep_f(j, plane, y, e);
+        if (t == PFK_RZ_T_U8) o8 = pfk_sat_u8_f(of);
+        else if (t == PFK_RZ_T_U16) o16 = pfk_sat_u16_f(of);
+    } else {
+        o8 = pfk_rz_sep_u8(j, plane, y, e);
+    }
+    if (t == PFK_RZ_T_U8) {
+        drow[e] = o8;
+    } else if (t == PFK_RZ_T_U16) {
+        uint8_t *d = drow + (ptrdiff_t)e * 2;
+        if (j->dst_aligned) *(uint16_t *)(void *)d = o16;
+        else { d[0] = (uint8_t)(o16 & 0xff); d[1] = (uint8_t)(o16 >> 8); }
+    } else {
+        uint8_t *d = drow + (ptrdiff_t)e * 4;
+        if (j->dst_aligned) *(float *)(void *)d = of;
+        else memcpy(d, &of, sizeof of);
+    }
+}
+
+/* Computes and stores every channel of output pixel (x, y) of sample n;
+ * returns at once outside that sample's output. */
+PF_HD void pfk_resize_at(const pfk_resize_batch *b, int32_t n, int32_t x, int32_t y) {
+    const pfk_resize_job *j = &b->jobs[n];
+    if (x < 0 || y < 0 || x >= j->dw || y >= j->dh) return;
+    if (j->kind == PFK_RZ_SEP && j->vk == PFK_V_U8_LINEAR) { /* the common case, without divisions */
+        for (int32_t p = 0; p < j->planes; p++) {
+            uint8_t *d = j->dst + (ptrdiff_t)p * j->dst_plane + (ptrdiff_t)y * j->dst_row + (ptrdiff_t)x * j->cn;
+            for (int32_t c = 0; c < j->cn; c++) d[c] = pfk_rz_linear_u8(j, p, x, y, c);
+        }
+        return;
+    }
+    for (int32_t p = 0; p < j->planes; p++) {
+        uint8_t *drow = j->dst + (ptrdiff_t)p * j->dst_plane + (ptrdiff_t)y * j->dst_row;
+        for (int32_t c = 0; c < j->cn; c++) pfk_rz_store_elem(j, p, y, x * j->cn + c, drow);
+    }
+}
+
+#endif

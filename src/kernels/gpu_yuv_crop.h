@@ -1,0 +1,69 @@
+/*
+ * GPU fused preprocess of 4:2:0 frames, first pass: each sample's crop
+ * rectangle (widened to even edges, as the CPU's pf_preprocess_run_yuv
+ * does) is decoded into packed u8 RGB/BGR (or copied Y for GRAY) in device
+ * scratch, pixel by pixel with the reference's math (yuv_math.h: pixel
+ * (x, y) reads Y(x, y) and the chroma pair (x/2, y/2) of the frame), so
+ * the bytes equal pf_cvt_color_from_yuv's on the whole frame. The fused
+ * preprocess kernel then reads that image like any source.
+ */
+#ifndef PF_KERNELS_GPU_YUV_CROP_H
+#define PF_KERNELS_GPU_YUV_CROP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernels/pf_hd.h"
+#include "kernels/yuv_math.h"
+
+enum { PFK_YC_SP = 0, PFK_YC_PLANAR = 1, PFK_YC_GRAY = 2 };
+
+typedef struct pfk_yuv_crop_job {
+    int32_t kind;             /* PFK_YC_* */
+    int32_t blue_first;       /* write B, G, R */
+    int32_t swap_uv;          /* semi-planar chroma is V, U (NV21) */
+    int32_t x0, y0, w, h;     /* the rectangle in the frame (x0, y0 even) */
+    const uint8_t *y;         /* frame planes (pixel 0, 0) and byte strides */
+    const uint8_t *c0, *c1;   /* SP: uv, unused; PLANAR: u, v */
+    ptrdiff_t ys, c0s, c1s;
+    uint8_t *out;             /* w x h x (3, or 1 for GRAY), packed rows of out_stride */
+    ptrdiff_t out_stride;
+    pfk_yuv_coeffs k;
+} pfk_yuv_crop_job;
+
+typedef struct pfk_yuv_crop_batch {
+    int32_t count;
+    const pfk_yuv_crop_job *jobs;
+} pfk_yuv_crop_batch;
+
+/* Decodes pixel (x, y) of sample n's rectangle (nothing outside it). */
+PF_HD void pfk_yuv_crop_at(const pfk_yuv_crop_batch *b, int32_t n, int32_t x, int32_t y) {
+    if (n >= b->count) return;
+    const pfk_yuv_crop_job *j = &b->jobs[n];
+    if (x >= j->w || y >= j->h) return;
+    int32_t fx = j->x0 + x, fy = j->y0 + y;
+    uint8_t luma = j->y[(ptrdiff_t)fy * j->ys + fx];
+    uint8_t *o = j->out + (ptrdiff_t)y * j->out_stride;
+    if (j->kind == PFK_YC_GRAY) {
+        o[x] = luma;
+        return;
+    }
+    uint8_t u, v;
+    if (j->kind == PFK_YC_SP) {
+        const uint8_t *uv = j->c0 + (ptrdiff_t)(fy / 2) * j->c0s + (ptrdiff_t)(fx / 2) * 2;
+        u = uv[j->swap_uv ? 1 : 0];
+        v = uv[j->swap_uv ? 0 : 1];
+    } else {
+        u = j->c0[(ptrdiff_t)(fy / 2) * j->c0s + fx / 2];
+        v = j->c1[(ptrdiff_t)(fy / 2) * j->c1s + fx / 2];
+    }
+    pfk_yuv_chroma c = pfk_yuv_chroma_terms(&j->k, u, v);
+    uint8_t rgb[3];
+    pfk_yuv_decode(&j->k, &c, luma, rgb);
+    o += (ptrdiff_t)x * 3;
+    o[0] = rgb[j->blue_first ? 2 : 0];
+    o[1] = rgb[1];
+    o[2] = rgb[j->blue_first ? 0 : 2];
+}
+
+#endif
