@@ -160,13 +160,21 @@ typedef struct pf_pool_stats {
 
 /* A caching allocator of `kind` memory on `device` with a hard byte cap:
  * reserved memory never exceeds cap (allocation fails with
- * PF_ERR_OUT_OF_MEMORY naming the cap instead, after releasing every idle
- * cached block). Blocks are rounded up to size classes (powers of two
- * from 512 bytes, then 1/4 steps) so churn of varying sizes reuses them.
- * Reuse is stream ordered: pf_pool_free(pool, p, stream) records an event
- * on stream; the block is handed out again at once to work on the same
- * stream, and to other streams only once that event has completed. The
- * pool is thread safe. */
+ * PF_ERR_OUT_OF_MEMORY naming the cap instead). Reuse is stream ordered:
+ * memory freed with pf_pool_free(pool, p, stream) while work queued on
+ * stream may still use it is handed out again at once to work on the same
+ * stream, and to other streams only once that work has finished. The pool
+ * is thread safe. Two implementations:
+ *  - CUDA device memory on a GPU with memory pools (pf_device_props.
+ *    memory_pools): a cudaMallocAsync pool (cudaMemPool with maxSize = cap,
+ *    release threshold = cap), CUDA orders the reuse;
+ *  - everything else (pinned, managed, CPU, older GPUs, or the environment
+ *    variable PIXFLOW_CUDA_POOL=cache): pixflow's own cache. Blocks are
+ *    rounded up to size classes (512 bytes, then 4 classes per power of
+ *    two) so churn of varying sizes reuses them; a freed block carries an
+ *    event recorded on the freeing stream; over the cap, idle blocks are
+ *    released (waiting for their events if needed) before failing.
+ * stats.reuses counts allocations served without growing the pool. */
 PF_API pf_status pf_pool_create(pf_device *device, pf_alloc_kind kind, size_t cap_bytes,
                                 pf_pool **out);
 /* Destroys the pool: waits for pending frees and returns all memory to

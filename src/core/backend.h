@@ -79,6 +79,16 @@ typedef struct pfi_backend {
     pf_status (*copy_2d)(int device, void *stream, void *dst, size_t dpitch, const void *src,
                          size_t spitch, size_t width_bytes, size_t height);
 
+    /* Optional stream-ordered allocator of device memory (CUDA: a
+     * cudaMallocAsync memory pool with maxSize = cap). NULL entries: pf_pool
+     * uses its own event-gated cache on mem_alloc/mem_free. */
+    pf_status (*opool_create)(int device, size_t cap, void **opool);
+    void (*opool_destroy)(int device, void *opool);
+    pf_status (*opool_alloc)(int device, void *opool, size_t bytes, void *stream, void **out);
+    pf_status (*opool_free)(int device, void *opool, void *ptr, void *stream);
+    pf_status (*opool_trim)(int device, void *opool);
+    pf_status (*opool_reserved)(int device, void *opool, size_t *current, size_t *high);
+
     const pfi_kernels *kernels;
 } pfi_backend;
 

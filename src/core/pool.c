@@ -9,10 +9,18 @@
  * event has completed. When an allocation would pass the cap, idle blocks
  * are returned to the backend (waiting for their events if needed) before
  * the allocation fails. Linear scans: pools hold tens to a few hundred
- * blocks. */
+ * blocks.
+ *
+ * Device pools on a backend with a stream-ordered allocator (CUDA with
+ * memory-pool support: cudaMallocAsync) use it instead of the cache: a
+ * cudaMemPool whose maxSize is the cap, freed memory kept up to the cap,
+ * reuse ordered by CUDA itself. The block list then only records sizes
+ * for the statistics. PIXFLOW_CUDA_POOL=cache in the environment selects
+ * the cache for every pool (to compare the two). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/device.h"
 #include "core/error.h"
@@ -29,6 +37,7 @@ typedef struct pool_block {
 
 struct pf_pool {
     pf_device *dev;
+    void *opool;        /* backend stream-ordered pool, or NULL (own cache) */
     pf_alloc_kind kind;
     size_t cap;
     pthread_mutex_t lock;
@@ -67,6 +76,14 @@ pf_status pf_pool_create(pf_device *device, pf_alloc_kind kind, size_t cap_bytes
     p->kind = kind;
     p->cap = cap_bytes;
     p->stats.cap = cap_bytes;
+    const pfi_backend *be = device->be;
+    const char *env = getenv("PIXFLOW_CUDA_POOL");
+    bool want_opool = kind == PF_ALLOC_DEVICE && be->opool_create != NULL && device->props.memory_pools &&
+                      !(env != NULL && strcmp(env, "cache") == 0);
+    if (want_opool && be->opool_create(device->index, cap_bytes, &p->opool) != PF_OK) {
+        p->opool = NULL; /* the cache works everywhere: fall back to it */
+        pfi_clear_error();
+    }
     *out = p;
     return PF_OK;
 }
@@ -103,6 +120,91 @@ static void trim_locked(pf_pool *p, size_t need, bool wait) {
     }
 }
 
+/* ---- backend stream-ordered pool (cudaMallocAsync) ----------------- */
+
+/* Called with the lock held. */
+static void opool_update_reserved(pf_pool *p) {
+    size_t cur = 0, high = 0;
+    if (BE(p)->opool_reserved(p->dev->index, p->opool, &cur, &high) == PF_OK) {
+        p->stats.reserved = cur;
+        if (high > p->stats.peak_reserved) p->stats.peak_reserved = high;
+    }
+    pfi_clear_error();
+}
+
+static bool grow_blocks(pf_pool *p) {
+    if (p->nblocks < p->capblocks) return true;
+    int nc = p->capblocks ? 2 * p->capblocks : 16;
+    pool_block *nb = realloc(p->blocks, (size_t)nc * sizeof *nb);
+    if (nb == NULL) return false;
+    p->blocks = nb;
+    p->capblocks = nc;
+    return true;
+}
+
+static pf_status opool_alloc(pf_pool *p, size_t bytes, pf_stream *s, void **out) {
+    bool device_stream = s != NULL && s->kind != PF_DEVICE_CPU;
+    if (device_stream && (s->kind != p->dev->kind || s->device != p->dev->index))
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_pool_alloc: stream belongs to another device than the pool");
+    void *impl = device_stream ? s->impl : NULL;
+    pthread_mutex_lock(&p->lock);
+    if (p->stats.in_use + bytes > p->cap || !grow_blocks(p)) {
+        size_t in_use = p->stats.in_use;
+        pthread_mutex_unlock(&p->lock);
+        return pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_pool_alloc: %zu bytes would pass the pool cap of %zu bytes (%zu in use)",
+                        bytes, p->cap, in_use);
+    }
+    opool_update_reserved(p);
+    size_t before = p->stats.reserved;
+    void *ptr = NULL;
+    pf_status st = BE(p)->opool_alloc(p->dev->index, p->opool, bytes, impl, &ptr);
+    /* host use (NULL stream): the block must be usable once this returns */
+    if (st == PF_OK && !device_stream) st = BE(p)->stream_synchronize(p->dev->index, NULL);
+    if (st != PF_OK) {
+        size_t in_use = p->stats.in_use;
+        pthread_mutex_unlock(&p->lock);
+        char why[256];
+        snprintf(why, sizeof why, "%s", pf_last_error());
+        if (st == PF_ERR_OUT_OF_MEMORY)
+            return pfi_fail(st, "pf_pool_alloc: %zu bytes do not fit the pool cap of %zu bytes (%zu in use): %s",
+                            bytes, p->cap, in_use, why);
+        return pfi_fail(st, "pf_pool_alloc: %s", why);
+    }
+    p->blocks[p->nblocks++] = (pool_block){ptr, bytes, true, 0, NULL, false};
+    p->stats.allocs++;
+    p->stats.in_use += bytes;
+    opool_update_reserved(p);
+    if (p->stats.reserved > before)
+        p->stats.backend_allocs++; /* the pool grew */
+    else
+        p->stats.reuses++;
+    pthread_mutex_unlock(&p->lock);
+    *out = ptr;
+    return PF_OK;
+}
+
+static pf_status opool_free(pf_pool *p, void *ptr, pf_stream *s) {
+    bool device_stream = s != NULL && s->kind != PF_DEVICE_CPU;
+    if (device_stream && (s->kind != p->dev->kind || s->device != p->dev->index))
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_pool_free: stream belongs to another device than the pool");
+    pthread_mutex_lock(&p->lock);
+    int at = -1;
+    for (int i = 0; i < p->nblocks; i++)
+        if (p->blocks[i].ptr == ptr) at = i;
+    if (at < 0) {
+        pthread_mutex_unlock(&p->lock);
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_pool_free: ptr %p was not allocated from this pool or is "
+                                                 "already free", ptr);
+    }
+    pf_status st = BE(p)->opool_free(p->dev->index, p->opool, ptr, device_stream ? s->impl : NULL);
+    if (st == PF_OK) {
+        p->stats.in_use -= p->blocks[at].size;
+        p->blocks[at] = p->blocks[--p->nblocks];
+    }
+    pthread_mutex_unlock(&p->lock);
+    return st;
+}
+
 pf_status pf_pool_alloc(pf_pool *p, size_t bytes, pf_stream *s, void **out) {
     pfi_clear_error();
     if (out == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_pool_alloc: out is NULL");
@@ -114,6 +216,7 @@ pf_status pf_pool_alloc(pf_pool *p, size_t bytes, pf_stream *s, void **out) {
         return pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_pool_alloc: %zu bytes (class %zu) exceed the pool cap of %zu bytes",
                         bytes, cs, p->cap);
     uint64_t sid = s != NULL && s->kind != PF_DEVICE_CPU ? s->id : 0;
+    if (p->opool != NULL) return opool_alloc(p, bytes, s, out);
     pthread_mutex_lock(&p->lock);
     p->stats.allocs++;
     for (int i = 0; i < p->nblocks; i++) {
@@ -168,6 +271,7 @@ pf_status pf_pool_free(pf_pool *p, void *ptr, pf_stream *s) {
     pfi_clear_error();
     if (p == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_pool_free: pool is NULL");
     if (ptr == NULL) return PF_OK;
+    if (p->opool != NULL) return opool_free(p, ptr, s);
     pthread_mutex_lock(&p->lock);
     pool_block *b = NULL;
     for (int i = 0; i < p->nblocks; i++)
@@ -207,6 +311,11 @@ pf_status pf_pool_free(pf_pool *p, void *ptr, pf_stream *s) {
 pf_status pf_pool_trim(pf_pool *p) {
     pfi_clear_error();
     if (p == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_pool_trim: pool is NULL");
+    if (p->opool != NULL) {
+        pf_status st = BE(p)->opool_trim(p->dev->index, p->opool);
+        if (st == PF_OK) opool_update_reserved(p);
+        return st;
+    }
     pthread_mutex_lock(&p->lock);
     for (int i = 0; i < p->nblocks;) {
         if (!p->blocks[i].in_use)
@@ -223,6 +332,7 @@ pf_status pf_pool_stats_get(pf_pool *p, pf_pool_stats *stats) {
     if (p == NULL || stats == NULL)
         return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_pool_stats_get: %s is NULL", p ? "stats" : "pool");
     pthread_mutex_lock(&p->lock);
+    if (p->opool != NULL) opool_update_reserved(p);
     *stats = p->stats;
     pthread_mutex_unlock(&p->lock);
     return PF_OK;
@@ -231,6 +341,11 @@ pf_status pf_pool_stats_get(pf_pool *p, pf_pool_stats *stats) {
 void pf_pool_destroy(pf_pool *p) {
     if (p == NULL) return;
     pthread_mutex_lock(&p->lock);
+    if (p->opool != NULL) {
+        for (int i = 0; i < p->nblocks; i++) (void)BE(p)->opool_free(p->dev->index, p->opool, p->blocks[i].ptr, NULL);
+        p->nblocks = 0;
+        BE(p)->opool_destroy(p->dev->index, p->opool);
+    }
     while (p->nblocks > 0) release_block(p, p->nblocks - 1, true);
     pthread_mutex_unlock(&p->lock);
     free(p->blocks);

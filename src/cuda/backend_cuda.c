@@ -228,6 +228,77 @@ static pf_status cu_copy_2d(int device, void *stream, void *dst, size_t dpitch, 
     return PF_OK;
 }
 
+/* ---- stream-ordered pools (cudaMallocAsync) -------------------------- */
+
+static pf_status cu_opool_create(int device, size_t cap, void **opool) {
+    pf_status st = use_device(device);
+    if (st != PF_OK) return st;
+    struct cudaMemPoolProps props;
+    memset(&props, 0, sizeof props);
+    props.allocType = cudaMemAllocationTypePinned;
+    props.handleTypes = cudaMemHandleTypeNone;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = device;
+    props.maxSize = cap; /* the hard cap: CUDA refuses to grow the pool past it */
+    cudaMemPool_t pool;
+    CU(cudaMemPoolCreate(&pool, &props));
+    /* keep freed memory cached up to the cap (the default threshold 0
+     * returns it to the driver at every synchronization) */
+    uint64_t keep = cap;
+    cudaError_t e = cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+    if (e != cudaSuccess) {
+        (void)cudaMemPoolDestroy(pool);
+        return fail_cuda("cudaMemPoolSetAttribute(cudaMemPoolAttrReleaseThreshold)", e);
+    }
+    *opool = pool;
+    return PF_OK;
+}
+
+static void cu_opool_destroy(int device, void *opool) {
+    (void)cudaSetDevice(device);
+    (void)cudaDeviceSynchronize(); /* frees queued with cudaFreeAsync must complete first */
+    (void)cudaMemPoolDestroy((cudaMemPool_t)opool);
+}
+
+static pf_status cu_opool_alloc(int device, void *opool, size_t bytes, void *stream, void **out) {
+    pf_status st = use_device(device);
+    if (st != PF_OK) return st;
+    cudaError_t e = cudaMallocFromPoolAsync(out, bytes, (cudaMemPool_t)opool, (cudaStream_t)stream);
+    if (e == cudaErrorMemoryAllocation) {
+        (void)cudaGetLastError();
+        return pfi_fail(PF_ERR_OUT_OF_MEMORY, "cudaMallocFromPoolAsync: %s", pfi_cuda_error_text((int)e));
+    }
+    if (e != cudaSuccess) return fail_cuda("cudaMallocFromPoolAsync", e);
+    return PF_OK;
+}
+
+static pf_status cu_opool_free(int device, void *opool, void *ptr, void *stream) {
+    (void)opool;
+    pf_status st = use_device(device);
+    if (st != PF_OK) return st;
+    CU(cudaFreeAsync(ptr, (cudaStream_t)stream));
+    return PF_OK;
+}
+
+static pf_status cu_opool_trim(int device, void *opool) {
+    pf_status st = use_device(device);
+    if (st != PF_OK) return st;
+    CU(cudaDeviceSynchronize());
+    CU(cudaMemPoolTrimTo((cudaMemPool_t)opool, 0));
+    return PF_OK;
+}
+
+static pf_status cu_opool_reserved(int device, void *opool, size_t *current, size_t *high) {
+    pf_status st = use_device(device);
+    if (st != PF_OK) return st;
+    uint64_t cur = 0, hi = 0;
+    CU(cudaMemPoolGetAttribute((cudaMemPool_t)opool, cudaMemPoolAttrReservedMemCurrent, &cur));
+    CU(cudaMemPoolGetAttribute((cudaMemPool_t)opool, cudaMemPoolAttrReservedMemHigh, &hi));
+    *current = (size_t)cur;
+    *high = (size_t)hi;
+    return PF_OK;
+}
+
 static const pfi_kernels cuda_kernels = {
     .resize = pfi_cuda_resize,
     .preprocess = pfi_cuda_preprocess,
@@ -264,6 +335,12 @@ static const pfi_backend cuda_backend = {
     .event_synchronize = cu_event_sync,
     .event_elapsed_ms = cu_event_elapsed,
     .copy_2d = cu_copy_2d,
+    .opool_create = cu_opool_create,
+    .opool_destroy = cu_opool_destroy,
+    .opool_alloc = cu_opool_alloc,
+    .opool_free = cu_opool_free,
+    .opool_trim = cu_opool_trim,
+    .opool_reserved = cu_opool_reserved,
     .kernels = &cuda_kernels,
 };
 
