@@ -1,5 +1,5 @@
 /* pixflow run SOURCE [--recipe R] [--batch N] [--workers N] [--epochs N]
- * [--seed S] [--out DIR] [--preview PNG]: the main job. Runs the data
+ * [--seed S] [--out DIR] [--preview PNG] [--device D]: the main job. Runs the data
  * pipeline over a folder (ImageFolder layout), a file list (.txt/.lst) or
  * .tar shards (comma-separated), with a progress line, then prints the
  * stage table, consumer starvation, batch latency and throughput. */
@@ -18,7 +18,9 @@ static void usage(void) {
     fprintf(stderr,
             "usage: pixflow run SOURCE [--recipe imagenet-train|imagenet-eval|yolo] [--batch N]\n"
             "                  [--workers N] [--epochs N] [--seed S] [--out DIR] [--preview PNG]\n"
-            "                  [--rank R --world-size W] [--quiet]\n"
+            "                  [--rank R --world-size W] [--device cpu|cuda[:N]] [--quiet]\n"
+            "  --device: decode on the CPU workers, augment on that device (the pipeline's device\n"
+            "            placement); batches are the same bits as without it\n"
             "SOURCE: a folder (class sub-folders give labels), a list file (.txt/.lst: path [label]),\n"
             "        or .tar shards (comma-separated; WebDataset layout)\n");
 }
@@ -63,11 +65,63 @@ static void print_table(const pf_pipeline_stats *s, double wall) {
     printf("throughput %.1f samples/s\n", wall > 0 ? (double)s->samples / wall : 0.0);
 }
 
+/* "cpu" or "cuda" / "cuda:N". */
+static int open_device(const char *name, pf_device **out) {
+    pf_device_kind kind;
+    int index = 0;
+    if (strcmp(name, "cpu") == 0) {
+        kind = PF_DEVICE_CPU;
+    } else if (strncmp(name, "cuda", 4) == 0 && (name[4] == '\0' || name[4] == ':')) {
+        kind = PF_DEVICE_CUDA;
+        if (name[4] == ':') {
+            char *end;
+            long v = strtol(name + 5, &end, 10);
+            if (*end != '\0' || v < 0 || v > 63) {
+                fprintf(stderr, "pixflow run: --device %s: the index must be 0..63\n", name);
+                return 1;
+            }
+            index = (int)v;
+        }
+    } else {
+        fprintf(stderr, "pixflow run: --device %s: use cpu, cuda or cuda:N\n", name);
+        return 1;
+    }
+    if (pf_device_open(kind, index, out) != PF_OK) {
+        fprintf(stderr, "pixflow run: --device %s: %s\n", name, pf_last_error());
+        return 1;
+    }
+    return 0;
+}
+
+/* A host copy of a device batch (same fields, tensor packed in *buf). */
+static int host_copy(const pf_batch *b, void **buf, size_t *cap, pf_batch *out) {
+    const pf_tensor *t = &b->tensor;
+    size_t bytes = pf_tensor_packed_size(t->n, t->channels, t->height, t->width, t->dtype);
+    if (bytes > *cap) {
+        void *nb = realloc(*buf, bytes);
+        if (nb == NULL) {
+            fprintf(stderr, "pixflow run: out of memory for a host copy of a batch\n");
+            return 1;
+        }
+        *buf = nb;
+        *cap = bytes;
+    }
+    *out = *b;
+    out->tensor = t->layout == PF_CHW ? pf_tensor_nchw(*buf, t->n, t->channels, t->height, t->width, t->dtype)
+                                      : pf_tensor_nhwc(*buf, t->n, t->channels, t->height, t->width, t->dtype);
+    if (pf_tensor_copy_async(NULL, t, &out->tensor) != PF_OK) {
+        fprintf(stderr, "pixflow run: copying a batch to the host: %s\n", pf_last_error());
+        return 1;
+    }
+    return 0;
+}
+
 int cmd_run(int argc, char **argv) {
     const char *source = NULL, *recipe = "imagenet-train", *out_dir = NULL, *preview = NULL;
     long batch = 32, workers = 0, epochs = 1, rank = 0, world = 1;
     unsigned long long seed = 0;
     int quiet = 0;
+    const char *device = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -82,6 +136,7 @@ int cmd_run(int argc, char **argv) {
         else if (strcmp(a, "--preview") == 0) preview = argv[++i];
         else if (strcmp(a, "--rank") == 0) rank = strtol(argv[++i], NULL, 10);
         else if (strcmp(a, "--world-size") == 0) world = strtol(argv[++i], NULL, 10);
+        else if (strcmp(a, "--device") == 0) device = argv[++i];
         else if (a[0] == '-') { fprintf(stderr, "pixflow run: unknown option %s\n", a); usage(); return 2; }
         else if (source == NULL) source = a;
         else { fprintf(stderr, "pixflow run: more than one SOURCE (%s)\n", a); usage(); return 2; }
@@ -124,10 +179,18 @@ int cmd_run(int argc, char **argv) {
         return 1;
     }
 
+    pf_device *dev = NULL;
+    if (device != NULL && open_device(device, &dev) != 0) {
+        free(shard_list);
+        return 2;
+    }
+    c.augment_device = dev;
+
     double t0 = now_s();
     pf_pipeline *p;
     if (pf_pipeline_create(&c, &p) != PF_OK) {
         fprintf(stderr, "pixflow run: %s\n", pf_last_error());
+        pf_device_close(dev);
         free(shard_list);
         return 1;
     }
@@ -139,6 +202,8 @@ int cmd_run(int argc, char **argv) {
     fflush(stdout);
 
     run_sheet *sheet = preview ? run_sheet_create(&c.desc, 32) : NULL;
+    void *host_buf = NULL;
+    size_t host_cap = 0;
     int rc = 0, sheet_full = 0;
     uint64_t samples = 0, total_hint = 0, first_epoch_samples = 0;
     double last_print = 0.0;
@@ -153,8 +218,15 @@ int cmd_run(int argc, char **argv) {
         samples += (uint64_t)b->count;
         if (b->epoch == 0) first_epoch_samples += (uint64_t)b->count;
         if (b->epoch > 0 && total_hint == 0) total_hint = first_epoch_samples * c.epochs;
-        if (out_dir && run_write_npy(out_dir, b)) rc = 1;
-        if (sheet && !sheet_full) sheet_full = run_sheet_add(sheet, b);
+        const pf_batch *hb = b;
+        pf_batch local;
+        if ((out_dir || (sheet && !sheet_full)) && b->tensor.mem != PF_MEM_HOST) {
+            /* device tensors: download for the .npy files and the preview */
+            if (host_copy(b, &host_buf, &host_cap, &local) != 0) rc = 1;
+            hb = &local;
+        }
+        if (!rc && out_dir && run_write_npy(out_dir, hb)) rc = 1;
+        if (!rc && sheet && !sheet_full) sheet_full = run_sheet_add(sheet, hb);
         pf_batch_release(p, b);
         if (rc) break;
         double t = now_s();
@@ -187,6 +259,8 @@ int cmd_run(int argc, char **argv) {
         run_sheet_destroy(sheet);
     }
     pf_pipeline_destroy(p);
+    pf_device_close(dev);
+    free(host_buf);
     free(shard_list);
     if (st.samples == 0) {
         fprintf(stderr, "pixflow run: no sample could be decoded\n");

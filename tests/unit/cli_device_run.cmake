@@ -1,0 +1,31 @@
+# `pixflow run --device cpu` (decode on the workers, augment in the device
+# stage) writes the same batches, bit for bit, as the default placement;
+# --device with an unknown name fails with a message.
+set(a "${WORK}/cli_device_default")
+set(b "${WORK}/cli_device_cpu")
+file(REMOVE_RECURSE "${a}" "${b}")
+execute_process(COMMAND "${PIXFLOW}" run "${DATA}" --epochs 1 --batch 4 --workers 2 --quiet --out "${a}"
+                RESULT_VARIABLE r1 OUTPUT_QUIET)
+execute_process(COMMAND "${PIXFLOW}" run "${DATA}" --epochs 1 --batch 4 --workers 2 --quiet --out "${b}"
+                --device cpu RESULT_VARIABLE r2 OUTPUT_QUIET)
+if(NOT r1 EQUAL 0 OR NOT r2 EQUAL 0)
+  message(FATAL_ERROR "pixflow run failed: default ${r1}, --device cpu ${r2}")
+endif()
+file(GLOB fa RELATIVE "${a}" "${a}/*.npy")
+file(GLOB fb RELATIVE "${b}" "${b}/*.npy")
+list(LENGTH fa na)
+if(na EQUAL 0 OR NOT "${fa}" STREQUAL "${fb}")
+  message(FATAL_ERROR "different batch files: [${fa}] vs [${fb}]")
+endif()
+foreach(f ${fa})
+  file(SHA256 "${a}/${f}" ha)
+  file(SHA256 "${b}/${f}" hb)
+  if(NOT ha STREQUAL hb)
+    message(FATAL_ERROR "${f} differs between the default and the device placement")
+  endif()
+endforeach()
+execute_process(COMMAND "${PIXFLOW}" run "${DATA}" --device tpu RESULT_VARIABLE r3 ERROR_VARIABLE e3 OUTPUT_QUIET)
+if(r3 EQUAL 0 OR NOT e3 MATCHES "use cpu, cuda or cuda:N")
+  message(FATAL_ERROR "--device tpu: rc ${r3}, stderr: ${e3}")
+endif()
+message(STATUS "${na} batches identical")
