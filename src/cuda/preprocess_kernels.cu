@@ -2,7 +2,9 @@
  * pfk_pp_at (src/kernels/gpu_preprocess.h), the same code the CPU tests
  * run; compiled with -fmad=false so every value has the CPU's bits.
  * A batch is one launch, plus one pre-pass launch when some sample has
- * contrast (its mean needs the whole canvas before the main pass). */
+ * contrast (its mean needs the whole canvas before the main pass), plus
+ * for 4:2:0 frames one conversion launch when some sample's sampler is
+ * not cheap enough to convert its taps on the fly. */
 #include <cuda_runtime.h>
 #include <stdint.h>
 
@@ -41,8 +43,8 @@ static __device__ void pp_load_job(pfk_pp_job *sj, const pfk_pp_batch *b, int32_
 /* Contrast pre-pass: each block sums its canvas pixels' terms (at most
  * 256 * 255, so 32 bits suffice inside a block) and adds the block's sum
  * to the sample's 64-bit total. Integer adds: the order does not matter,
- * the total is exact. */
-__global__ void pfi_cu_pp_sum(const pfk_pp_batch *b) {
+ * the total is exact. CHEAP: as the main pass's. */
+template <int CHEAP> __global__ void pfi_cu_pp_sum(const pfk_pp_batch *b) {
     int32_t n = (int32_t)blockIdx.z;
     if (n >= b->count || b->jobs[n].contrast_at < 0) return; /* uniform over the block */
     __shared__ pfk_pp_job sj;
@@ -51,7 +53,7 @@ __global__ void pfi_cu_pp_sum(const pfk_pp_batch *b) {
     __syncthreads();
     int32_t x = (int32_t)(blockIdx.x * blockDim.x + threadIdx.x);
     int32_t y = (int32_t)(blockIdx.y * blockDim.y + threadIdx.y);
-    uint32_t t = pfk_pp_sum_job(&sj, x, y);
+    uint32_t t = pfk_pp_sum_job(&sj, CHEAP, x, y);
     for (int off = 16; off > 0; off >>= 1) t += __shfl_down_sync(0xffffffffu, t, off);
     __shared__ uint32_t warp_sums[PP_THREADS / 32];
     if ((lane & 31) == 0) warp_sums[lane >> 5] = t;
@@ -67,8 +69,11 @@ __global__ void pfi_cu_pp_sum(const pfk_pp_batch *b) {
  * and rows [32 by, 32 by + 32) of sample n; each thread does PP_ROWS rows
  * 8 apart (a warp stores 32 consecutive x of one row: coalesced per
  * plane). The job, the batch header, the first out_c rows of the
- * normalization table and the contrast mean are set up once per block. */
-__global__ void __launch_bounds__(PP_THREADS) pfi_cu_pp_main(const pfk_pp_batch *b) {
+ * normalization table and the contrast mean are set up once per block.
+ * CHEAP = 1 when every sample's sampler is cheap (batch->cheap: copy,
+ * NN, two-tap LINEAR, 4:2:0 on the fly): the other samplers are left out
+ * of that variant, which needs far fewer registers. */
+template <int CHEAP> __global__ void __launch_bounds__(PP_THREADS) pfi_cu_pp_main(const pfk_pp_batch *b) {
     __shared__ pfk_pp_job sj;
     __shared__ pfk_pp_batch sb;
     __shared__ float s_other;
@@ -92,7 +97,7 @@ __global__ void __launch_bounds__(PP_THREADS) pfi_cu_pp_main(const pfk_pp_batch 
     for (int r = 0; r < PP_ROWS; r++) {
         int32_t y = (int32_t)(blockIdx.y * (PP_BY * PP_ROWS) + threadIdx.y + r * PP_BY);
         if (y >= sb.out_h) return;
-        pfk_pp_px(&sb, &sj, slut, other, x, y);
+        pfk_pp_px(&sb, &sj, CHEAP, slut, other, x, y);
     }
 }
 
@@ -108,25 +113,32 @@ static dim3 grid_of(pfi_grid g, int rows) {
                 (unsigned)g.n);
 }
 
-/* Queues the pre-pass (sum_grid.n > 0) and the main pass on `stream`;
- * returns cudaGetLastError() as int. */
-extern "C" int pfi_cu_launch_preprocess(void *stream, const void *dev_batch, pfi_grid grid, pfi_grid sum_grid) {
+/* Queues the pre-pass (sum_grid.n > 0) and the main pass on `stream`
+ * (cheap: the batch's `cheap` flag, known on the host); returns
+ * cudaGetLastError() as int. */
+extern "C" int pfi_cu_launch_preprocess(void *stream, const void *dev_batch, pfi_grid grid, pfi_grid sum_grid,
+                                        int cheap) {
     cudaStream_t s = (cudaStream_t)stream;
     const pfk_pp_batch *b = (const pfk_pp_batch *)dev_batch;
     dim3 block(PP_BX, PP_BY, 1);
     if (sum_grid.n > 0 && sum_grid.w > 0 && sum_grid.h > 0) {
-        pfi_cu_pp_sum<<<grid_of(sum_grid, 1), block, 0, s>>>(b);
+        if (cheap) pfi_cu_pp_sum<1><<<grid_of(sum_grid, 1), block, 0, s>>>(b);
+        else pfi_cu_pp_sum<0><<<grid_of(sum_grid, 1), block, 0, s>>>(b);
         cudaError_t e = cudaGetLastError();
         if (e != cudaSuccess) return (int)e;
     }
-    if (grid.n > 0) pfi_cu_pp_main<<<grid_of(grid, PP_ROWS), block, 0, s>>>(b);
+    if (grid.n > 0) {
+        if (cheap) pfi_cu_pp_main<1><<<grid_of(grid, PP_ROWS), block, 0, s>>>(b);
+        else pfi_cu_pp_main<0><<<grid_of(grid, PP_ROWS), block, 0, s>>>(b);
+    }
     return (int)cudaGetLastError();
 }
 
-/* pf_preprocess_run_yuv: the conversion pass, then the fused preprocess
- * of the decoded rectangles (stream-ordered). */
+/* pf_preprocess_run_yuv: the conversion pass of the samples that need it
+ * (yuv_grid.w 0: none, the usual letterbox case), then the fused
+ * preprocess (stream-ordered). */
 extern "C" int pfi_cu_launch_preprocess_yuv(void *stream, const void *yuv_batch, pfi_grid yuv_grid,
-                                            const void *pp_batch, pfi_grid grid, pfi_grid sum_grid) {
+                                            const void *pp_batch, pfi_grid grid, pfi_grid sum_grid, int cheap) {
     cudaStream_t s = (cudaStream_t)stream;
     if (yuv_grid.n > 0 && yuv_grid.w > 0 && yuv_grid.h > 0) {
         pfi_cu_pp_yuv_crop<<<grid_of(yuv_grid, 1), dim3(PP_BX, PP_BY, 1), 0, s>>>(
@@ -134,5 +146,5 @@ extern "C" int pfi_cu_launch_preprocess_yuv(void *stream, const void *yuv_batch,
         cudaError_t e = cudaGetLastError();
         if (e != cudaSuccess) return (int)e;
     }
-    return pfi_cu_launch_preprocess(stream, pp_batch, grid, sum_grid);
+    return pfi_cu_launch_preprocess(stream, pp_batch, grid, sum_grid, cheap);
 }

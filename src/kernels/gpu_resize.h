@@ -284,6 +284,32 @@ PF_HD uint8_t pfk_resize_u8_value(const pfk_resize_job *j, int32_t x, int32_t y,
     }
 }
 
+/* The cheap kinds of a u8 HWC job: COPY, NN and the two-tap LINEAR. */
+PF_HD int pfk_resize_u8_cheap(const pfk_resize_job *j) {
+    return j->type == PFK_RZ_T_U8 && j->planes == 1 &&
+           (j->kind == PFK_RZ_COPY || j->kind == PFK_RZ_NN || (j->kind == PFK_RZ_SEP && j->vk == PFK_V_U8_LINEAR));
+}
+
+/* pfk_resize_u8_pixel for a job with pfk_resize_u8_cheap (only those
+ * kinds are compiled in: a kernel specialised for them stays small). */
+PF_HD void pfk_resize_u8_pixel_cheap(const pfk_resize_job *j, int32_t x, int32_t y, uint8_t out[4]) {
+    int32_t cn = j->cn < 4 ? j->cn : 4; /* jobs have 1..4 channels; the bound is for the compiler */
+    if (j->kind == PFK_RZ_COPY || j->kind == PFK_RZ_NN) {
+        int32_t sx = j->kind == PFK_RZ_NN ? j->nn_x[x] : x, sy = j->kind == PFK_RZ_NN ? j->nn_y[y] : y;
+        const uint8_t *p = pfk_rz_src_row(j, 0, sy) + sx * cn;
+        for (int32_t c = 0; c < cn; c++) out[c] = p[c];
+        return;
+    }
+    const int32_t *ix = j->h_idx + (ptrdiff_t)x * 2, *sy = j->v_idx + (ptrdiff_t)y * 2;
+    const int16_t *w = j->h_icoef + (ptrdiff_t)x * 2, *bt = j->v_icoef + (ptrdiff_t)y * 2;
+    int16_t w0 = w[0], w1 = w[1], b0 = bt[0], b1 = bt[1];
+    int32_t o0 = ix[0] * cn, o1 = ix[1] * cn;
+    const uint8_t *r0 = pfk_rz_src_row(j, 0, sy[0]), *r1 = pfk_rz_src_row(j, 0, sy[1]);
+    for (int32_t c = 0; c < cn; c++)
+        out[c] = pfk_v_u8_linear16(pfk_rz_lin16_v(r0[o0 + c], r0[o1 + c], w0, w1),
+                                   pfk_rz_lin16_v(r1[o0 + c], r1[o1 + c], w0, w1), b0, b1);
+}
+
 /* All j->cn channels of output pixel (x, y) of a u8 HWC job (planes 1)
  * into out[0 .. cn): the tap indices, weights and row addresses are
  * loaded once for the pixel instead of once per channel, and no element
@@ -293,25 +319,12 @@ PF_HD uint8_t pfk_resize_u8_value(const pfk_resize_job *j, int32_t x, int32_t y,
  * preprocessing. (x, y) must lie inside the job's output. */
 PF_HD void pfk_resize_u8_pixel(const pfk_resize_job *j, int32_t x, int32_t y, uint8_t out[4]) {
     int32_t cn = j->cn < 4 ? j->cn : 4; /* jobs have 1..4 channels; the bound is for the compiler */
+    if (pfk_resize_u8_cheap(j)) {
+        pfk_resize_u8_pixel_cheap(j, x, y, out);
+        return;
+    }
     if (j->planes > 1 || j->kind == PFK_RZ_AREA_FAST || (j->kind == PFK_RZ_SEP && j->hk == PFK_H_F32)) {
         for (int32_t c = 0; c < cn; c++) out[c] = pfk_resize_u8_value(j, x, y, c);
-        return;
-    }
-    if (j->kind == PFK_RZ_COPY || j->kind == PFK_RZ_NN) {
-        int32_t sx = j->kind == PFK_RZ_NN ? j->nn_x[x] : x, sy = j->kind == PFK_RZ_NN ? j->nn_y[y] : y;
-        const uint8_t *p = pfk_rz_src_row(j, 0, sy) + sx * cn;
-        for (int32_t c = 0; c < cn; c++) out[c] = p[c];
-        return;
-    }
-    if (j->vk == PFK_V_U8_LINEAR) {
-        const int32_t *ix = j->h_idx + (ptrdiff_t)x * 2, *sy = j->v_idx + (ptrdiff_t)y * 2;
-        const int16_t *w = j->h_icoef + (ptrdiff_t)x * 2, *bt = j->v_icoef + (ptrdiff_t)y * 2;
-        int16_t w0 = w[0], w1 = w[1], b0 = bt[0], b1 = bt[1];
-        int32_t o0 = ix[0] * cn, o1 = ix[1] * cn;
-        const uint8_t *r0 = pfk_rz_src_row(j, 0, sy[0]), *r1 = pfk_rz_src_row(j, 0, sy[1]);
-        for (int32_t c = 0; c < cn; c++)
-            out[c] = pfk_v_u8_linear16(pfk_rz_lin16_v(r0[o0 + c], r0[o1 + c], w0, w1),
-                                       pfk_rz_lin16_v(r1[o0 + c], r1[o1 + c], w0, w1), b0, b1);
         return;
     }
     /* integer SEP kinds: the horizontal sums of every channel per source
