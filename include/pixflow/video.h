@@ -48,9 +48,11 @@ extern "C" {
  * thread count and ISA (tests/unit/test_video_preprocess.c).
  * Backends: host planes run on the CPU; CUDA device planes and tensor
  * (one device; stream as pf_preprocess_run's) run on the GPU with the
- * same bits: a conversion launch decodes each crop rectangle (widened to
- * even edges) into the stream's device scratch, then the fused preprocess
- * launch(es) of pf_preprocess_run read it.
+ * same bits. Samples without affine whose interpolation is NEAREST,
+ * NEAREST_EXACT or LINEAR without antialias (e.g. a letterbox) are read
+ * straight from the planes by the fused preprocess kernel (one launch,
+ * no scratch); for the others a conversion launch first decodes the crop
+ * rectangle (widened to even edges) into the stream's device scratch.
  */
 PF_API pf_status pf_preprocess_run_yuv(pf_preprocess_plan *plan, pf_stream *stream, int count,
                                        const pf_yuv src[], const pf_color_code codes[],

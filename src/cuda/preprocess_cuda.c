@@ -2,8 +2,9 @@
  * stream's parameter arena (one pinned upload), then one launch (two when
  * some sample has contrast: the mean pre-pass). Arguments arrive
  * validated by pf_preprocess_run (pfi_pp_check_device + routing).
- * pf_preprocess_run_yuv adds a conversion pass before it, whose decoded
- * rectangles live in the arena's device scratch. */
+ * pf_preprocess_run_yuv adds a conversion pass before it for the samples
+ * whose sampler is not cheap (their decoded rectangles live in the
+ * arena's device scratch); the others convert their taps on the fly. */
 #include "core/error.h"
 #include "cpu/preprocess_internal.h"
 #include "cuda/cuda_ops.h"
@@ -21,9 +22,9 @@ static pf_status check_count(const char *op, int count) {
 }
 
 /* preprocess_kernels.cu */
-int pfi_cu_launch_preprocess(void *stream, const void *dev_batch, pfi_grid grid, pfi_grid sum_grid);
+int pfi_cu_launch_preprocess(void *stream, const void *dev_batch, pfi_grid grid, pfi_grid sum_grid, int cheap);
 int pfi_cu_launch_preprocess_yuv(void *stream, const void *yuv_batch, pfi_grid yuv_grid, const void *pp_batch,
-                                 pfi_grid grid, pfi_grid sum_grid);
+                                 pfi_grid grid, pfi_grid sum_grid, int cheap);
 
 pf_status pfi_cuda_preprocess(pf_preprocess_plan *plan, pf_stream *s, int count, const pf_image src[],
                               const pf_aug_params params[], pf_tensor *dst, pf_letterbox_info info[]) {
@@ -37,10 +38,11 @@ pf_status pfi_cuda_preprocess(pf_preprocess_plan *plan, pf_stream *s, int count,
     if (st != PF_OK) return st;
     const pfk_pp_batch *batch = NULL;
     pfi_grid grid, sum_grid;
-    st = pfi_gpu_preprocess_build(&a, plan, count, src, params, dst, info, &batch, &grid, &sum_grid);
+    int cheap = 0;
+    st = pfi_gpu_preprocess_build(&a, plan, count, src, params, dst, info, &batch, &grid, &sum_grid, &cheap);
     if (st != PF_OK) return st;
     if ((st = pfi_cuda_arena_submit(s, op, &a)) != PF_OK) return st;
-    return pfi_cuda_launched(s, op, pfi_cu_launch_preprocess(pfi_cuda_stream(s), batch, grid, sum_grid));
+    return pfi_cuda_launched(s, op, pfi_cu_launch_preprocess(pfi_cuda_stream(s), batch, grid, sum_grid, cheap));
 }
 
 pf_status pfi_cuda_preprocess_yuv(pf_preprocess_plan *plan, pf_stream *s, int count, const pf_yuv src[],
@@ -57,9 +59,11 @@ pf_status pfi_cuda_preprocess_yuv(pf_preprocess_plan *plan, pf_stream *s, int co
     const pfk_yuv_crop_batch *yb = NULL;
     const pfk_pp_batch *pb = NULL;
     pfi_grid yg, grid, sum_grid;
+    int cheap = 0;
     st = pfi_gpu_preprocess_yuv_build(&a, plan, count, src, codes, opts, params, dst, info, &yb, &yg, &pb, &grid,
-                                      &sum_grid);
+                                      &sum_grid, &cheap);
     if (st != PF_OK) return st;
     if ((st = pfi_cuda_arena_submit(s, op, &a)) != PF_OK) return st;
-    return pfi_cuda_launched(s, op, pfi_cu_launch_preprocess_yuv(pfi_cuda_stream(s), yb, yg, pb, grid, sum_grid));
+    return pfi_cuda_launched(s, op,
+                             pfi_cu_launch_preprocess_yuv(pfi_cuda_stream(s), yb, yg, pb, grid, sum_grid, cheap));
 }

@@ -156,9 +156,52 @@ static void fill_output(const pf_preprocess_plan *plan, const pf_tensor *dst, in
     j->out_px = o.layout == PF_CHW ? es : es * o.channels;
 }
 
+int pfi_gpu_pp_yuv_on_the_fly(const pf_preprocess_plan *plan, const pf_aug_params *p) {
+    pf_interp ip = plan->d.interp;
+    return !p->affine && !plan->d.antialias &&
+           (ip == PF_INTERP_NEAREST || ip == PF_INTERP_NEAREST_EXACT || ip == PF_INTERP_LINEAR);
+}
+
+/* Makes sample j read its 4:2:0 frame on the fly; g: its geometry (the
+ * crop's origin inside the rectangle). */
+static pf_status set_yuv_source(const pfk_yuv_crop_job *f, const pfi_pp_geom *g, int i, pfk_pp_job *j) {
+    const pfk_resize_job *r = &j->geo.resize;
+    int ok = j->sampler == PFK_PP_COPY ||
+             (j->sampler == PFK_PP_RESIZE && r->planes == 1 &&
+              (r->kind == PFK_RZ_COPY || r->kind == PFK_RZ_NN ||
+               (r->kind == PFK_RZ_SEP && r->vk == PFK_V_U8_LINEAR) ||
+               (r->kind == PFK_RZ_AREA_FAST && r->afx == 2 && r->afy == 2)));
+    if (!ok)
+        return pfi_fail(PF_ERR_INTERNAL, "pf_preprocess_run_yuv: sample %d: sampler %d (resize kind %d) cannot convert "
+                        "4:2:0 on the fly", i, (int)j->sampler, (int)r->kind);
+    j->yuv_src = 1;
+    j->yuv = *f;
+    j->yuv.x0 += g->cx;
+    j->yuv.y0 += g->cy;
+    j->src = NULL; /* nothing reads the (absent) converted rectangle */
+    if (j->sampler == PFK_PP_RESIZE) j->geo.resize.src = NULL;
+    return PF_OK;
+}
+
 pf_status pfi_gpu_preprocess_build(pfi_arena *a, const pf_preprocess_plan *plan, int count, const pf_image src[],
                                    const pf_aug_params params[], const pf_tensor *dst, pf_letterbox_info info[],
-                                   const pfk_pp_batch **dev_batch, pfi_grid *grid, pfi_grid *sum_grid) {
+                                   const pfk_pp_batch **dev_batch, pfi_grid *grid, pfi_grid *sum_grid, int *cheap) {
+    pf_status st = pfi_gpu_preprocess_build_yuv(a, plan, count, src, params, dst, NULL, dev_batch, grid, sum_grid,
+                                                cheap);
+    if (st == PF_OK && info) /* only once the whole batch is built */
+        for (int i = 0; i < count; i++) {
+            pf_aug_params p = params_at(params, i);
+            pfi_pp_geom g;
+            pfi_pp_geometry(plan, &src[i], &p, &g);
+            info[i] = g.info;
+        }
+    return st;
+}
+
+pf_status pfi_gpu_preprocess_build_yuv(pfi_arena *a, const pf_preprocess_plan *plan, int count, const pf_image src[],
+                                       const pf_aug_params params[], const pf_tensor *dst,
+                                       const pfk_yuv_crop_job *const yuv[], const pfk_pp_batch **dev_batch,
+                                       pfi_grid *grid, pfi_grid *sum_grid, int *cheap) {
     void *dbatch, *djobs, *dlut;
     pfk_pp_batch *b = pfi_arena_take(a, sizeof *b, 64, &dbatch);
     uint8_t *lut = pfi_arena_take(a, sizeof plan->lut, 64, &dlut);
@@ -181,6 +224,7 @@ pf_status pfi_gpu_preprocess_build(pfi_arena *a, const pf_preprocess_plan *plan,
     b->aligned = (uintptr_t)dst->data % (uintptr_t)es == 0 && dst->row_stride % es == 0 &&
                  dst->plane_stride % es == 0 && dst->sample_stride % es == 0;
     sum_grid->w = sum_grid->h = sum_grid->n = 0;
+    b->cheap = 1;
     for (int i = 0; i < count; i++) {
         pf_aug_params p = params_at(params, i);
         pfi_pp_geom g;
@@ -194,8 +238,10 @@ pf_status pfi_gpu_preprocess_build(pfi_arena *a, const pf_preprocess_plan *plan,
         j->flip_h = p.flip_h;
         j->flip_v = p.flip_v;
         pf_status st = fill_sampler(a, plan, &src[i], &p, &g, j);
+        if (st == PF_OK && yuv && yuv[i]) st = set_yuv_source(yuv[i], &g, i, j);
         if (st == PF_OK) st = fill_colour(a, plan, &src[i], &p, j);
         if (st != PF_OK) return st;
+        b->cheap = b->cheap && pfk_pp_job_cheap(j);
         fill_output(plan, dst, i, j);
         if (j->contrast_at >= 0) {
             sum_grid->n = count;
@@ -203,13 +249,7 @@ pf_status pfi_gpu_preprocess_build(pfi_arena *a, const pf_preprocess_plan *plan,
             if (g.rh > sum_grid->h) sum_grid->h = g.rh;
         }
     }
-    if (info) /* only once the whole batch is built */
-        for (int i = 0; i < count; i++) {
-            pf_aug_params p = params_at(params, i);
-            pfi_pp_geom g;
-            pfi_pp_geometry(plan, &src[i], &p, &g);
-            info[i] = g.info;
-        }
+    if (cheap) *cheap = b->cheap;
     grid->w = plan->d.out_width;
     grid->h = plan->d.out_height;
     grid->n = count;

@@ -4,6 +4,10 @@
  * shape, the even-widened rectangle (pfi_pp_yuv_rect), the crop shifted
  * into it (video_preprocess.c's `local` geometry), the code's meaning
  * (pfi_yuv_decode_code) and the coefficient tables (pfi_yuv_coeffs).
+ * Per sample: cheap samplers (pfi_gpu_pp_yuv_on_the_fly) convert their
+ * taps inside the preprocess kernel (no scratch, no conversion pass); the
+ * others get their rectangle converted into scratch first. A batch of
+ * only cheap samples is one launch (two with contrast).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -57,7 +61,7 @@ size_t pfi_gpu_preprocess_yuv_bytes(const pf_preprocess_plan *plan, int count, c
     for (int i = 0; i < count; i++) {
         yuv_sample s;
         sample_of(plan, &src[i], codes[i], params, i, &s);
-        sb += pfi_arena_round((size_t)s.w * (size_t)s.h * (size_t)s.code.cn);
+        if (!pfi_gpu_pp_yuv_on_the_fly(plan, &s.p)) sb += pfi_arena_round((size_t)s.w * (size_t)s.h * (size_t)s.code.cn);
         b += pfi_gpu_preprocess_sample_bytes(plan, &s.img, &s.p);
     }
     *scratch_bytes = sb;
@@ -68,7 +72,8 @@ pf_status pfi_gpu_preprocess_yuv_build(pfi_arena *a, const pf_preprocess_plan *p
                                        const pf_color_code codes[], const pf_color_opts opts[],
                                        const pf_aug_params params[], const pf_tensor *dst, pf_letterbox_info info[],
                                        const pfk_yuv_crop_batch **yuv_batch, pfi_grid *yuv_grid,
-                                       const pfk_pp_batch **pp_batch, pfi_grid *grid, pfi_grid *sum_grid) {
+                                       const pfk_pp_batch **pp_batch, pfi_grid *grid, pfi_grid *sum_grid,
+                                       int *cheap) {
     void *dbatch, *djobs;
     pfk_yuv_crop_batch *b = pfi_arena_take(a, sizeof *b, 64, &dbatch);
     pfk_yuv_crop_job *jobs = pfi_arena_take(a, (size_t)count * sizeof *jobs, 64, &djobs);
@@ -80,8 +85,9 @@ pf_status pfi_gpu_preprocess_yuv_build(pfi_arena *a, const pf_preprocess_plan *p
     yuv_sample *ss = malloc((size_t)count * sizeof *ss);
     pf_image *imgs = malloc((size_t)count * sizeof *imgs);
     pf_aug_params *ps = malloc((size_t)count * sizeof *ps);
+    const pfk_yuv_crop_job **otf = malloc((size_t)count * sizeof *otf);
     pf_status st = PF_OK;
-    if (ss == NULL || imgs == NULL || ps == NULL) {
+    if (ss == NULL || imgs == NULL || ps == NULL || otf == NULL) {
         st = pfi_fail(PF_ERR_OUT_OF_MEMORY, OP ": out of memory for %d samples", count);
         goto done;
     }
@@ -91,9 +97,16 @@ pf_status pfi_gpu_preprocess_yuv_build(pfi_arena *a, const pf_preprocess_plan *p
         yuv_sample *s = &ss[i];
         const pf_yuv *f = &src[i];
         sample_of(plan, f, codes[i], params, i, s);
-        size_t bytes = (size_t)s->w * (size_t)s->h * (size_t)s->code.cn;
-        uint8_t *px = pfi_arena_scratch(a, bytes, 256);
-        if (px == NULL) {
+        int on_the_fly = pfi_gpu_pp_yuv_on_the_fly(plan, &s->p);
+        uint8_t *px = NULL;
+        if (on_the_fly) {
+            /* no converted rectangle: the preprocess converts its taps. The
+             * view only carries the shape; its address (the luma plane's)
+             * goes into no job (pfi_gpu_preprocess_build_yuv clears it). */
+            px = (uint8_t *)f->y.data;
+            s->img.row_stride = f->y.row_stride > (ptrdiff_t)s->w * s->code.cn ? f->y.row_stride
+                                                                                 : (ptrdiff_t)s->w * s->code.cn;
+        } else if ((px = pfi_arena_scratch(a, (size_t)s->w * (size_t)s->h * (size_t)s->code.cn, 256)) == NULL) {
             st = pfi_fail(PF_ERR_INTERNAL, OP ": GPU scratch too small (sample %d)", i);
             goto done;
         }
@@ -108,8 +121,8 @@ pf_status pfi_gpu_preprocess_yuv_build(pfi_arena *a, const pf_preprocess_plan *p
         j->swap_uv = s->code.swap_uv;
         j->x0 = s->x0;
         j->y0 = s->y0;
-        j->w = s->w;
-        j->h = s->h;
+        j->w = on_the_fly ? 0 : s->w; /* 0: the conversion pass skips it */
+        j->h = on_the_fly ? 0 : s->h;
         j->y = f->y.data;
         j->ys = f->y.row_stride;
         if (j->kind == PFK_YC_SP) {
@@ -125,10 +138,11 @@ pf_status pfi_gpu_preprocess_yuv_build(pfi_arena *a, const pf_preprocess_plan *p
         j->out_stride = (ptrdiff_t)s->w * s->code.cn;
         const pf_color_opts *o = opts ? &opts[i] : NULL;
         j->k = *pfi_yuv_coeffs(o ? (int)o->yuv_matrix : (int)PF_YUV_BT601, o ? (int)o->yuv_range : (int)PF_YUV_LIMITED);
-        if (s->w > yuv_grid->w) yuv_grid->w = s->w;
-        if (s->h > yuv_grid->h) yuv_grid->h = s->h;
+        otf[i] = on_the_fly ? j : NULL; /* the preprocess job copies the frame description */
+        if (j->w > yuv_grid->w) yuv_grid->w = j->w;
+        if (j->h > yuv_grid->h) yuv_grid->h = j->h;
     }
-    st = pfi_gpu_preprocess_build(a, plan, count, imgs, ps, dst, NULL, pp_batch, grid, sum_grid);
+    st = pfi_gpu_preprocess_build_yuv(a, plan, count, imgs, ps, dst, otf, pp_batch, grid, sum_grid, cheap);
     if (st == PF_OK) {
         *yuv_batch = dbatch;
         if (info)
@@ -138,5 +152,6 @@ done:
     free(ss);
     free(imgs);
     free(ps);
+    free(otf);
     return st;
 }

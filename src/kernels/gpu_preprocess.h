@@ -27,6 +27,7 @@
 
 #include "kernels/gpu_resize.h"
 #include "kernels/gpu_warp.h"
+#include "kernels/gpu_yuv_crop.h"
 #include "kernels/pf_hd.h"
 #include "kernels/photo_math.h"
 
@@ -45,6 +46,12 @@ typedef struct pfk_pp_job {
         pfk_resize_job resize;
         pfk_warp_job warp;
     } geo;
+    /* 4:2:0 frame sample converted on the fly (yuv_src 1): the sampler's
+     * source pixel (sx, sy) is frame pixel (yuv.x0 + sx, yuv.y0 + sy)
+     * through pfk_yuv_fetch; src / geo.resize.src are NULL then. Only
+     * COPY, or RESIZE of kind COPY, NN, 2-tap LINEAR or 2x2 AREA_FAST. */
+    int32_t yuv_src;
+    pfk_yuv_crop_job yuv;
     /* canvas = the resized (or warped) crop: rw x rh at (left, top) */
     int32_t rw, rh, left, top;
     int32_t flip_h, flip_v;
@@ -74,27 +81,111 @@ typedef struct pfk_pp_batch {
                                  lut + c * lut_row + v * esize */
     int32_t lut_row;
     int32_t aligned;          /* every output element is esize-aligned (typed stores on the device) */
+    int32_t cheap;            /* every sample's sampler is cheap (pfk_pp_job_cheap): the kernel
+                                 specialised for those runs */
     uint8_t pad_u8[4];
 } pfk_pp_batch;
 
-/* The u8 value of channel c of the canvas at (x, y) before any colour op. */
-PF_HD uint8_t pfk_pp_sample(const pfk_pp_job *j, int32_t x, int32_t y, int32_t c) {
-    if (j->sampler == PFK_PP_RESIZE) return pfk_resize_u8_value(&j->geo.resize, x, y, c);
-    if (j->sampler == PFK_PP_WARP) return pfk_warp_u8_value(&j->geo.warp, x, y, c);
-    return j->src[(ptrdiff_t)y * j->src_stride + (ptrdiff_t)x * j->sc + c];
+/* Sampler of a 4:2:0 sample converted on the fly: the CPU resizes the
+ * converted rectangle, and a converted pixel depends only on its own luma
+ * and its 2x2 block's chroma, so converting each tap (pfk_yuv_fetch) and
+ * applying the resize steps to those values gives the CPU's bits. */
+PF_HD void pfk_pp_yuv_pixel(const pfk_pp_job *j, int32_t x, int32_t y, uint8_t px[4]) {
+    const pfk_yuv_crop_job *f = &j->yuv;
+    const pfk_resize_job *r = &j->geo.resize;
+    int32_t cn = j->sc < 3 ? j->sc : 3;
+    int32_t kind = j->sampler == PFK_PP_COPY ? PFK_RZ_COPY : r->kind;
+    if (kind == PFK_RZ_COPY || kind == PFK_RZ_NN) {
+        int32_t sx = kind == PFK_RZ_NN ? r->nn_x[x] : x, sy = kind == PFK_RZ_NN ? r->nn_y[y] : y;
+        pfk_yuv_fetch(f, f->x0 + sx, f->y0 + sy, px);
+        return;
+    }
+    uint8_t a[3], b[3], c[3], d[3];
+    if (kind == PFK_RZ_AREA_FAST) { /* 2x2 (LINEAR's exact 2x shortcut); u8: resize_rows_ref's branches */
+        int32_t sy0 = y * 2, avail = r->sh - sy0 < 2 ? r->sh - sy0 : 2;
+        if (avail <= 0) {
+            px[0] = px[1] = px[2] = 0;
+            return;
+        }
+        int32_t sx0 = x * 2;
+        if (avail == 2 && x < r->sw / 2) { /* a whole cell */
+            pfk_yuv_fetch(f, f->x0 + sx0, f->y0 + sy0, a);
+            pfk_yuv_fetch(f, f->x0 + sx0 + 1, f->y0 + sy0, b);
+            pfk_yuv_fetch(f, f->x0 + sx0, f->y0 + sy0 + 1, c);
+            pfk_yuv_fetch(f, f->x0 + sx0 + 1, f->y0 + sy0 + 1, d);
+            for (int32_t k = 0; k < cn; k++) px[k] = (uint8_t)((a[k] + b[k] + c[k] + d[k] + 2) >> 2);
+            return;
+        }
+        int32_t isum[3] = {0, 0, 0}, count = 0;
+        for (int32_t ry = 0; ry < avail; ry++)
+            for (int32_t sx = sx0; sx < sx0 + 2 && sx < r->sw; sx++) {
+                pfk_yuv_fetch(f, f->x0 + sx, f->y0 + sy0 + ry, a);
+                for (int32_t k = 0; k < cn; k++) isum[k] += a[k];
+                count++;
+            }
+        for (int32_t k = 0; k < cn; k++) px[k] = count ? pfk_sat_u8_f((float)isum[k] / (float)count) : (uint8_t)0;
+        return;
+    }
+    /* two-tap LINEAR */
+    const int32_t *ix = r->h_idx + (ptrdiff_t)x * 2, *sy = r->v_idx + (ptrdiff_t)y * 2;
+    const int16_t *w = r->h_icoef + (ptrdiff_t)x * 2, *bt = r->v_icoef + (ptrdiff_t)y * 2;
+    int16_t w0 = w[0], w1 = w[1], b0 = bt[0], b1 = bt[1];
+    pfk_yuv_fetch(f, f->x0 + ix[0], f->y0 + sy[0], a);
+    pfk_yuv_fetch(f, f->x0 + ix[1], f->y0 + sy[0], b);
+    pfk_yuv_fetch(f, f->x0 + ix[0], f->y0 + sy[1], c);
+    pfk_yuv_fetch(f, f->x0 + ix[1], f->y0 + sy[1], d);
+    for (int32_t k = 0; k < cn; k++)
+        px[k] = pfk_v_u8_linear16(pfk_rz_lin16_v(a[k], b[k], w0, w1), pfk_rz_lin16_v(c[k], d[k], w0, w1), b0, b1);
 }
 
-PF_HD void pfk_pp_contrast(const pfk_pp_job *j, uint8_t *px, int32_t ch) {
-    float other = (float)((double)*j->con_sum / ((double)j->rw * (double)j->rh));
+/* Whether job j's sampler is cheap: a 4:2:0 sample converted on the fly,
+ * a copy, or a resize of a cheap kind (pfk_resize_u8_cheap). */
+PF_HD int pfk_pp_job_cheap(const pfk_pp_job *j) {
+    return j->yuv_src || j->sampler == PFK_PP_COPY ||
+           (j->sampler == PFK_PP_RESIZE && pfk_resize_u8_cheap(&j->geo.resize));
+}
+
+/* The u8 channels of the canvas at (x, y) before any colour op, the
+ * whole pixel at once (taps, weights or the warp position once per
+ * pixel). cheap (a constant at each call site): the batch has only cheap
+ * samplers, so the others are not compiled into that variant. */
+PF_HD void pfk_pp_sample(const pfk_pp_job *j, int cheap, int32_t x, int32_t y, uint8_t px[4]) {
+    if (j->yuv_src) {
+        pfk_pp_yuv_pixel(j, x, y, px);
+    } else if (j->sampler == PFK_PP_RESIZE) {
+        if (cheap) pfk_resize_u8_pixel_cheap(&j->geo.resize, x, y, px);
+        else pfk_resize_u8_pixel(&j->geo.resize, x, y, px);
+    } else if (j->sampler == PFK_PP_WARP && !cheap) {
+        px[0] = px[1] = px[2] = px[3] = 0; /* TRANSPARENT leaves 0, as pfk_warp_u8_value (not used here) */
+        pfk_warp_u8_pixel(&j->geo.warp, x, y, px);
+    } else {
+        const uint8_t *p = j->src + (ptrdiff_t)y * j->src_stride + (ptrdiff_t)x * j->sc;
+        for (int32_t c = 0; c < j->sc; c++) px[c] = p[c];
+    }
+}
+
+/* The mean the contrast blends with, from the pre-pass's integer sum
+ * (the CPU's expression: double sum / double area, rounded to float).
+ * A function of the sample alone: the CUDA kernel evaluates it once per
+ * block, not per pixel. 0 when the sample has no contrast. */
+PF_HD float pfk_pp_con_other(const pfk_pp_job *j) {
+    if (j->contrast_at < 0) return 0.f;
+    return (float)((double)*j->con_sum / ((double)j->rw * (double)j->rh));
+}
+
+PF_HD void pfk_pp_contrast(const pfk_pp_job *j, uint8_t *px, int32_t ch, float other) {
     for (int32_t c = 0; c < ch; c++) px[c] = pfk_blend_u8(px[c], j->con_ratio, other, j->con_alpha);
 }
 
 /* Canvas pixel (x, y) through the geometry, the swap and the colour ops
  * ops[0 .. upto); with upto == 4 also grayscale, gamma and the final
- * 1-channel gray. Returns the channel count of px. */
-PF_HD int32_t pfk_pp_canvas(const pfk_pp_job *j, int32_t x, int32_t y, int32_t upto, uint8_t px[3]) {
+ * 1-channel gray. con_other: pfk_pp_con_other(j) (unused when upto stops
+ * before contrast). cheap: as pfk_pp_sample. Returns the channel count of
+ * px. */
+PF_HD int32_t pfk_pp_canvas(const pfk_pp_job *j, int cheap, int32_t x, int32_t y, int32_t upto, float con_other,
+                            uint8_t px[4]) {
     int32_t ch = j->sc;
-    for (int32_t c = 0; c < ch; c++) px[c] = pfk_pp_sample(j, x, y, c);
+    pfk_pp_sample(j, cheap, x, y, px);
     if (j->swap_first) {
         uint8_t t = px[0];
         px[0] = px[2];
@@ -105,7 +196,7 @@ PF_HD int32_t pfk_pp_canvas(const pfk_pp_job *j, int32_t x, int32_t y, int32_t u
         case PFK_PP_OP_BRIGHT:
             for (int32_t c = 0; c < ch; c++) px[c] = j->bright_lut[px[c]];
             break;
-        case PFK_PP_OP_CONTRAST: pfk_pp_contrast(j, px, ch); break;
+        case PFK_PP_OP_CONTRAST: pfk_pp_contrast(j, px, ch, con_other); break;
         case PFK_PP_OP_SAT: pfk_saturation_px_u8(px, px, j->sat_ratio, j->sat_alpha); break;
         case PFK_PP_OP_HUE: pfk_hue_px_u8(px, px, j->hue); break;
         default: break;
@@ -124,17 +215,23 @@ PF_HD int32_t pfk_pp_canvas(const pfk_pp_job *j, int32_t x, int32_t y, int32_t u
 
 /* Pre-pass: canvas pixel (x, y)'s term of sample n's contrast sum (0 when
  * the sample has no contrast or (x, y) is outside its canvas). */
-PF_HD uint32_t pfk_pp_sum_at(const pfk_pp_batch *b, int32_t n, int32_t x, int32_t y) {
-    if (n >= b->count) return 0;
-    const pfk_pp_job *j = &b->jobs[n];
+PF_HD uint32_t pfk_pp_sum_job(const pfk_pp_job *j, int cheap, int32_t x, int32_t y) {
     if (j->contrast_at < 0 || x >= j->rw || y >= j->rh) return 0;
-    uint8_t px[3];
-    int32_t ch = pfk_pp_canvas(j, x, y, j->contrast_at, px);
+    uint8_t px[4];
+    int32_t ch = pfk_pp_canvas(j, cheap, x, y, j->contrast_at, 0.f, px);
     return ch == 3 ? pfk_gray_floor_u8(px[0], px[1], px[2]) : (uint32_t)px[0];
 }
 
-PF_HD void pfk_pp_store(const pfk_pp_batch *b, uint8_t *d, int32_t c, uint8_t v) {
-    const uint8_t *e = b->lut + (size_t)c * (size_t)b->lut_row + (size_t)v * (size_t)b->esize;
+PF_HD uint32_t pfk_pp_sum_at(const pfk_pp_batch *b, int32_t n, int32_t x, int32_t y) {
+    if (n >= b->count) return 0;
+    return b->cheap ? pfk_pp_sum_job(&b->jobs[n], 1, x, y) : pfk_pp_sum_job(&b->jobs[n], 0, x, y);
+}
+
+/* Element c of an output pixel: the normalization table's entry for v
+ * (lut: the batch's table, or a copy of its first out_c rows in shared
+ * memory; 32-bit offsets, the table is 4 KiB). */
+PF_HD void pfk_pp_store(const pfk_pp_batch *b, const uint8_t *lut, uint8_t *d, int32_t c, uint8_t v) {
+    const uint8_t *e = lut + c * b->lut_row + (int32_t)v * b->esize;
 #if defined(__CUDA_ARCH__)
     if (b->aligned) { /* one store per element instead of esize byte stores */
         if (b->esize == 4) {
@@ -150,21 +247,31 @@ PF_HD void pfk_pp_store(const pfk_pp_batch *b, uint8_t *d, int32_t c, uint8_t v)
     for (int32_t k = 0; k < b->esize; k++) d[k] = e[k];
 }
 
-/* Computes and stores output pixel (x, y) of sample n (all channels). */
-PF_HD void pfk_pp_at(const pfk_pp_batch *b, int32_t n, int32_t x, int32_t y) {
-    if (n >= b->count || x >= b->out_w || y >= b->out_h) return;
-    const pfk_pp_job *j = &b->jobs[n];
+/* Output pixel (x, y) of job j (all channels), (x, y) inside the output
+ * (the caller checks b->out_w / out_h). lut and con_other as above: the
+ * CUDA kernel passes its per-block copies, the CPU emulation the batch's
+ * table and pfk_pp_con_other(j). cheap: b->cheap, as a constant. */
+PF_HD void pfk_pp_px(const pfk_pp_batch *b, const pfk_pp_job *j, int cheap, const uint8_t *lut, float con_other,
+                     int32_t x, int32_t y) {
     uint8_t v[4];
     int32_t ix = x - j->left, iy = y - j->top;
     if (ix < 0 || iy < 0 || ix >= j->rw || iy >= j->rh) {
         for (int32_t c = 0; c < b->out_c; c++) v[c] = b->pad_u8[j->cc == 1 ? 0 : c];
     } else {
-        uint8_t px[3];
-        pfk_pp_canvas(j, j->flip_h ? j->rw - 1 - ix : ix, j->flip_v ? j->rh - 1 - iy : iy, 4, px);
+        uint8_t px[4];
+        pfk_pp_canvas(j, cheap, j->flip_h ? j->rw - 1 - ix : ix, j->flip_v ? j->rh - 1 - iy : iy, 4, con_other, px);
         for (int32_t c = 0; c < b->out_c; c++) v[c] = px[j->order[c]];
     }
     uint8_t *o = j->out + (ptrdiff_t)y * j->out_row + (ptrdiff_t)x * j->out_px;
-    for (int32_t c = 0; c < b->out_c; c++) pfk_pp_store(b, o + (ptrdiff_t)c * j->out_plane, c, v[c]);
+    for (int32_t c = 0; c < b->out_c; c++) pfk_pp_store(b, lut, o + (ptrdiff_t)c * j->out_plane, c, v[c]);
+}
+
+/* Computes and stores output pixel (x, y) of sample n (all channels). */
+PF_HD void pfk_pp_at(const pfk_pp_batch *b, int32_t n, int32_t x, int32_t y) {
+    if (n >= b->count || x >= b->out_w || y >= b->out_h) return;
+    const pfk_pp_job *j = &b->jobs[n];
+    if (b->cheap) pfk_pp_px(b, j, 1, b->lut, pfk_pp_con_other(j), x, y);
+    else pfk_pp_px(b, j, 0, b->lut, pfk_pp_con_other(j), x, y);
 }
 
 #endif

@@ -94,9 +94,13 @@ PF_HD int32_t pfk_rz_h_i32(const pfk_resize_job *j, const uint8_t *row, int32_t 
 }
 
 /* PFI_H_U8_LIN16: the two-tap sum pre-shifted by 4, as int16. */
-PF_HD int16_t pfk_rz_lin16(const uint8_t *row, int32_t o0, int32_t o1, int16_t w0, int16_t w1) {
-    int32_t s = row[o0] * w0 + row[o1] * w1;
+PF_HD int16_t pfk_rz_lin16_v(uint8_t a, uint8_t b, int16_t w0, int16_t w1) {
+    int32_t s = a * w0 + b * w1;
     return (int16_t)(s >> 4);
+}
+
+PF_HD int16_t pfk_rz_lin16(const uint8_t *row, int32_t o0, int32_t o1, int16_t w0, int16_t w1) {
+    return pfk_rz_lin16_v(row[o0], row[o1], w0, w1);
 }
 
 /* u8 LINEAR (PFI_H_U8_LIN16 + PFI_V_U8_LINEAR) for pixel x, channel c
@@ -280,6 +284,98 @@ PF_HD uint8_t pfk_resize_u8_value(const pfk_resize_job *j, int32_t x, int32_t y,
     }
 }
 
+/* The cheap kinds of a u8 HWC job: COPY, NN and the two-tap LINEAR. */
+PF_HD int pfk_resize_u8_cheap(const pfk_resize_job *j) {
+    return j->type == PFK_RZ_T_U8 && j->planes == 1 &&
+           (j->kind == PFK_RZ_COPY || j->kind == PFK_RZ_NN || (j->kind == PFK_RZ_SEP && j->vk == PFK_V_U8_LINEAR));
+}
+
+/* pfk_resize_u8_pixel for a job with pfk_resize_u8_cheap (only those
+ * kinds are compiled in: a kernel specialised for them stays small). */
+PF_HD void pfk_resize_u8_pixel_cheap(const pfk_resize_job *j, int32_t x, int32_t y, uint8_t out[4]) {
+    int32_t cn = j->cn < 4 ? j->cn : 4; /* jobs have 1..4 channels; the bound is for the compiler */
+    if (j->kind == PFK_RZ_COPY || j->kind == PFK_RZ_NN) {
+        int32_t sx = j->kind == PFK_RZ_NN ? j->nn_x[x] : x, sy = j->kind == PFK_RZ_NN ? j->nn_y[y] : y;
+        const uint8_t *p = pfk_rz_src_row(j, 0, sy) + sx * cn;
+        for (int32_t c = 0; c < cn; c++) out[c] = p[c];
+        return;
+    }
+    const int32_t *ix = j->h_idx + (ptrdiff_t)x * 2, *sy = j->v_idx + (ptrdiff_t)y * 2;
+    const int16_t *w = j->h_icoef + (ptrdiff_t)x * 2, *bt = j->v_icoef + (ptrdiff_t)y * 2;
+    int16_t w0 = w[0], w1 = w[1], b0 = bt[0], b1 = bt[1];
+    int32_t o0 = ix[0] * cn, o1 = ix[1] * cn;
+    const uint8_t *r0 = pfk_rz_src_row(j, 0, sy[0]), *r1 = pfk_rz_src_row(j, 0, sy[1]);
+    for (int32_t c = 0; c < cn; c++)
+        out[c] = pfk_v_u8_linear16(pfk_rz_lin16_v(r0[o0 + c], r0[o1 + c], w0, w1),
+                                   pfk_rz_lin16_v(r1[o0 + c], r1[o1 + c], w0, w1), b0, b1);
+}
+
+/* All j->cn channels of output pixel (x, y) of a u8 HWC job (planes 1)
+ * into out[0 .. cn): the tap indices, weights and row addresses are
+ * loaded once for the pixel instead of once per channel, and no element
+ * index is divided by cn. Every channel goes through the same integer
+ * steps as pfk_resize_u8_value (same bits); the float kinds (non-integer
+ * AREA on u8) and AREA_FAST keep the per-channel path, they are rare in
+ * preprocessing. (x, y) must lie inside the job's output. */
+PF_HD void pfk_resize_u8_pixel(const pfk_resize_job *j, int32_t x, int32_t y, uint8_t out[4]) {
+    int32_t cn = j->cn < 4 ? j->cn : 4; /* jobs have 1..4 channels; the bound is for the compiler */
+    if (pfk_resize_u8_cheap(j)) {
+        pfk_resize_u8_pixel_cheap(j, x, y, out);
+        return;
+    }
+    if (j->planes > 1 || j->kind == PFK_RZ_AREA_FAST || (j->kind == PFK_RZ_SEP && j->hk == PFK_H_F32)) {
+        for (int32_t c = 0; c < cn; c++) out[c] = pfk_resize_u8_value(j, x, y, c);
+        return;
+    }
+    /* integer SEP kinds: the horizontal sums of every channel per source
+     * row, then the vertical step per channel */
+    const int32_t *ix = j->h_idx + (ptrdiff_t)x * j->kh;
+    const int32_t *sy = j->v_idx + (ptrdiff_t)y * j->kv;
+    ptrdiff_t t = (ptrdiff_t)y * j->kv;
+    if (j->vk == PFK_V_AA_U8) {
+        const int32_t *w = j->h_acoef + (ptrdiff_t)x * j->kh;
+        int32_t vs[4] = {1 << (PFK_AA_BITS - 1), 1 << (PFK_AA_BITS - 1), 1 << (PFK_AA_BITS - 1),
+                         1 << (PFK_AA_BITS - 1)};
+        for (int32_t k = 0; k < j->kv; k++) {
+            const uint8_t *row = pfk_rz_src_row(j, 0, sy[k]);
+            int32_t hs[4] = {1 << (PFK_AA_BITS - 1), 1 << (PFK_AA_BITS - 1), 1 << (PFK_AA_BITS - 1),
+                             1 << (PFK_AA_BITS - 1)};
+            for (int32_t q = 0; q < j->kh; q++) {
+                const uint8_t *p = row + ix[q] * cn;
+                for (int32_t c = 0; c < cn; c++) hs[c] += p[c] * w[q];
+            }
+            int32_t bv = j->v_acoef[t + k];
+            for (int32_t c = 0; c < cn; c++) vs[c] += pfk_aa_clip8(hs[c]) * bv;
+        }
+        for (int32_t c = 0; c < cn; c++) out[c] = pfk_aa_clip8(vs[c]);
+        return;
+    }
+    const int16_t *w = j->h_icoef + (ptrdiff_t)x * j->kh;
+    int32_t cub = j->vk == PFK_V_U8_CUBIC; /* kv == 4 */
+    int32_t vs[4] = {0, 0, 0, 0}, h4[4][4];
+    for (int32_t k = 0; k < j->kv; k++) {
+        const uint8_t *row = pfk_rz_src_row(j, 0, sy[k]);
+        int32_t hs[4] = {0, 0, 0, 0};
+        for (int32_t q = 0; q < j->kh; q++) {
+            const uint8_t *p = row + ix[q] * cn;
+            for (int32_t c = 0; c < cn; c++) hs[c] += p[c] * w[q];
+        }
+        int32_t bv = j->v_icoef[t + k];
+        for (int32_t c = 0; c < cn; c++) {
+            vs[c] += hs[c] * bv;
+            if (cub && k < 4) h4[k][c] = hs[c];
+        }
+    }
+    for (int32_t c = 0; c < cn; c++) {
+        if (cub && x * cn + c < j->vsplit) { /* OpenCV's float lanes */
+            const float *b = j->v_fcoef + t;
+            out[c] = pfk_v_u8_cubic_float(h4[0][c], h4[1][c], h4[2][c], h4[3][c], b[0], b[1], b[2], b[3]);
+        } else {
+            out[c] = pfk_v_u8_fix22(vs[c]);
+        }
+    }
+}
+
 /* Stores element e of output row y of plane `plane` (any dtype). */
 PF_HD void pfk_rz_store_elem(const pfk_resize_job *j, int32_t plane, int32_t y, int32_t e, uint8_t *drow) {
     int32_t t = j->type;
@@ -323,6 +419,15 @@ PF_HD void pfk_rz_store_elem(const pfk_resize_job *j, int32_t plane, int32_t y, 
 PF_HD void pfk_resize_at(const pfk_resize_batch *b, int32_t n, int32_t x, int32_t y) {
     const pfk_resize_job *j = &b->jobs[n];
     if (x < 0 || y < 0 || x >= j->dw || y >= j->dh) return;
+    if (j->type == PFK_RZ_T_U8 && j->planes == 1 && j->cn <= 4 &&
+        (j->kind == PFK_RZ_SEP ? j->hk != PFK_H_F32 : j->kind != PFK_RZ_AREA_FAST)) {
+        /* u8 HWC: taps and weights once for all channels */
+        uint8_t px[4];
+        pfk_resize_u8_pixel(j, x, y, px);
+        uint8_t *d = j->dst + (ptrdiff_t)y * j->dst_row + (ptrdiff_t)x * j->cn;
+        for (int32_t c = 0; c < j->cn; c++) d[c] = px[c];
+        return;
+    }
     if (j->kind == PFK_RZ_SEP && j->vk == PFK_V_U8_LINEAR) { /* the common case, without divisions */
         for (int32_t p = 0; p < j->planes; p++) {
             uint8_t *d = j->dst + (ptrdiff_t)p * j->dst_plane + (ptrdiff_t)y * j->dst_row + (ptrdiff_t)x * j->cn;

@@ -5,7 +5,9 @@
  * scratch, pixel by pixel with the reference's math (yuv_math.h: pixel
  * (x, y) reads Y(x, y) and the chroma pair (x/2, y/2) of the frame), so
  * the bytes equal pf_cvt_color_from_yuv's on the whole frame. The fused
- * preprocess kernel then reads that image like any source.
+ * preprocess kernel then reads that image like any source. Samples whose
+ * sampler is cheap (no affine, NEAREST / LINEAR without antialias) skip
+ * this pass: the preprocess converts each tap with pfk_yuv_fetch.
  */
 #ifndef PF_KERNELS_GPU_YUV_CROP_H
 #define PF_KERNELS_GPU_YUV_CROP_H
@@ -36,34 +38,44 @@ typedef struct pfk_yuv_crop_batch {
     const pfk_yuv_crop_job *jobs;
 } pfk_yuv_crop_batch;
 
+/* Frame pixel (fx, fy) (inside the frame) as the CPU's conversion
+ * writes it: out[0..2] in the job's channel order (R,G,B or B,G,R), or
+ * out[0] = luma for GRAY. The fused preprocess also calls it at each tap
+ * of its cheap samplers (on-the-fly conversion, no scratch pass). */
+PF_HD void pfk_yuv_fetch(const pfk_yuv_crop_job *j, int32_t fx, int32_t fy, uint8_t out[3]) {
+    uint8_t luma = j->y[(ptrdiff_t)fy * j->ys + fx];
+    if (j->kind == PFK_YC_GRAY) {
+        out[0] = luma;
+        return;
+    }
+    uint8_t u, v;
+    int32_t cx = fx >> 1, cy = fy >> 1; /* fx, fy >= 0 */
+    if (j->kind == PFK_YC_SP) {
+        const uint8_t *uv = j->c0 + (ptrdiff_t)cy * j->c0s + (ptrdiff_t)cx * 2;
+        u = uv[j->swap_uv ? 1 : 0];
+        v = uv[j->swap_uv ? 0 : 1];
+    } else {
+        u = j->c0[(ptrdiff_t)cy * j->c0s + cx];
+        v = j->c1[(ptrdiff_t)cy * j->c1s + cx];
+    }
+    pfk_yuv_chroma c = pfk_yuv_chroma_terms(&j->k, u, v);
+    uint8_t rgb[3];
+    pfk_yuv_decode(&j->k, &c, luma, rgb);
+    out[0] = rgb[j->blue_first ? 2 : 0];
+    out[1] = rgb[1];
+    out[2] = rgb[j->blue_first ? 0 : 2];
+}
+
 /* Decodes pixel (x, y) of sample n's rectangle (nothing outside it). */
 PF_HD void pfk_yuv_crop_at(const pfk_yuv_crop_batch *b, int32_t n, int32_t x, int32_t y) {
     if (n >= b->count) return;
     const pfk_yuv_crop_job *j = &b->jobs[n];
     if (x >= j->w || y >= j->h) return;
-    int32_t fx = j->x0 + x, fy = j->y0 + y;
-    uint8_t luma = j->y[(ptrdiff_t)fy * j->ys + fx];
-    uint8_t *o = j->out + (ptrdiff_t)y * j->out_stride;
-    if (j->kind == PFK_YC_GRAY) {
-        o[x] = luma;
-        return;
-    }
-    uint8_t u, v;
-    if (j->kind == PFK_YC_SP) {
-        const uint8_t *uv = j->c0 + (ptrdiff_t)(fy / 2) * j->c0s + (ptrdiff_t)(fx / 2) * 2;
-        u = uv[j->swap_uv ? 1 : 0];
-        v = uv[j->swap_uv ? 0 : 1];
-    } else {
-        u = j->c0[(ptrdiff_t)(fy / 2) * j->c0s + fx / 2];
-        v = j->c1[(ptrdiff_t)(fy / 2) * j->c1s + fx / 2];
-    }
-    pfk_yuv_chroma c = pfk_yuv_chroma_terms(&j->k, u, v);
-    uint8_t rgb[3];
-    pfk_yuv_decode(&j->k, &c, luma, rgb);
-    o += (ptrdiff_t)x * 3;
-    o[0] = rgb[j->blue_first ? 2 : 0];
-    o[1] = rgb[1];
-    o[2] = rgb[j->blue_first ? 0 : 2];
+    uint8_t px[3];
+    pfk_yuv_fetch(j, j->x0 + x, j->y0 + y, px);
+    int32_t cn = j->kind == PFK_YC_GRAY ? 1 : 3;
+    uint8_t *o = j->out + (ptrdiff_t)y * j->out_stride + (ptrdiff_t)x * cn;
+    for (int32_t c = 0; c < cn; c++) o[c] = px[c];
 }
 
 #endif

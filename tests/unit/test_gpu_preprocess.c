@@ -20,7 +20,7 @@
 #include "gpu_pp_cases.h"
 
 typedef struct stats {
-    int cases, samples, contrast, affine, letterbox, copy, resize, warp;
+    int cases, samples, contrast, affine, letterbox, copy, resize, warp, cheap;
     size_t compared, differing;
 } stats;
 
@@ -68,9 +68,14 @@ static int run_case(int k) {
     CHECK_STATUS(pfi_arena_emulated(bytes, scratch, &a), PF_OK);
     const pfk_pp_batch *b = NULL;
     pfi_grid g, sg;
-    pf_status st = pfi_gpu_preprocess_build(&a, plan, c.count, c.src, params, &t, info_gpu, &b, &g, &sg);
+    int cheap = -1;
+    pf_status st = pfi_gpu_preprocess_build(&a, plan, c.count, c.src, params, &t, info_gpu, &b, &g, &sg, &cheap);
     CHECK_STATUS(st, PF_OK);
     if (st == PF_OK) {
+        int all_cheap = 1;
+        for (int i = 0; i < c.count; i++) all_cheap &= pfk_pp_job_cheap(&b->jobs[i]);
+        CHECK(cheap == b->cheap && cheap == all_cheap);
+        g_st.cheap += cheap;
         for (int i = 0; i < c.count; i++) {
             g_st.copy += b->jobs[i].sampler == PFK_PP_COPY;
             g_st.resize += b->jobs[i].sampler == PFK_PP_RESIZE;
@@ -105,9 +110,9 @@ done:
 
 static void report(const char *what) {
     printf("%s: %d cases, %d samples (%d copy, %d resize, %d warp samplers; %d with contrast, %d affine, "
-           "%d letterbox plans), %zu bytes compared, %zu differ\n",
+           "%d letterbox plans; %d batches on the cheap kernel), %zu bytes compared, %zu differ\n",
            what, g_st.cases, g_st.samples, g_st.copy, g_st.resize, g_st.warp, g_st.contrast, g_st.affine,
-           g_st.letterbox, g_st.compared, g_st.differing);
+           g_st.letterbox, g_st.cheap, g_st.compared, g_st.differing);
     memset(&g_st, 0, sizeof g_st);
 }
 

@@ -3,22 +3,55 @@
  * the contrast pre-pass and the main pass run on the CPU over their launch
  * grids (emulated arena: staging and scratch are host memory) and the
  * whole pitched tensor buffer (canaries included) is compared BIT-EXACTLY
- * with the CPU pf_preprocess_run_yuv, and the letterbox info too.
+ * with the CPU pf_preprocess_run_yuv, and the letterbox info too. Both
+ * routes are covered: samples converted tap by tap inside the preprocess
+ * (no affine, NEAREST / LINEAR without antialias, including LINEAR's 2x2
+ * area shortcut: cases >= 100000) and samples converted into scratch by
+ * the conversion pass first (the others), mixed in one batch too.
  * Random cases (tests/gpu_pp_cases.h): NV12 / NV21 / YV12 / I420 in RGB and
  * BGR, GRAY, BT.601 / BT.709 x limited / full or opts NULL, odd crop
  * offsets and sizes, every transform and output format of the image
  * tests. Re-run one case: test_gpu_preprocess_yuv <case>.
  */
 #include "cpu/preprocess_internal.h"
+#include "cuda/preprocess_jobs.h"
 #include "cuda/preprocess_yuv_jobs.h"
 #include "gpu_pp_cases.h"
 
-static int g_samples, g_cases;
+static int g_samples, g_cases, g_on_the_fly, g_scratch, g_cheap_batches, g_area2;
 static size_t g_compared, g_differing;
+
+/* Cases >= 100000: LINEAR without antialias and crops of exactly twice
+ * the output size, so the resize is OpenCV's 2x2 area shortcut
+ * (AREA_FAST), which the on-the-fly sampler converts tap by tap too. */
+static int make_case(int k, pp_yuv_case *c) {
+    if (pp_yuv_case_make(k, c)) return 1;
+    if (k < 100000) return 0;
+    int32_t wmin = 1 << 30, hmin = 1 << 30;
+    for (int i = 0; i < c->count; i++) {
+        if (c->src[i].y.width < wmin) wmin = c->src[i].y.width;
+        if (c->src[i].y.height < hmin) hmin = c->src[i].y.height;
+    }
+    c->d.interp = PF_INTERP_LINEAR;
+    c->d.antialias = false;
+    c->d.out_width = wmin / 2;
+    c->d.out_height = hmin / 2;
+    uint64_t seed = (uint64_t)k * 0x9e3779b97f4a7c15ull + 1;
+    for (int i = 0; i < c->count; i++) {
+        pf_aug_params *p = &c->params[i];
+        p->affine = false;
+        p->crop_w = 2 * c->d.out_width;
+        p->crop_h = 2 * c->d.out_height;
+        p->crop_x = pft_range(&seed, 0, c->src[i].y.width - p->crop_w); /* odd offsets too */
+        p->crop_y = pft_range(&seed, 0, c->src[i].y.height - p->crop_h);
+    }
+    c->total = pp_tensor_for(&c->d, c->count, &c->t);
+    return 0;
+}
 
 static int run_case(int k) {
     pp_yuv_case c;
-    if (pp_yuv_case_make(k, &c)) {
+    if (make_case(k, &c)) {
         CHECK(0);
         pp_yuv_case_free(&c);
         return 1;
@@ -45,10 +78,26 @@ static int run_case(int k) {
     const pfk_yuv_crop_batch *yb = NULL;
     const pfk_pp_batch *pb = NULL;
     pfi_grid yg, g, sg;
+    int cheap = -1;
     pf_status st = pfi_gpu_preprocess_yuv_build(&a, plan, c.count, c.src, c.codes, opts, c.params, &t, info_gpu, &yb,
-                                                &yg, &pb, &g, &sg);
+                                                &yg, &pb, &g, &sg, &cheap);
     CHECK_STATUS(st, PF_OK);
     if (st == PF_OK) {
+        int otf = 0;
+        for (int i = 0; i < c.count; i++) {
+            const pfk_pp_job *j = &pb->jobs[i];
+            otf += j->yuv_src;
+            /* the builder's choice: on the fly exactly for the cheap
+             * samplers, and then no conversion work for that sample */
+            CHECK(j->yuv_src == pfi_gpu_pp_yuv_on_the_fly(plan, &c.params[i]));
+            CHECK(!j->yuv_src || (yb->jobs[i].w == 0 && yb->jobs[i].h == 0));
+            g_area2 += j->yuv_src && j->sampler == PFK_PP_RESIZE && j->geo.resize.kind == PFK_RZ_AREA_FAST;
+        }
+        g_on_the_fly += otf;
+        g_scratch += c.count - otf;
+        CHECK(cheap == pb->cheap);
+        g_cheap_batches += cheap;
+        CHECK(otf < c.count || yg.w == 0); /* all on the fly: one launch, no conversion pass */
         for (int32_t n = 0; n < yg.n; n++)
             for (int32_t y = 0; y < yg.h; y++)
                 for (int32_t x = 0; x < yg.w; x++) pfk_yuv_crop_at(yb, n, x, y);
@@ -136,7 +185,10 @@ int main(int argc, char **argv) {
     device_checks();
     int failed = 0;
     for (int k = 0; k < 400 && failed < 5; k++) failed += run_case(k);
-    printf("4:2:0 frames: %d cases, %d samples, %zu bytes compared, %zu differ\n", g_cases, g_samples, g_compared,
-           g_differing);
+    for (int k = 100000; k < 100060 && failed < 5; k++) failed += run_case(k);
+    printf("4:2:0 frames: %d cases, %d samples (%d converted on the fly, %d of them 2x2 area; %d through the scratch "
+           "pass), %d batches on the cheap kernel, %zu bytes compared, %zu differ\n",
+           g_cases, g_samples, g_on_the_fly, g_area2, g_scratch, g_cheap_batches, g_compared, g_differing);
+    CHECK(g_on_the_fly > 0 && g_scratch > 0 && g_area2 > 0);
     return pft_summary("gpu_emul_preprocess_yuv");
 }

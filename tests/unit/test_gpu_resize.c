@@ -7,7 +7,8 @@
  * changes padding). Random cases (fixed seed) cover every interpolation,
  * antialias, u8/u16/f32, 1..4 channels, HWC and CHW, odd sizes, padded,
  * negative and misaligned strides, and varshape batches. Also checks
- * pfk_resize_u8_value on u8 HWC crop views (the fused preprocess's use).
+ * pfk_resize_u8_value and pfk_resize_u8_pixel on u8 HWC crop views (the
+ * fused preprocess's use).
  *
  * Re-run one case: test_gpu_resize <case> (prints its parameters). */
 #include <stdio.h>
@@ -263,13 +264,21 @@ static void run_case(int ci) {
         ja.cap = jb;
         pfk_resize_job job;
         CHECK_STATUS(pfi_gpu_resize_job_fill(&ja, &roi, dw, dh, &o, &job), PF_OK);
-        int bad = 0;
+        int bad = 0, badpx = 0;
         for (int y = 0; y < dh; y++)
-            for (int x = 0; x < dw; x++)
-                for (int c = 0; c < cn; c++)
+            for (int x = 0; x < dw; x++) {
+                uint8_t px[4];
+                pfk_resize_u8_pixel(&job, x, y, px);
+                for (int c = 0; c < cn; c++) {
                     bad += pfk_resize_u8_value(&job, x, y, c) != ref[((size_t)y * dw + x) * cn + c];
+                    badpx += px[c] != ref[((size_t)y * dw + x) * cn + c];
+                }
+            }
         CHECK(bad == 0);
-        if (bad) fprintf(stderr, "  case %d: u8_value on ROI %dx%d -> %dx%d: %d mismatches\n", ci, rw, rh, dw, dh, bad);
+        CHECK(badpx == 0);
+        if (bad || badpx)
+            fprintf(stderr, "  case %d: u8_value / u8_pixel on ROI %dx%d -> %dx%d: %d / %d mismatches\n", ci, rw, rh,
+                    dw, dh, bad, badpx);
         pfi_arena_emulated_free(&ja);
         free(ref);
     }
