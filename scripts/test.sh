@@ -27,7 +27,7 @@ run_suite build-test-asan -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ -DPIXF
 echo "== configure build-test-tsan (TSan: pipeline tests only)"
 cmake -S . -B build-test-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ \
   -DPIXFLOW_CUDA=OFF -DPIXFLOW_OPENCV_TESTS=OFF -DPIXFLOW_SANITIZE=thread >/dev/null
-cmake --build build-test-tsan -j"$jobs" --target test_pipeline test_pipeline_stress 2>&1 | grep -Ev '^\[|^-- ' || true
+cmake --build build-test-tsan -j"$jobs" --target test_pipeline test_pipeline_stress test_pipeline_device 2>&1 | grep -Ev '^\[|^-- ' || true
 (cd build-test-tsan && TSAN_OPTIONS="halt_on_error=1" ctest -L pipeline --output-on-failure --timeout 1200)
 echo "== aarch64 (NEON) cross build, tests under qemu-aarch64"
 cmake -S . -B build-test-arm -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake -DCMAKE_BUILD_TYPE=Release \
