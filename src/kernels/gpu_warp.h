@@ -15,9 +15,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
-
 #include "kernels/border_math.h"
+#include "kernels/gpu_mem.h"
 #include "kernels/warp_math.h"
 #include "pixflow/core.h"
 
@@ -50,46 +49,6 @@ typedef struct pfk_warp_batch {
     int32_t count;
     const pfk_warp_job *jobs;
 } pfk_warp_batch;
-
-/* -------------------------------------------------------------- loads */
-
-PF_HD float pfk_warp_ld_f32(const uint8_t *p) {
-#if defined(__CUDA_ARCH__)
-    if (((uintptr_t)p & 3u) == 0) return *(const float *)p;
-#endif
-    float v;
-    memcpy(&v, p, 4);
-    return v;
-}
-
-PF_HD uint16_t pfk_warp_ld_u16(const uint8_t *p) {
-#if defined(__CUDA_ARCH__)
-    if (((uintptr_t)p & 1u) == 0) return *(const uint16_t *)p;
-#endif
-    uint16_t v;
-    memcpy(&v, p, 2);
-    return v;
-}
-
-PF_HD void pfk_warp_st_f32(uint8_t *p, float v) {
-#if defined(__CUDA_ARCH__)
-    if (((uintptr_t)p & 3u) == 0) {
-        *(float *)p = v;
-        return;
-    }
-#endif
-    memcpy(p, &v, 4);
-}
-
-PF_HD void pfk_warp_st_u16(uint8_t *p, uint16_t v) {
-#if defined(__CUDA_ARCH__)
-    if (((uintptr_t)p & 1u) == 0) {
-        *(uint16_t *)p = v;
-        return;
-    }
-#endif
-    memcpy(p, &v, 2);
-}
 
 /* ---------------------------------------------------------- positions */
 
@@ -140,7 +99,7 @@ PF_HD float pfk_warp_tap_f(const pfk_warp_job *j, const uint8_t *plane, int32_t 
                            int32_t ch) {
     if (bx < 0 || by < 0) return j->dtype == PF_U16 ? (float)j->cval.u16[ch] : j->cval.f32[ch];
     const uint8_t *p = plane + (ptrdiff_t)by * j->src_row + ((ptrdiff_t)bx * j->cn + c) * j->esize;
-    return j->dtype == PF_U16 ? (float)pfk_warp_ld_u16(p) : pfk_warp_ld_f32(p);
+    return j->dtype == PF_U16 ? (float)pfk_ld_u16(p) : pfk_ld_f32(p);
 }
 
 PF_HD int32_t pfk_warp_tap_i(const pfk_warp_job *j, const uint8_t *plane, int32_t bx, int32_t by, int32_t c,
@@ -330,8 +289,8 @@ PF_HD void pfk_warp_store(const pfk_warp_job *j, int interp, int is_u8, int32_t 
                 out[c] = pfk_warp_elem_u8(j, interp, plane, cls, sx, sy, wi, c, ch);
             } else {
                 float v = pfk_warp_elem_f(j, interp, plane, cls, sx, sy, wf, c, ch);
-                if (j->dtype == PF_U16) pfk_warp_st_u16(out + 2 * c, pfk_sat_u16_f(v));
-                else pfk_warp_st_f32(out + 4 * c, v);
+                if (j->dtype == PF_U16) pfk_st_u16(out + 2 * c, pfk_sat_u16_f(v));
+                else pfk_st_f32(out + 4 * c, v);
             }
         }
     }
