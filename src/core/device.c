@@ -20,13 +20,17 @@ static const char *kind_name(pf_device_kind k) {
     return k == PF_DEVICE_CPU ? "PF_DEVICE_CPU" : k == PF_DEVICE_CUDA ? "PF_DEVICE_CUDA" : "?";
 }
 
+static pf_status check_kind(const char *fn, pf_device_kind kind) {
+    if (kind == PF_DEVICE_CPU || kind == PF_DEVICE_CUDA) return PF_OK;
+    return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: kind is %d; use PF_DEVICE_CPU or PF_DEVICE_CUDA", fn, (int)kind);
+}
+
 pf_status pf_device_count(pf_device_kind kind, int *count) {
     pfi_clear_error();
     if (count == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_device_count: count is NULL");
     *count = 0;
-    if (kind != PF_DEVICE_CPU && kind != PF_DEVICE_CUDA)
-        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_device_count: kind is %d; use PF_DEVICE_CPU or PF_DEVICE_CUDA",
-                        (int)kind);
+    pf_status st = check_kind("pf_device_count", kind);
+    if (st != PF_OK) return st;
     const pfi_backend *be = pfi_backend_get(kind);
     if (be == NULL) return PF_OK; /* built without it: none */
     return be->device_count(count);
@@ -36,9 +40,8 @@ pf_status pf_device_open(pf_device_kind kind, int index, pf_device **out) {
     pfi_clear_error();
     if (out == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_device_open: out is NULL");
     *out = NULL;
-    if (kind != PF_DEVICE_CPU && kind != PF_DEVICE_CUDA)
-        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_device_open: kind is %d; use PF_DEVICE_CPU or PF_DEVICE_CUDA",
-                        (int)kind);
+    pf_status st = check_kind("pf_device_open", kind);
+    if (st != PF_OK) return st;
     const pfi_backend *be = pfi_backend_get(kind);
     if (be == NULL)
         return pfi_fail(PF_ERR_UNSUPPORTED,
@@ -60,7 +63,7 @@ pf_status pf_device_open(pf_device_kind kind, int index, pf_device **out) {
         pthread_mutex_unlock(&g_lock);
         return pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_device_open: out of memory");
     }
-    pf_status st = be->device_probe(index, &d->props);
+    st = be->device_probe(index, &d->props);
     if (st != PF_OK) {
         pthread_mutex_unlock(&g_lock);
         free(d);

@@ -125,17 +125,18 @@ static pf_status cu_stream_sync(int device, void *impl) {
     return PF_OK;
 }
 
+/* A stream/event query: cudaErrorNotReady is the answer "not done yet",
+ * not a failure; *done is set only when the query answered. */
+static pf_status query_result(const char *call, cudaError_t e, int *done) {
+    if (e != cudaSuccess && e != cudaErrorNotReady) return fail_cuda(call, e);
+    *done = e == cudaSuccess;
+    return PF_OK;
+}
+
 static pf_status cu_stream_query(int device, void *impl, int *done) {
     pf_status st = use_device(device);
     if (st != PF_OK) return st;
-    cudaError_t e = cudaStreamQuery((cudaStream_t)impl);
-    if (e == cudaErrorNotReady) {
-        *done = 0;
-        return PF_OK;
-    }
-    if (e != cudaSuccess) return fail_cuda("cudaStreamQuery", e);
-    *done = 1;
-    return PF_OK;
+    return query_result("cudaStreamQuery", cudaStreamQuery((cudaStream_t)impl), done);
 }
 
 typedef struct cu_callback {
@@ -194,14 +195,7 @@ static pf_status cu_event_wait(int device, void *stream, void *event) {
 static pf_status cu_event_query(int device, void *event, int *done) {
     pf_status st = use_device(device);
     if (st != PF_OK) return st;
-    cudaError_t e = cudaEventQuery((cudaEvent_t)event);
-    if (e == cudaErrorNotReady) {
-        *done = 0;
-        return PF_OK;
-    }
-    if (e != cudaSuccess) return fail_cuda("cudaEventQuery", e);
-    *done = 1;
-    return PF_OK;
+    return query_result("cudaEventQuery", cudaEventQuery((cudaEvent_t)event), done);
 }
 static pf_status cu_event_sync(int device, void *event) {
     pf_status st = use_device(device);

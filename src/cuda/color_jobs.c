@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "cpu/color_exec.h"
+#include "cuda/gpu_jobs.h"
 #include "ref/color_rows.h"
 
 _Static_assert((int)PFK_COLOR_RGB2RGB == (int)PFI_CK_RGB2RGB && (int)PFK_COLOR_HSV2RGB == (int)PFI_CK_HSV2RGB &&
@@ -56,8 +57,7 @@ pf_status pfi_gpu_color_build(pfi_arena *a, int count, const pf_image src[], con
     b->hdiv = (const int32_t *)dev_t + 256;
     b->count = count;
     b->jobs = dev_j;
-    grid->w = grid->h = 0;
-    grid->n = count;
+    pfi_grid_begin(grid, count);
     for (int i = 0; i < count; i++) {
         pfk_color_job *j = &jobs[i];
         j->src = src[i].data;
@@ -69,8 +69,7 @@ pf_status pfi_gpu_color_build(pfi_arena *a, int count, const pf_image src[], con
         j->scn = src[i].channels;
         j->dcn = dst[i].channels;
         j->hsv_trunc_px = pfi_hsv2rgb_trunc_px(j->width);
-        if (j->width > grid->w) grid->w = j->width;
-        if (j->height > grid->h) grid->h = j->height;
+        pfi_grid_cover(grid, j->width, j->height);
     }
     *dev_batch = dev_b;
     return PF_OK;

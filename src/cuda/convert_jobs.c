@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "cuda/gpu_jobs.h"
 
 _Static_assert((int)PFK_CVT_COPY == (int)PFI_CVT_COPY && (int)PFK_CVT_SCALE == (int)PFI_CVT_SCALE &&
                    (int)PFK_CVT_NORM == (int)PFI_CVT_NORM,
@@ -36,8 +37,7 @@ pf_status pfi_gpu_cvt_build(pfi_arena *a, int count, const pfi_cvt_sample smp[],
         return pfi_fail(PF_ERR_INTERNAL, "element map: GPU parameter arena too small for %d samples", count);
     b->count = count;
     b->jobs = dev_j;
-    grid->w = grid->h = 0;
-    grid->n = count;
+    pfi_grid_begin(grid, count);
     for (int i = 0; i < count; i++) {
         const pfi_cvt_sample *s = &smp[i];
         pfk_cvt_job *j = &jobs[i];
@@ -63,8 +63,7 @@ pf_status pfi_gpu_cvt_build(pfi_arena *a, int count, const pfi_cvt_sample smp[],
         memcpy(j->xf.mean, x->mean, sizeof j->xf.mean);
         memcpy(j->xf.stdv, x->stdv, sizeof j->xf.stdv);
         memcpy(j->xf.fill, x->fill, sizeof j->xf.fill);
-        if (j->width > grid->w) grid->w = j->width;
-        if (j->height > grid->h) grid->h = j->height;
+        pfi_grid_cover(grid, j->width, j->height);
     }
     *dev_batch = dev_b;
     if (dev_jobs) *dev_jobs = dev_j;
@@ -90,25 +89,22 @@ pf_status pfi_gpu_minmax_build(pfi_arena *a, int count, const pf_image src[], do
     b->hi = hi;
     b->jobs = dev_j;
     b->cvt_jobs = cvt_jobs;
-    grid->w = grid->h = 0;
-    grid->n = count;
+    pfi_grid_begin(grid, count);
     for (int i = 0; i < count; i++) {
         const pf_image *s = &src[i];
         pfk_minmax_job *j = &jobs[i];
-        int planar = s->layout == PF_CHW && s->channels > 1;
         j->src = s->data;
         j->row_stride = s->row_stride;
-        j->plane_stride = planar ? s->plane_stride : 0;
+        j->plane_stride = pfi_gpu_plane_stride(s);
         j->width = s->width;
         j->height = s->height;
-        j->planes = planar ? s->channels : 1;
-        j->cn = planar ? 1 : s->channels;
+        j->planes = pfi_gpu_planes(s);
+        j->cn = pfi_gpu_plane_cn(s);
         j->dtype = s->dtype;
         keys[2 * i] = INT32_MAX; /* the upload initializes the reduction */
         keys[2 * i + 1] = INT32_MIN;
         j->keys = (int32_t *)dev_k + 2 * i;
-        if (j->width > grid->w) grid->w = j->width;
-        if (j->height > grid->h) grid->h = j->height;
+        pfi_grid_cover(grid, j->width, j->height);
     }
     *dev_batch = dev_b;
     return PF_OK;

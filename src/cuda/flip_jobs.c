@@ -2,6 +2,7 @@
 #include "cuda/flip_jobs.h"
 
 #include "core/error.h"
+#include "cuda/gpu_jobs.h"
 
 size_t pfi_gpu_flip_bytes(int count, size_t *scratch_bytes) {
     *scratch_bytes = 0;
@@ -26,23 +27,21 @@ pf_status pfi_gpu_flip_build(pfi_arena *a, int count, const pf_image src[], cons
         return pfi_fail(PF_ERR_INTERNAL, "pf_flip: GPU parameter arena too small for %d samples", count);
     b->count = count;
     b->jobs = dev_j;
-    grid->w = grid->h = 0;
-    grid->n = count;
+    pfi_grid_begin(grid, count);
     for (int i = 0; i < count; i++) {
         const pf_image *s = &src[i], *d = &dst[i];
         pfk_flip_job *j = &jobs[i];
         pf_flip_code c = codes[ncodes == 1 ? 0 : i];
-        int planar = s->layout == PF_CHW && s->channels > 1;
-        int32_t px = (int32_t)pf_dtype_size(s->dtype) * (planar ? 1 : s->channels);
+        int32_t px = (int32_t)pf_dtype_size(s->dtype) * pfi_gpu_plane_cn(s);
         j->src = s->data;
         j->dst = d->data;
         j->src_stride = s->row_stride;
         j->dst_stride = d->row_stride;
-        j->src_plane = planar ? s->plane_stride : 0;
-        j->dst_plane = planar ? d->plane_stride : 0;
+        j->src_plane = pfi_gpu_plane_stride(s);
+        j->dst_plane = pfi_gpu_plane_stride(d);
         j->width = d->width;
         j->height = d->height;
-        j->planes = planar ? s->channels : 1;
+        j->planes = pfi_gpu_planes(s);
         uint64_t v[7] = {(uint64_t)px, (uint64_t)(uintptr_t)s->data, (uint64_t)(uintptr_t)d->data,
                          (uint64_t)s->row_stride, (uint64_t)d->row_stride, (uint64_t)j->src_plane,
                          (uint64_t)j->dst_plane};
@@ -50,8 +49,7 @@ pf_status pfi_gpu_flip_build(pfi_arena *a, int count, const pf_image src[], cons
         j->units = px / j->unit;
         j->flip_x = c == PF_FLIP_HORIZONTAL || c == PF_FLIP_BOTH;
         j->flip_y = c == PF_FLIP_VERTICAL || c == PF_FLIP_BOTH;
-        if (j->width > grid->w) grid->w = j->width;
-        if (j->height > grid->h) grid->h = j->height;
+        pfi_grid_cover(grid, j->width, j->height);
     }
     *dev_batch = dev_b;
     return PF_OK;

@@ -4,13 +4,18 @@
 #include <stdint.h>
 
 #include "core/error.h"
+#include "cuda/gpu_jobs.h"
+
+int pfi_gpu_view_aligned(const pf_image *im) {
+    uint64_t es = (uint64_t)pf_dtype_size(im->dtype);
+    if (es <= 1) return 1;
+    uint64_t bits = (uint64_t)(uintptr_t)im->data | (uint64_t)im->row_stride | (uint64_t)pfi_gpu_plane_stride(im);
+    return bits % es == 0;
+}
 
 pf_status pfi_gpu_check_aligned(const char *op, const char *side, int i, const pf_image *im) {
-    uint64_t es = (uint64_t)pf_dtype_size(im->dtype);
-    if (es <= 1) return PF_OK;
-    uint64_t bits = (uint64_t)(uintptr_t)im->data | (uint64_t)im->row_stride |
-                    (im->layout == PF_CHW && im->channels > 1 ? (uint64_t)im->plane_stride : 0);
-    if (bits % es == 0) return PF_OK;
+    if (pfi_gpu_view_aligned(im)) return PF_OK;
+    size_t es = pf_dtype_size(im->dtype);
     return pfi_fail(PF_ERR_UNSUPPORTED,
                     "%s: %s[%d] (%s) has an address or stride that is not a multiple of %d bytes; the CUDA "
                     "path needs element-aligned device views",

@@ -4,6 +4,10 @@
 
 #include "pixflow/core.h"
 
+/* 1 when the view's address, row stride and plane stride (CHW) are
+ * multiples of its element size (always for 1-byte elements). */
+int pfi_gpu_view_aligned(const pf_image *im);
+
 /* The view's address, row stride and plane stride (CHW) are multiples of
  * its element size: GPU kernels load u16/s16/s32/f16/bf16/f32 elements
  * as whole words, which a misaligned address would fault on (the CPU

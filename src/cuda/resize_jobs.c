@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "cuda/gpu_check.h"
+#include "cuda/gpu_jobs.h"
 #include "cuda/resize_jobs.h"
 #include "ref/resize_plan.h"
 
@@ -73,16 +75,6 @@ static int32_t type_of(pf_dtype dt) {
     return dt == PF_U8 ? PFK_RZ_T_U8 : dt == PF_U16 ? PFK_RZ_T_U16 : PFK_RZ_T_F32;
 }
 
-/* Data pointer and strides all multiples of the element size, so the
- * kernel may use plain typed loads / stores. */
-static int32_t view_aligned(const pf_image *im) {
-    size_t es = pf_dtype_size(im->dtype);
-    if (es <= 1) return 1;
-    int planar = im->layout == PF_CHW && im->channels > 1;
-    ptrdiff_t e = (ptrdiff_t)es;
-    return (uintptr_t)im->data % es == 0 && im->row_stride % e == 0 && (!planar || im->plane_stride % e == 0);
-}
-
 /* Uploads the tables of one plan axis the kinds read. */
 static pf_status put_axis(pfi_arena *a, const pfi_axis *ax, int want_i16, int want_i32, int want_f32,
                           const int32_t **idx, const int16_t **icoef, const int32_t **acoef, const float **fcoef) {
@@ -98,25 +90,23 @@ static pf_status put_axis(pfi_arena *a, const pfi_axis *ax, int want_i16, int wa
 
 /* The source view's fields of a job (everything else is the plan's). */
 static void set_src(pfk_resize_job *job, const pf_image *src) {
-    int planar = src->layout == PF_CHW && src->channels > 1;
     job->src = (const uint8_t *)src->data;
     job->src_row = src->row_stride;
-    job->src_plane = planar ? src->plane_stride : 0;
-    job->src_aligned = view_aligned(src);
+    job->src_plane = pfi_gpu_plane_stride(src);
+    job->src_aligned = pfi_gpu_view_aligned(src); /* plain typed loads */
 }
 
 pf_status pfi_gpu_resize_job_fill(pfi_arena *a, const pf_image *src, int32_t dst_w, int32_t dst_h,
                                   const pf_resize_opts *opts, pfk_resize_job *job) {
     pf_resize_opts o = opts ? *opts : pf_resize_opts_defaults();
-    int planar = src->layout == PF_CHW && src->channels > 1;
     memset(job, 0, sizeof *job);
     set_src(job, src);
     job->sw = src->width;
     job->sh = src->height;
     job->dw = dst_w;
     job->dh = dst_h;
-    job->planes = planar ? src->channels : 1;
-    job->cn = planar ? 1 : src->channels;
+    job->planes = pfi_gpu_planes(src);
+    job->cn = pfi_gpu_plane_cn(src);
     job->type = type_of(src->dtype);
 
     pfi_resize_plan p;
@@ -160,11 +150,10 @@ pf_status pfi_gpu_resize_job_fill(pfi_arena *a, const pf_image *src, int32_t dst
 }
 
 void pfi_gpu_resize_job_set_dst(pfk_resize_job *job, const pf_image *dst) {
-    int planar = dst->layout == PF_CHW && dst->channels > 1;
     job->dst = (uint8_t *)dst->data;
     job->dst_row = dst->row_stride;
-    job->dst_plane = planar ? dst->plane_stride : 0;
-    job->dst_aligned = view_aligned(dst);
+    job->dst_plane = pfi_gpu_plane_stride(dst);
+    job->dst_aligned = pfi_gpu_view_aligned(dst);
 }
 
 /* How far back a sample looks for one of its shape (bounds the search
@@ -173,7 +162,7 @@ void pfi_gpu_resize_job_set_dst(pfk_resize_job *job, const pf_image *dst) {
 
 /* Same plan and job shape: sizes, dtype, channels, planar or not. */
 static int same_plan(const pf_image *s0, const pf_image *d0, const pf_image *s1, const pf_image *d1) {
-    int p0 = s0->layout == PF_CHW && s0->channels > 1, p1 = s1->layout == PF_CHW && s1->channels > 1;
+    int p0 = pfi_gpu_planar(s0), p1 = pfi_gpu_planar(s1);
     return s0->width == s1->width && s0->height == s1->height && d0->width == d1->width &&
            d0->height == d1->height && s0->dtype == s1->dtype && s0->channels == s1->channels && p0 == p1;
 }

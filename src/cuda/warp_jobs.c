@@ -6,22 +6,22 @@
 #include "core/error.h"
 #include "cpu/warp_matrix.h"
 #include "cuda/warp_jobs.h"
+#include "cuda/gpu_jobs.h"
 
 pf_status pfi_gpu_warp_job_fill(pfi_arena *a, const pf_image *src, int32_t dst_w, int32_t dst_h,
                                 const double *m_inverse, int perspective, const pf_warp_opts *opts,
                                 pfk_warp_job *job) {
     (void)a; /* weights are recomputed per pixel: nothing to stage */
-    int planar = src->layout == PF_CHW && src->channels > 1;
     memset(job, 0, sizeof *job);
     job->src = (const uint8_t *)src->data;
     job->src_row = src->row_stride;
-    job->src_plane = planar ? src->plane_stride : 0;
+    job->src_plane = pfi_gpu_plane_stride(src);
     job->src_w = src->width;
     job->src_h = src->height;
     job->dst_w = dst_w;
     job->dst_h = dst_h;
-    job->cn = planar ? 1 : src->channels;
-    job->planes = planar ? src->channels : 1;
+    job->cn = pfi_gpu_plane_cn(src);
+    job->planes = pfi_gpu_planes(src);
     job->dtype = (int32_t)src->dtype;
     job->esize = (int32_t)pf_dtype_size(src->dtype);
     job->interp = (int32_t)opts->interp;
@@ -49,20 +49,17 @@ pf_status pfi_gpu_warp_build(pfi_arena *a, const char *op, int perspective, int 
     if (jobs == NULL || batch == NULL)
         return pfi_fail(PF_ERR_INTERNAL, "%s: GPU parameter arena too small for %d samples", op, count);
     int nm = perspective ? 9 : 6;
-    grid->w = grid->h = 0;
-    grid->n = count;
+    pfi_grid_begin(grid, count);
     for (int i = 0; i < count; i++) {
         int mi = nmatrices == 1 ? 0 : i;
         double m[9];
         pf_status st = pfi_warp_dst_to_src(op, perspective, matrices + (size_t)mi * (size_t)nm, mi, opts->flags, m);
         if (st != PF_OK) return st;
         pfi_gpu_warp_job_fill(a, &src[i], dst[i].width, dst[i].height, m, perspective, opts, &jobs[i]);
-        int planar = dst[i].layout == PF_CHW && dst[i].channels > 1;
         jobs[i].dst = (uint8_t *)dst[i].data;
         jobs[i].dst_row = dst[i].row_stride;
-        jobs[i].dst_plane = planar ? dst[i].plane_stride : 0;
-        if (dst[i].width > grid->w) grid->w = dst[i].width;
-        if (dst[i].height > grid->h) grid->h = dst[i].height;
+        jobs[i].dst_plane = pfi_gpu_plane_stride(&dst[i]);
+        pfi_grid_cover(grid, dst[i].width, dst[i].height);
     }
     batch->count = count;
     batch->jobs = jobs_dev;

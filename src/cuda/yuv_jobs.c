@@ -4,6 +4,7 @@
 
 #include "core/error.h"
 #include "cpu/yuv_exec.h"
+#include "cuda/gpu_jobs.h"
 
 size_t pfi_gpu_yuv_bytes(int count, size_t *scratch_bytes) {
     *scratch_bytes = 0;
@@ -28,8 +29,7 @@ pf_status pfi_gpu_yuv_build(pfi_arena *a, int count, const pf_yuv src[], const p
     b->blue_first = c.blue_first;
     b->count = count;
     b->jobs = dev_j;
-    grid->w = grid->h = 0;
-    grid->n = count;
+    pfi_grid_begin(grid, count);
     for (int i = 0; i < count; i++) {
         const pf_yuv *f = &src[i];
         pfk_yuv_job *j = &jobs[i];
@@ -56,8 +56,7 @@ pf_status pfi_gpu_yuv_build(pfi_arena *a, int count, const pf_yuv src[], const p
             j->u_stride = j->v_stride = 0;
             j->c_step = 0;
         }
-        if (j->width > grid->w) grid->w = j->width;
-        if (j->height > grid->h) grid->h = j->height;
+        pfi_grid_cover(grid, j->width, j->height);
     }
     *dev_batch = dev_b;
     return PF_OK;

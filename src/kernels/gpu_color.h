@@ -73,63 +73,44 @@ PFK_COLOR_MOVE(pfk_color_move16, uint16_t)
 PFK_COLOR_MOVE(pfk_color_move32, uint32_t)
 #undef PFK_COLOR_MOVE
 
+/* Gray and YCrCb <-> RGB of the integer dtypes: the same fixed-point
+ * math (color_math.h) for u8 and u16 with the dtype's chroma offset and
+ * maximum. The other kinds are HSV, u8 only as in OpenCV (pfk_color_u8). */
+#define PFK_COLOR_YCC(NAME, T, GRAY, HALF, MAXV)                                                     \
+    PF_HD void NAME(const pfk_color_batch *b, const pfk_color_job *j, const T *s, T *o) {            \
+        const int bi = b->bidx;                                                                      \
+        int32_t r[3];                                                                                \
+        if (b->kind == PFK_COLOR_RGB2GRAY) {                                                         \
+            int32_t w[3];                                                                            \
+            pfk_gray_weights_i(bi, w);                                                               \
+            o[0] = GRAY(s[0], s[1], s[2], w);                                                        \
+            return;                                                                                  \
+        }                                                                                            \
+        if (b->kind == PFK_COLOR_RGB2YCRCB) pfk_ycrcb_i(s[0], s[1], s[2], bi, HALF, MAXV, r);        \
+        else pfk_ycrcb2rgb_i(s[0], s[1], s[2], bi, HALF, MAXV, r);                                   \
+        o[0] = (T)r[0], o[1] = (T)r[1], o[2] = (T)r[2];                                              \
+        if (j->dcn == 4) o[3] = (T)MAXV; /* YCrCb -> RGBA (YCrCb itself has 3) */                    \
+    }
+PFK_COLOR_YCC(pfk_color_ycc8, uint8_t, pfk_gray_u8, 128, 255)
+PFK_COLOR_YCC(pfk_color_ycc16, uint16_t, pfk_gray_u16, 32768, 65535)
+#undef PFK_COLOR_YCC
+
 PF_HD void pfk_color_u8(const pfk_color_batch *b, const pfk_color_job *j, const uint8_t *s, uint8_t *o,
                         int32_t x) {
     const int bi = b->bidx;
-    int32_t r[3];
-    switch (b->kind) {
-    case PFK_COLOR_RGB2GRAY: {
-        int32_t w[3];
-        pfk_gray_weights_i(bi, w);
-        o[0] = pfk_gray_u8(s[0], s[1], s[2], w);
-        break;
-    }
-    case PFK_COLOR_RGB2YCRCB:
-        pfk_ycrcb_i(s[0], s[1], s[2], bi, 128, 255, r);
-        o[0] = (uint8_t)r[0], o[1] = (uint8_t)r[1], o[2] = (uint8_t)r[2];
-        break;
-    case PFK_COLOR_YCRCB2RGB:
-        pfk_ycrcb2rgb_i(s[0], s[1], s[2], bi, 128, 255, r);
-        o[0] = (uint8_t)r[0], o[1] = (uint8_t)r[1], o[2] = (uint8_t)r[2];
-        if (j->dcn == 4) o[3] = 255;
-        break;
-    case PFK_COLOR_RGB2HSV: {
+    if (b->kind == PFK_COLOR_RGB2HSV) {
         int32_t bb = s[bi], g = s[1], rr = s[bi ^ 2];
         int32_t v = bb > g ? bb : g, mn = bb < g ? bb : g;
         v = v > rr ? v : rr;
         mn = mn < rr ? mn : rr;
         pfk_hsv_u8_core(bb, g, rr, b->sdiv[v], b->hdiv[v - mn], b->hrange, o);
-        break;
-    }
-    default: { /* HSV2RGB */
+    } else if (b->kind == PFK_COLOR_HSV2RGB) {
         uint8_t bgr[3];
         pfk_hsv2rgb_u8(s[0], s[1], s[2], b->hscale, x < j->hsv_trunc_px, bgr);
         o[bi] = bgr[0], o[1] = bgr[1], o[bi ^ 2] = bgr[2];
         if (j->dcn == 4) o[3] = 255;
-        break;
-    }
-    }
-}
-
-PF_HD void pfk_color_u16(const pfk_color_batch *b, const pfk_color_job *j, const uint16_t *s, uint16_t *o) {
-    const int bi = b->bidx;
-    int32_t r[3];
-    switch (b->kind) {
-    case PFK_COLOR_RGB2GRAY: {
-        int32_t w[3];
-        pfk_gray_weights_i(bi, w);
-        o[0] = pfk_gray_u16(s[0], s[1], s[2], w);
-        break;
-    }
-    case PFK_COLOR_RGB2YCRCB:
-        pfk_ycrcb_i(s[0], s[1], s[2], bi, 32768, 65535, r);
-        o[0] = (uint16_t)r[0], o[1] = (uint16_t)r[1], o[2] = (uint16_t)r[2];
-        break;
-    default: /* YCRCB2RGB (HSV has no u16, as in OpenCV) */
-        pfk_ycrcb2rgb_i(s[0], s[1], s[2], bi, 32768, 65535, r);
-        o[0] = (uint16_t)r[0], o[1] = (uint16_t)r[1], o[2] = (uint16_t)r[2];
-        if (j->dcn == 4) o[3] = 65535;
-        break;
+    } else {
+        pfk_color_ycc8(b, j, s, o);
     }
 }
 
@@ -164,7 +145,7 @@ PF_HD void pfk_color_at(const pfk_color_batch *b, int32_t n, int32_t x, int32_t 
         else pfk_color_move32(b, j, s, o);
     }
     else if (b->dtype == PF_U8) pfk_color_u8(b, j, s, o, x);
-    else if (b->dtype == PF_U16) pfk_color_u16(b, j, (const uint16_t *)(const void *)s, (uint16_t *)(void *)o);
+    else if (b->dtype == PF_U16) pfk_color_ycc16(b, j, (const uint16_t *)(const void *)s, (uint16_t *)(void *)o);
     else pfk_color_f32(b, j, (const float *)(const void *)s, (float *)(void *)o);
 }
 

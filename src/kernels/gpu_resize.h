@@ -18,8 +18,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
+#include "kernels/gpu_mem.h"
 #include "kernels/resize_math.h"
 
 /* Plan kinds (numerically equal to pfi_rz_kind / pfi_h_kind / pfi_v_kind;
@@ -65,13 +65,11 @@ PF_HD float pfk_rz_ld(const pfk_resize_job *j, const uint8_t *row, int32_t e) {
     if (j->type == PFK_RZ_T_U16) {
         const uint8_t *p = row + (ptrdiff_t)e * 2;
         if (j->src_aligned) return (float)*(const uint16_t *)(const void *)p;
-        return (float)(uint16_t)(p[0] | (p[1] << 8));
+        return (float)pfk_ldu_u16(p);
     }
     const uint8_t *p = row + (ptrdiff_t)e * 4;
     if (j->src_aligned) return *(const float *)(const void *)p;
-    float v;
-    memcpy(&v, p, sizeof v);
-    return v;
+    return pfk_ldu_f32(p);
 }
 
 PF_HD const uint8_t *pfk_rz_src_row(const pfk_resize_job *j, int32_t plane, int32_t y) {
@@ -406,11 +404,11 @@ PF_HD void pfk_rz_store_elem(const pfk_resize_job *j, int32_t plane, int32_t y, 
     } else if (t == PFK_RZ_T_U16) {
         uint8_t *d = drow + (ptrdiff_t)e * 2;
         if (j->dst_aligned) *(uint16_t *)(void *)d = o16;
-        else { d[0] = (uint8_t)(o16 & 0xff); d[1] = (uint8_t)(o16 >> 8); }
+        else pfk_stu_u16(d, o16);
     } else {
         uint8_t *d = drow + (ptrdiff_t)e * 4;
         if (j->dst_aligned) *(float *)(void *)d = of;
-        else memcpy(d, &of, sizeof of);
+        else pfk_stu_f32(d, of);
     }
 }
 

@@ -15,9 +15,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
-
 #include "kernels/border_math.h"
+#include "kernels/gpu_mem.h"
 #include "kernels/warp_math.h"
 #include "pixflow/core.h"
 
@@ -50,46 +49,6 @@ typedef struct pfk_warp_batch {
     int32_t count;
     const pfk_warp_job *jobs;
 } pfk_warp_batch;
-
-/* -------------------------------------------------------------- loads */
-
-PF_HD float pfk_warp_ld_f32(const uint8_t *p) {
-#if defined(__CUDA_ARCH__)
-    if (((uintptr_t)p & 3u) == 0) return *(const float *)p;
-#endif
-    float v;
-    memcpy(&v, p, 4);
-    return v;
-}
-
-PF_HD uint16_t pfk_warp_ld_u16(const uint8_t *p) {
-#if defined(__CUDA_ARCH__)
-    if (((uintptr_t)p & 1u) == 0) return *(const uint16_t *)p;
-#endif
-    uint16_t v;
-    memcpy(&v, p, 2);
-    return v;
-}
-
-PF_HD void pfk_warp_st_f32(uint8_t *p, float v) {
-#if defined(__CUDA_ARCH__)
-    if (((uintptr_t)p & 3u) == 0) {
-        *(float *)p = v;
-        return;
-    }
-#endif
-    memcpy(p, &v, 4);
-}
-
-PF_HD void pfk_warp_st_u16(uint8_t *p, uint16_t v) {
-#if defined(__CUDA_ARCH__)
-    if (((uintptr_t)p & 1u) == 0) {
-        *(uint16_t *)p = v;
-        return;
-    }
-#endif
-    memcpy(p, &v, 2);
-}
 
 /* ---------------------------------------------------------- positions */
 
@@ -133,6 +92,14 @@ PF_HD int32_t pfk_warp_bidx(const pfk_warp_job *j, int32_t p, int32_t len) {
     return pfk_border_index(p, len, j->border == PFK_WARP_TRANSPARENT ? PFK_BORDER_REFLECT_101 : j->border);
 }
 
+/* Source column/row of a tap at (sx, sy) after the border rule: as they
+ * are when all the pixel's taps are inside, else pfk_warp_bidx's
+ * (negative: not read, the border value instead). */
+PF_HD void pfk_warp_tap_pos(const pfk_warp_job *j, int inside, int32_t sx, int32_t sy, int32_t *bx, int32_t *by) {
+    *bx = inside ? sx : pfk_warp_bidx(j, sx, j->src_w);
+    *by = inside ? sy : pfk_warp_bidx(j, sy, j->src_h);
+}
+
 /* Element c of source pixel (bx, by) of `plane`, as float (u16/f32) or
  * integer (u8); bx or by < 0 (outside under CONSTANT) gives the border
  * value of channel ch. */
@@ -140,7 +107,7 @@ PF_HD float pfk_warp_tap_f(const pfk_warp_job *j, const uint8_t *plane, int32_t 
                            int32_t ch) {
     if (bx < 0 || by < 0) return j->dtype == PF_U16 ? (float)j->cval.u16[ch] : j->cval.f32[ch];
     const uint8_t *p = plane + (ptrdiff_t)by * j->src_row + ((ptrdiff_t)bx * j->cn + c) * j->esize;
-    return j->dtype == PF_U16 ? (float)pfk_warp_ld_u16(p) : pfk_warp_ld_f32(p);
+    return j->dtype == PF_U16 ? (float)pfk_ld_u16(p) : pfk_ld_f32(p);
 }
 
 PF_HD int32_t pfk_warp_tap_i(const pfk_warp_job *j, const uint8_t *plane, int32_t bx, int32_t by, int32_t c,
@@ -181,17 +148,14 @@ PF_HD uint8_t pfk_warp_elem_u8(const pfk_warp_job *j, int interp, const uint8_t 
     if (cls == PFK_WARP_CVAL) return j->cval.u8[ch];
     int inside = cls == PFK_WARP_INSIDE;
     if (interp == 0) {
-        int32_t bx = inside ? sx : pfk_warp_bidx(j, sx, j->src_w), by = inside ? sy : pfk_warp_bidx(j, sy, j->src_h);
+        int32_t bx, by;
+        pfk_warp_tap_pos(j, inside, sx, sy, &bx, &by);
         return (uint8_t)pfk_warp_tap_i(j, plane, bx, by, c, ch);
     }
     if (interp == 1) {
-        int32_t bx0 = sx, bx1 = sx + 1, by0 = sy, by1 = sy + 1;
-        if (!inside) {
-            bx0 = pfk_warp_bidx(j, sx, j->src_w);
-            bx1 = pfk_warp_bidx(j, sx + 1, j->src_w);
-            by0 = pfk_warp_bidx(j, sy, j->src_h);
-            by1 = pfk_warp_bidx(j, sy + 1, j->src_h);
-        }
+        int32_t bx0, by0, bx1, by1;
+        pfk_warp_tap_pos(j, inside, sx, sy, &bx0, &by0);
+        pfk_warp_tap_pos(j, inside, sx + 1, sy + 1, &bx1, &by1);
         int32_t sum = pfk_warp_tap_i(j, plane, bx0, by0, c, ch) * wi[0] +
                       pfk_warp_tap_i(j, plane, bx1, by0, c, ch) * wi[1] +
                       pfk_warp_tap_i(j, plane, bx0, by1, c, ch) * wi[2] +
@@ -226,17 +190,14 @@ PF_HD float pfk_warp_elem_f(const pfk_warp_job *j, int interp, const uint8_t *pl
     if (cls == PFK_WARP_CVAL) return pfk_warp_tap_f(j, plane, -1, -1, c, ch);
     int inside = cls == PFK_WARP_INSIDE;
     if (interp == 0) {
-        int32_t bx = inside ? sx : pfk_warp_bidx(j, sx, j->src_w), by = inside ? sy : pfk_warp_bidx(j, sy, j->src_h);
+        int32_t bx, by;
+        pfk_warp_tap_pos(j, inside, sx, sy, &bx, &by);
         return pfk_warp_tap_f(j, plane, bx, by, c, ch);
     }
     if (interp == 1) {
-        int32_t bx0 = sx, bx1 = sx + 1, by0 = sy, by1 = sy + 1;
-        if (!inside) {
-            bx0 = pfk_warp_bidx(j, sx, j->src_w);
-            bx1 = pfk_warp_bidx(j, sx + 1, j->src_w);
-            by0 = pfk_warp_bidx(j, sy, j->src_h);
-            by1 = pfk_warp_bidx(j, sy + 1, j->src_h);
-        }
+        int32_t bx0, by0, bx1, by1;
+        pfk_warp_tap_pos(j, inside, sx, sy, &bx0, &by0);
+        pfk_warp_tap_pos(j, inside, sx + 1, sy + 1, &bx1, &by1);
         return pfk_warp_tap_f(j, plane, bx0, by0, c, ch) * wf[0] + pfk_warp_tap_f(j, plane, bx1, by0, c, ch) * wf[1] +
                pfk_warp_tap_f(j, plane, bx0, by1, c, ch) * wf[2] + pfk_warp_tap_f(j, plane, bx1, by1, c, ch) * wf[3];
     }
@@ -330,8 +291,8 @@ PF_HD void pfk_warp_store(const pfk_warp_job *j, int interp, int is_u8, int32_t 
                 out[c] = pfk_warp_elem_u8(j, interp, plane, cls, sx, sy, wi, c, ch);
             } else {
                 float v = pfk_warp_elem_f(j, interp, plane, cls, sx, sy, wf, c, ch);
-                if (j->dtype == PF_U16) pfk_warp_st_u16(out + 2 * c, pfk_sat_u16_f(v));
-                else pfk_warp_st_f32(out + 4 * c, v);
+                if (j->dtype == PF_U16) pfk_st_u16(out + 2 * c, pfk_sat_u16_f(v));
+                else pfk_st_f32(out + 4 * c, v);
             }
         }
     }

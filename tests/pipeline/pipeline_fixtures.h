@@ -50,6 +50,22 @@ static inline void fx_make_folder(const char *dir, int n, int classes) {
     }
 }
 
+/* In dir (made by fx_make_folder with at least 3 classes): a truncated PPM
+ * (class_1/broken_truncated.ppm), a non-image with a .ppm name
+ * (class_2/broken_text.ppm) and a dangling link (class_0/broken_link.ppm). */
+static inline void fx_add_broken(const char *dir) {
+    char path[4300];
+    size_t size;
+    unsigned char *b = fx_ppm(40, 40, 5, &size);
+    snprintf(path, sizeof path, "%.2000s/class_1/broken_truncated.ppm", dir);
+    fx_write(path, b, size / 2);
+    free(b);
+    snprintf(path, sizeof path, "%.2000s/class_2/broken_text.ppm", dir);
+    fx_write(path, "hello", 5);
+    snprintf(path, sizeof path, "%.2000s/class_0/broken_link.ppm", dir);
+    if (symlink("/nonexistent/pixflow/file.ppm", path) != 0) perror("symlink");
+}
+
 static inline void fx_rm_rf(const char *dir) {
     char cmd[4200];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

@@ -147,25 +147,11 @@ static void test_sharding(void) {
     fx_rm_rf(dir);
 }
 
-/* A truncated PPM, a non-image with a .ppm name, and a dangling link. */
-static void add_broken(const char *dir) {
-    char path[4300];
-    size_t size;
-    unsigned char *b = fx_ppm(40, 40, 5, &size);
-    snprintf(path, sizeof path, "%s/class_1/broken_truncated.ppm", dir);
-    fx_write(path, b, size / 2);
-    free(b);
-    snprintf(path, sizeof path, "%s/class_2/broken_text.ppm", dir);
-    fx_write(path, "hello", 5);
-    snprintf(path, sizeof path, "%s/class_0/broken_link.ppm", dir);
-    if (symlink("/nonexistent/pixflow/file.ppm", path) != 0) perror("symlink");
-}
-
 static void test_errors_skip(void) {
     char dir[4200];
     snprintf(dir, sizeof dir, "%s_bad", g_dir);
     fx_make_folder(dir, 30, 3);
-    add_broken(dir);
+    fx_add_broken(dir);
     pf_pipeline_config c = fx_config();
     c.source.path = dir;
     c.workers = 1;

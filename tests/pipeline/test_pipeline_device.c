@@ -250,24 +250,11 @@ static void test_tar_and_resume(void) {
     fx_rm_rf(dir);
 }
 
-static void add_broken(const char *dir) {
-    char path[4300];
-    size_t size;
-    unsigned char *b = fx_ppm(40, 40, 5, &size);
-    snprintf(path, sizeof path, "%s/class_1/broken_truncated.ppm", dir);
-    fx_write(path, b, size / 2);
-    free(b);
-    snprintf(path, sizeof path, "%s/class_2/broken_text.ppm", dir);
-    fx_write(path, "hello", 5);
-    snprintf(path, sizeof path, "%s/class_0/broken_link.ppm", dir);
-    if (symlink("/nonexistent/pixflow/file.ppm", path) != 0) perror("symlink");
-}
-
 static void test_errors(void) {
     char dir[2100];
     snprintf(dir, sizeof dir, "%s_bad", g_dir);
     fx_make_folder(dir, 23, 3);
-    add_broken(dir);
+    fx_add_broken(dir);
     pf_pipeline_config c = folder_config(dir);
     compare(c, g_cpu, NULL, "skip errors");
     c.on_error = PF_ON_ERROR_FAIL;

@@ -6,6 +6,7 @@
 #ifndef PF_TESTS_GPU_EMUL_H
 #define PF_TESTS_GPU_EMUL_H
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -86,6 +87,32 @@ static inline void pft_img_fill_f32(pft_img *t, uint64_t *rng) {
             float *r = (float *)(void *)((char *)im->data + (ptrdiff_t)p * im->plane_stride + (ptrdiff_t)y * im->row_stride);
             for (int32_t x = 0; x < n; x++) r[x] = pft_rand_f32(rng);
         }
+}
+
+/* Runs the kernel body AT(b, n, x, y) at every thread of launch grid g,
+ * as the CUDA launch does (threads outside a sample's output must return
+ * at once; a grid too small leaves pixels unwritten, which the whole-buffer
+ * comparison shows). */
+#define PFT_EMULATE_GRID(AT, b, g)                                                                   \
+    do {                                                                                             \
+        for (int32_t n_ = 0; n_ < (g).n; n_++)                                                       \
+            for (int32_t y_ = 0; y_ < (g).h; y_++)                                                   \
+                for (int32_t x_ = 0; x_ < (g).w; x_++) AT((b), n_, x_, y_);                          \
+    } while (0)
+
+/* main() of a test made of seeded random cases: `<test> <seed>` re-runs
+ * one case; without arguments, `cases` cases from seed first_seed. */
+static inline int pft_seeded_main(int argc, char **argv, const char *name, int (*run_case)(uint64_t seed),
+                                  uint64_t first_seed, int cases) {
+    if (argc > 1) {
+        run_case(strtoull(argv[1], NULL, 10));
+        return pft_summary(name);
+    }
+    const char *exe = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+    int fails = 0;
+    for (int c = 0; c < cases; c++) fails += !run_case(first_seed + (uint64_t)c);
+    printf("%s: %d cases, %d differ (re-run one: %s <seed>)\n", name, cases, fails, exe);
+    return pft_summary(name);
 }
 
 #endif

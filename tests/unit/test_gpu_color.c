@@ -16,12 +16,6 @@ static int g_reported;
 static const int k_codes[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 36, 37, 38, 39,
                               40, 41, 54, 55, 66, 67, 70, 71};
 
-static void emulate(const pfk_color_batch *b, pfi_grid g) {
-    for (int32_t n = 0; n < g.n; n++)
-        for (int32_t y = 0; y < g.h; y++)
-            for (int32_t x = 0; x < g.w; x++) pfk_color_at(b, n, x, y);
-}
-
 /* Channel counts a code accepts (as pf_cvt_color validates them). */
 static void channels(int code, uint64_t *rng, int *scn, int *dcn) {
     int any = pft_range(rng, 3, 4);
@@ -79,7 +73,7 @@ static int run_case(uint64_t seed) {
     pfi_grid g;
     st = pfi_gpu_color_build(&a, count, sg, dg, (pf_color_code)code, &b, &g);
     CHECK_STATUS(st, PF_OK);
-    if (st == PF_OK) emulate(b, g);
+    if (st == PF_OK) PFT_EMULATE_GRID(pfk_color_at, b, g);
     int ok = 1;
     for (int i = 0; i < count; i++) {
         long at = in_place ? pft_img_diff(&scpu[i], &sgpu[i]) : pft_img_diff(&dcpu[i], &dgpu[i]);
@@ -98,12 +92,5 @@ static int run_case(uint64_t seed) {
 }
 
 int main(int argc, char **argv) {
-    if (argc > 1) { /* re-run one case by its seed */
-        run_case(strtoull(argv[1], NULL, 10));
-        return pft_summary("gpu_emul_color");
-    }
-    int fails = 0, cases = 2000;
-    for (int c = 0; c < cases; c++) fails += !run_case(5000 + (uint64_t)c);
-    printf("gpu_emul_color: %d cases, %d differ (re-run one: test_gpu_color <seed>)\n", cases, fails);
-    return pft_summary("gpu_emul_color");
+    return pft_seeded_main(argc, argv, "gpu_emul_color", run_case, 5000, 2000);
 }

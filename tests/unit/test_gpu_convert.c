@@ -34,12 +34,6 @@ static void emulate_minmax(const pfk_minmax_batch *b, pfi_grid g) {
     for (int32_t n = 0; n < b->count; n++) pfk_minmax_finish(b, n);
 }
 
-static void emulate(const pfk_cvt_batch *b, pfi_grid g) {
-    for (int32_t n = 0; n < g.n; n++)
-        for (int32_t y = 0; y < g.h; y++)
-            for (int32_t x = 0; x < g.w; x++) pfk_cvt_at(b, n, x, y);
-}
-
 static void fill_values(pft_img *t, uint64_t *rng) {
     if (t->im.dtype == PF_F32) pft_img_fill_f32(t, rng);
     if (pft_range(rng, 0, 7) == 0) { /* constant (u8/u16) or all-NaN (f32) images: the MINMAX corner cases */
@@ -140,7 +134,7 @@ static int run_case(uint64_t seed) {
     if (st == PF_OK && op == OP_MINMAX) st = pfi_gpu_minmax_build(&a, count, sg, no.lo, no.hi, jobs, &mb, &mg);
     CHECK_STATUS(st, PF_OK);
     if (st == PF_OK && op == OP_MINMAX) emulate_minmax(mb, mg);
-    if (st == PF_OK) emulate(b, g);
+    if (st == PF_OK) PFT_EMULATE_GRID(pfk_cvt_at, b, g);
     int ok = 1;
     for (int i = 0; i < count; i++) {
         long at = pft_img_diff(&scpu[i], &sgpu[i]);
@@ -162,12 +156,5 @@ static int run_case(uint64_t seed) {
 }
 
 int main(int argc, char **argv) {
-    if (argc > 1) { /* re-run one case by its seed */
-        run_case(strtoull(argv[1], NULL, 10));
-        return pft_summary("gpu_emul_convert");
-    }
-    int fails = 0, cases = 4000;
-    for (int c = 0; c < cases; c++) fails += !run_case(20000 + (uint64_t)c);
-    printf("gpu_emul_convert: %d cases, %d differ (re-run one: test_gpu_convert <seed>)\n", cases, fails);
-    return pft_summary("gpu_emul_convert");
+    return pft_seeded_main(argc, argv, "gpu_emul_convert", run_case, 20000, 4000);
 }

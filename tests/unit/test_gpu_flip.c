@@ -14,12 +14,6 @@
 enum { MAXB = 4 };
 static int g_reported;
 
-static void emulate(const pfk_flip_batch *b, pfi_grid g) {
-    for (int32_t n = 0; n < g.n; n++)
-        for (int32_t y = 0; y < g.h; y++)
-            for (int32_t x = 0; x < g.w; x++) pfk_flip_at(b, n, x, y);
-}
-
 static int run_case(uint64_t seed) {
     uint64_t rng = seed;
     pf_dtype dt = (pf_dtype)pft_range(&rng, 0, 6);
@@ -52,7 +46,7 @@ static int run_case(uint64_t seed) {
     pfi_grid g;
     st = pfi_gpu_flip_build(&a, count, s, dg, codes, ncodes, &b, &g);
     CHECK_STATUS(st, PF_OK);
-    if (st == PF_OK) emulate(b, g);
+    if (st == PF_OK) PFT_EMULATE_GRID(pfk_flip_at, b, g);
     int ok = 1;
     for (int i = 0; i < count; i++) {
         long at = pft_img_diff(&dcpu[i], &dgpu[i]);
@@ -101,12 +95,5 @@ static void no_device_checks(void) {
 
 int main(int argc, char **argv) {
     no_device_checks();
-    if (argc > 1) { /* re-run one case by its seed */
-        run_case(strtoull(argv[1], NULL, 10));
-        return pft_summary("gpu_emul_flip");
-    }
-    int fails = 0, cases = 1500;
-    for (int c = 0; c < cases; c++) fails += !run_case(9000 + (uint64_t)c);
-    printf("gpu_emul_flip: %d cases, %d differ (re-run one: test_gpu_flip <seed>)\n", cases, fails);
-    return pft_summary("gpu_emul_flip");
+    return pft_seeded_main(argc, argv, "gpu_emul_flip", run_case, 9000, 1500);
 }

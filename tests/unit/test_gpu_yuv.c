@@ -14,12 +14,6 @@ typedef struct frame_bufs {
     pft_img y, uv, u, v;
 } frame_bufs;
 
-static void emulate(const pfk_yuv_batch *b, pfi_grid g) {
-    for (int32_t n = 0; n < g.n; n++)
-        for (int32_t y = 0; y < g.h; y++)
-            for (int32_t x = 0; x < g.w; x++) pfk_yuv_at(b, n, x, y);
-}
-
 static int run_case(uint64_t seed) {
     uint64_t rng = seed;
     int code = pft_range(&rng, 90, 106);
@@ -57,7 +51,7 @@ static int run_case(uint64_t seed) {
     pfi_grid g;
     st = pfi_gpu_yuv_build(&a, count, src, dg, (pf_color_code)code, &o, &b, &g);
     CHECK_STATUS(st, PF_OK);
-    if (st == PF_OK) emulate(b, g);
+    if (st == PF_OK) PFT_EMULATE_GRID(pfk_yuv_at, b, g);
     for (int i = 0; i < count; i++) {
         long at = pft_img_diff(&dcpu[i], &dgpu[i]);
         if (at >= 0) ok = 0;
@@ -75,13 +69,5 @@ static int run_case(uint64_t seed) {
 }
 
 int main(int argc, char **argv) {
-    /* argv[1]: re-run one case by its seed */
-    if (argc > 1) {
-        run_case(strtoull(argv[1], NULL, 10));
-        return pft_summary("gpu_emul_yuv");
-    }
-    int fails = 0, cases = 600;
-    for (int c = 0; c < cases; c++) fails += !run_case(1000 + (uint64_t)c);
-    printf("gpu_emul_yuv: %d cases, %d differ (re-run one: test_gpu_yuv <seed>)\n", cases, fails);
-    return pft_summary("gpu_emul_yuv");
+    return pft_seeded_main(argc, argv, "gpu_emul_yuv", run_case, 1000, 600);
 }
