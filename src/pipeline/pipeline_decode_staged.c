@@ -123,6 +123,7 @@ static pf_status decode_into(pf_pipeline *p, int32_t worker, const pf_sample_inp
     sg->roi_y = q.y;
     return PF_OK;
 #else
+    (void)p;
     (void)worker;
     return pfi_fail(PF_ERR_INTERNAL, "codec sample without the codec");
 #endif
