@@ -125,5 +125,5 @@ pf_status pf_device_props_get(const pf_device *d, pf_device_props *props) {
 pf_status pf_device_synchronize(pf_device *d) {
     pfi_clear_error();
     if (d == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_device_synchronize: device is NULL");
-    return d->be->device_synchronize(d->index);
+    return pfi_fail_in("pf_device_synchronize", d->be->device_synchronize(d->index));
 }

@@ -13,6 +13,10 @@
 
 /* Sets pf_last_error() to the formatted sentence and returns status. */
 pf_status pfi_fail(pf_status status, const char *fmt, ...) PFI_PRINTF(2, 3);
+/* Prefixes the current error sentence with the public function's name
+ * ("pf_event_record: cudaEventRecord failed: ...") when status is not
+ * PF_OK; returns status. For backend entries, which name only their call. */
+pf_status pfi_fail_in(const char *fn, pf_status status);
 /* Clears the thread's error text (called at the start of public entry points). */
 void pfi_clear_error(void);
 

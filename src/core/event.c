@@ -21,7 +21,7 @@ pf_status pf_event_create(pf_device *device, pf_event **out) {
     pf_status st = device->be->event_create(device->index, &e->impl);
     if (st != PF_OK) {
         free(e);
-        return st;
+        return pfi_fail_in("pf_event_create", st);
     }
     e->dev = pfi_device_ref(device);
     *out = e;
@@ -64,7 +64,7 @@ pf_status pf_event_record(pf_event *e, pf_stream *s) {
     void *impl = NULL;
     pf_status st = event_stream("pf_event_record", e, s, &impl);
     if (st != PF_OK) return st;
-    return e->dev->be->event_record(e->dev->index, e->impl, impl);
+    return pfi_fail_in("pf_event_record", e->dev->be->event_record(e->dev->index, e->impl, impl));
 }
 
 pf_status pf_stream_wait_event(pf_stream *s, pf_event *e) {
@@ -74,20 +74,20 @@ pf_status pf_stream_wait_event(pf_stream *s, pf_event *e) {
     if (s == NULL || s->kind == PF_DEVICE_CPU) return pf_event_synchronize(e);
     if (s->kind != e->dev->kind)
         return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_stream_wait_event: stream and event are of different kinds");
-    return s->be->event_wait(s->device, s->impl, e->impl);
+    return pfi_fail_in("pf_stream_wait_event", s->be->event_wait(s->device, s->impl, e->impl));
 }
 
 pf_status pf_event_query(pf_event *e, int *done) {
     pfi_clear_error();
     if (e == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_event_query: event is NULL");
     if (done == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_event_query: done is NULL");
-    return e->dev->be->event_query(e->dev->index, e->impl, done);
+    return pfi_fail_in("pf_event_query", e->dev->be->event_query(e->dev->index, e->impl, done));
 }
 
 pf_status pf_event_synchronize(pf_event *e) {
     pfi_clear_error();
     if (e == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_event_synchronize: event is NULL");
-    return e->dev->be->event_synchronize(e->dev->index, e->impl);
+    return pfi_fail_in("pf_event_synchronize", e->dev->be->event_synchronize(e->dev->index, e->impl));
 }
 
 pf_status pf_event_elapsed_ms(pf_event *start, pf_event *end, float *ms) {
@@ -97,6 +97,6 @@ pf_status pf_event_elapsed_ms(pf_event *start, pf_event *end, float *ms) {
     if (ms == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_event_elapsed_ms: ms is NULL");
     if (start->dev != end->dev)
         return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_event_elapsed_ms: start and end belong to different devices");
-    return start->dev->be->event_elapsed_ms(start->dev->index, start->impl, end->impl, ms);
+    return pfi_fail_in("pf_event_elapsed_ms", start->dev->be->event_elapsed_ms(start->dev->index, start->impl, end->impl, ms));
 }
 

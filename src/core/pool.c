@@ -202,7 +202,7 @@ static pf_status opool_free(pf_pool *p, void *ptr, pf_stream *s) {
         p->blocks[at] = p->blocks[--p->nblocks];
     }
     pthread_mutex_unlock(&p->lock);
-    return st;
+    return pfi_fail_in("pf_pool_free", st);
 }
 
 pf_status pf_pool_alloc(pf_pool *p, size_t bytes, pf_stream *s, void **out) {
@@ -295,7 +295,7 @@ pf_status pf_pool_free(pf_pool *p, void *ptr, pf_stream *s) {
             st = BE(p)->stream_synchronize(p->dev->index, s->impl);
             if (st != PF_OK) {
                 pthread_mutex_unlock(&p->lock);
-                return st;
+                return pfi_fail_in("pf_pool_free", st);
             }
         } else {
             b->stream_id = s->id;
@@ -313,8 +313,11 @@ pf_status pf_pool_trim(pf_pool *p) {
     if (p == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_pool_trim: pool is NULL");
     if (p->opool != NULL) {
         pf_status st = BE(p)->opool_trim(p->dev->index, p->opool);
-        if (st == PF_OK) opool_update_reserved(p);
-        return st;
+        if (st != PF_OK) return pfi_fail_in("pf_pool_trim", st);
+        pthread_mutex_lock(&p->lock);
+        opool_update_reserved(p);
+        pthread_mutex_unlock(&p->lock);
+        return PF_OK;
     }
     pthread_mutex_lock(&p->lock);
     for (int i = 0; i < p->nblocks;) {

@@ -70,7 +70,7 @@ pf_status pf_stream_query(pf_stream *s, int *done) {
     if (done == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_stream_query: done is NULL");
     *done = 1;
     if (s == NULL || s->be == NULL) return PF_OK;
-    return s->be->stream_query(s->device, s->impl, done);
+    return pfi_fail_in("pf_stream_query", s->be->stream_query(s->device, s->impl, done));
 }
 
 pf_status pf_stream_add_callback(pf_stream *s, pf_host_fn fn, void *user) {
@@ -80,7 +80,7 @@ pf_status pf_stream_add_callback(pf_stream *s, pf_host_fn fn, void *user) {
         fn(user, PF_OK);
         return PF_OK;
     }
-    return s->be->stream_add_callback(s->device, s->impl, fn, user);
+    return pfi_fail_in("pf_stream_add_callback", s->be->stream_add_callback(s->device, s->impl, fn, user));
 }
 
 /* ------------------------------------------------------ internal access */

@@ -34,3 +34,10 @@ pf_status pfi_fail(pf_status status, const char *fmt, ...) {
     va_end(ap);
     return status;
 }
+
+pf_status pfi_fail_in(const char *fn, pf_status status) {
+    if (status == PF_OK) return status;
+    char why[sizeof pfi_error_text];
+    snprintf(why, sizeof why, "%s", pfi_error_text);
+    return pfi_fail(status, "%s: %s", fn, why);
+}
