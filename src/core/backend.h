@@ -76,6 +76,11 @@ typedef struct pfi_backend {
     pf_status (*event_synchronize)(int device, void *event);
     pf_status (*event_elapsed_ms)(int device, void *start, void *end, float *ms);
 
+    /* Optional: the device index owning ptr (device or managed memory), or
+     * -1 for host memory (pageable or pinned). NULL: every pointer is host
+     * memory to this backend. */
+    int (*ptr_device)(const void *ptr);
+
     pf_status (*copy_2d)(int device, void *stream, void *dst, size_t dpitch, const void *src,
                          size_t spitch, size_t width_bytes, size_t height);
 

@@ -1,7 +1,7 @@
 /* pf_malloc / pf_free and the copies (1D, 2D, whole images and tensors).
  * Copies go through the backend of the stream; a NULL stream copies
- * synchronously (through the CUDA backend once CUDA is in use, since
- * either pointer may then be device memory). */
+ * synchronously (through the CUDA backend, on the device that owns the
+ * memory, when either pointer is device or managed memory). */
 #include <stdio.h>
 #include <string.h>
 
@@ -39,7 +39,8 @@ void pf_free(pf_device *device, pf_alloc_kind kind, void *ptr) {
 }
 
 /* Backend and stream handle for a copy on stream s. */
-static void copy_backend(pf_stream *s, const pfi_backend **be, int *dev, void **impl, bool *sync) {
+static void copy_backend(pf_stream *s, void *dst, const void *src, const pfi_backend **be, int *dev, void **impl,
+                         bool *sync) {
     *sync = false;
     if (s != NULL && s->be != NULL && s->kind != PF_DEVICE_CPU) {
         *be = s->be;
@@ -47,15 +48,22 @@ static void copy_backend(pf_stream *s, const pfi_backend **be, int *dev, void **
         *impl = s->impl;
         return;
     }
-    /* NULL or CPU stream: synchronous; plain memory copies unless CUDA is in
-     * use, where a pointer may be device memory (the legacy default stream
-     * of the current device, then wait) */
+    /* NULL or CPU stream: synchronous. Plain memory copies unless a pointer
+     * is device memory; then the legacy default stream of THAT pointer's
+     * device, and a wait (device 0 regardless would create a context on a
+     * GPU the caller may not use, and make it the thread's current one) */
     *impl = NULL;
     *dev = 0;
     *be = pfi_backend_cpu();
-    if (pfi_cuda_in_use() && pfi_backend_cuda() != NULL) {
-        *be = pfi_backend_cuda();
-        *sync = true;
+    const pfi_backend *cuda = pfi_backend_cuda();
+    if (pfi_cuda_in_use() && cuda != NULL && cuda->ptr_device != NULL) {
+        int d = cuda->ptr_device(dst);
+        if (d < 0) d = cuda->ptr_device(src);
+        if (d >= 0) {
+            *be = cuda;
+            *dev = d;
+            *sync = true;
+        }
     }
 }
 
@@ -65,7 +73,7 @@ static pf_status copy2d(const char *fn, pf_stream *s, void *dst, size_t dpitch, 
     int dev;
     void *impl;
     bool sync;
-    copy_backend(s, &be, &dev, &impl, &sync);
+    copy_backend(s, dst, src, &be, &dev, &impl, &sync);
     pf_status st = be->copy_2d(dev, impl, dst, dpitch, src, spitch, wb, h);
     if (st == PF_OK && sync) st = be->stream_synchronize(dev, impl);
     if (st != PF_OK) {

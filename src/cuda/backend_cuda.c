@@ -222,6 +222,15 @@ static pf_status cu_copy_2d(int device, void *stream, void *dst, size_t dpitch, 
     return PF_OK;
 }
 
+static int cu_ptr_device(const void *ptr) {
+    struct cudaPointerAttributes at;
+    if (cudaPointerGetAttributes(&at, ptr) != cudaSuccess) {
+        (void)cudaGetLastError(); /* older runtimes: plain host memory is an error */
+        return -1;
+    }
+    return at.type == cudaMemoryTypeDevice || at.type == cudaMemoryTypeManaged ? at.device : -1;
+}
+
 /* ---- stream-ordered pools (cudaMallocAsync) -------------------------- */
 
 static pf_status cu_opool_create(int device, size_t cap, void **opool) {
@@ -328,6 +337,7 @@ static const pfi_backend cuda_backend = {
     .event_query = cu_event_query,
     .event_synchronize = cu_event_sync,
     .event_elapsed_ms = cu_event_elapsed,
+    .ptr_device = cu_ptr_device,
     .copy_2d = cu_copy_2d,
     .opool_create = cu_opool_create,
     .opool_destroy = cu_opool_destroy,

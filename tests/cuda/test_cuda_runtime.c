@@ -207,6 +207,41 @@ static void test_image_copies(pf_device *gpu) {
     pf_stream_destroy(s);
 }
 
+/* NULL-stream copies run synchronously on the device that owns the memory
+ * (host-host copies never touch CUDA), negative row strides included. */
+static void test_null_stream_copies(pf_device *gpu) {
+    enum { W = 61, H = 19, C = 3, N = W * H * C };
+    uint8_t host[N], back[N], flipped[N];
+    fill(host, sizeof host, 21);
+    void *dev;
+    CHECK_STATUS(pf_malloc(gpu, PF_ALLOC_DEVICE, N, &dev), PF_OK);
+    CHECK_STATUS(pf_memcpy_async(NULL, dev, host, N), PF_OK);
+    memset(back, 0, sizeof back);
+    CHECK_STATUS(pf_memcpy_async(NULL, back, dev, N), PF_OK); /* ready on return */
+    CHECK(memcmp(host, back, N) == 0);
+    memset(back, 0, sizeof back);
+    CHECK_STATUS(pf_memcpy_async(NULL, back, host, N), PF_OK);
+    CHECK(memcmp(host, back, N) == 0);
+    /* a bottom-up device view: rows come back in reverse order */
+    pf_image di = pf_image_hwc((uint8_t *)dev + (ptrdiff_t)(H - 1) * W * C, W, H, C, PF_U8, -(ptrdiff_t)W * C);
+    di.mem = PF_MEM_CUDA;
+    pf_image fi = pf_image_hwc(flipped, W, H, C, PF_U8, 0);
+    CHECK_STATUS(pf_image_copy_async(NULL, &di, &fi), PF_OK);
+    int rows_ok = 1;
+    for (int y = 0; y < H; y++) rows_ok &= memcmp(flipped + y * W * C, host + (H - 1 - y) * W * C, W * C) == 0;
+    CHECK(rows_ok);
+    pf_free(gpu, PF_ALLOC_DEVICE, dev);
+    /* backend errors name the pixflow call */
+    pf_event *a, *b;
+    CHECK_STATUS(pf_event_create(gpu, &a), PF_OK);
+    CHECK_STATUS(pf_event_create(gpu, &b), PF_OK);
+    float ms = 0;
+    CHECK_STATUS(pf_event_elapsed_ms(a, b, &ms), PF_ERR_DEVICE); /* never recorded */
+    CHECK_MSG("pf_event_elapsed_ms: cudaEventElapsedTime");
+    pf_event_destroy(a);
+    pf_event_destroy(b);
+}
+
 int main(void) {
     pf_device *gpu = pft_cuda_device_or_skip("cuda_runtime");
     test_props_streams(gpu);
@@ -214,6 +249,7 @@ int main(void) {
     test_pool_churn(gpu);
     test_multi_stream(gpu);
     test_image_copies(gpu);
+    test_null_stream_copies(gpu);
     pf_device_close(gpu);
     return pft_summary("cuda_runtime");
 }
