@@ -84,7 +84,9 @@ PF_API pf_status pf_device_synchronize(pf_device *device);
  * pixflow; CPU -> pf_stream_create_cpu(0). */
 PF_API pf_status pf_stream_create(pf_device *device, pf_stream **out);
 /* Wraps the caller's cudaStream_t (passed as void *; NULL means the legacy
- * default stream). pixflow queues work on it and never destroys it. */
+ * default stream). pixflow queues work on it and never destroys it; destroy
+ * the pf_stream BEFORE the cudaStream_t (pf_stream_destroy synchronizes
+ * the handle and frees the stream's parameter arena). */
 PF_API pf_status pf_stream_wrap_cuda(pf_device *device, void *cuda_stream, pf_stream **out);
 /* The device of a stream (the CPU device for CPU streams and NULL). */
 PF_API pf_device *pf_stream_device(const pf_stream *stream);
@@ -96,7 +98,9 @@ PF_API pf_status pf_stream_query(pf_stream *stream, int *done);
 /* Runs fn(user, status) on a host thread once all work queued before it on
  * the stream has finished; status is PF_OK or the stream's error. fn must
  * not call pixflow functions that queue work on a CUDA stream (CUDA's own
- * rule for host callbacks). CPU streams call it before returning. */
+ * rule for host callbacks), nor pf_pool functions: another thread may hold
+ * the pool's lock while it waits for the device, which waits for fn.
+ * CPU streams call it before returning. */
 typedef void (*pf_host_fn)(void *user, pf_status status);
 PF_API pf_status pf_stream_add_callback(pf_stream *stream, pf_host_fn fn, void *user);
 
