@@ -16,29 +16,25 @@ extern "C" {
 #include "kernels/gpu_minmax.h"
 #include "kernels/gpu_yuv.h"
 }
+#include "cuda/cu_grid.cuh"
 
-/* 32 x 8 threads per block, one grid layer (z) per sample. Returns
- * false when there is nothing to launch. */
-static bool grid_of(pfi_grid g, dim3 *blocks, dim3 *threads) {
-    if (g.w <= 0 || g.h <= 0 || g.n <= 0) return false;
-    *threads = dim3(32, 8, 1);
-    *blocks = dim3((unsigned)((g.w + 31) / 32), (unsigned)((g.h + 7) / 8), (unsigned)g.n);
-    return true;
-}
-
+/* 32 x 8 threads per block, one grid layer (z) per sample; grids beyond
+ * 65535 row blocks or samples run in chunks (cu_grid.cuh), the kernel
+ * adding the chunk's origin n0, by0. */
 #define PF_POINTWISE_KERNEL(NAME, BATCH, BODY)                                            \
-    __global__ void NAME(const BATCH *b) {                                                \
+    __global__ void NAME(const BATCH *b, int32_t n0, int32_t by0) {                       \
         int32_t x = (int32_t)(blockIdx.x * blockDim.x + threadIdx.x);                     \
-        int32_t y = (int32_t)(blockIdx.y * blockDim.y + threadIdx.y);                     \
-        BODY(b, (int32_t)blockIdx.z, x, y);                                               \
+        int32_t y = (by0 + (int32_t)blockIdx.y) * (int32_t)blockDim.y + (int32_t)threadIdx.y; \
+        BODY(b, n0 + (int32_t)blockIdx.z, x, y);                                          \
     }
 
 #define PF_POINTWISE_LAUNCHER(FN, KERNEL, BATCH)                                          \
     extern "C" int FN(void *stream, const void *dev_batch, pfi_grid g) {                  \
-        dim3 blocks, threads;                                                             \
-        if (!grid_of(g, &blocks, &threads)) return (int)cudaSuccess;                      \
-        KERNEL<<<blocks, threads, 0, (cudaStream_t)stream>>>((const BATCH *)dev_batch);   \
-        return (int)cudaGetLastError();                                                   \
+        return (int)pfi_cu_chunks(pfi_cu_blocks(g.w, 32), pfi_cu_blocks(g.h, 8), g.n,     \
+                                  [&](dim3 blocks, int32_t n0, int32_t by0) {             \
+                                      KERNEL<<<blocks, dim3(32, 8, 1), 0, (cudaStream_t)stream>>>( \
+                                          (const BATCH *)dev_batch, n0, by0);             \
+                                  });                                                     \
     }
 
 PF_POINTWISE_KERNEL(pfi_cu_yuv, pfk_yuv_batch, pfk_yuv_at)
@@ -56,10 +52,10 @@ PF_POINTWISE_LAUNCHER(pfi_cu_launch_cvt, pfi_cu_cvt, pfk_cvt_batch)
 /* Min/max: each warp (one row of 32 threads) reduces its keys with
  * shuffles, then lane 0 updates the sample's keys atomically. min/max are
  * exact, so the result is the same in any order. */
-__global__ void pfi_cu_minmax(const pfk_minmax_batch *b) {
+__global__ void pfi_cu_minmax(const pfk_minmax_batch *b, int32_t n0, int32_t by0) {
     int32_t x = (int32_t)(blockIdx.x * blockDim.x + threadIdx.x);
-    int32_t y = (int32_t)(blockIdx.y * blockDim.y + threadIdx.y);
-    int32_t n = (int32_t)blockIdx.z, lo, hi;
+    int32_t y = (by0 + (int32_t)blockIdx.y) * (int32_t)blockDim.y + (int32_t)threadIdx.y;
+    int32_t n = n0 + (int32_t)blockIdx.z, lo, hi;
     if (!pfk_minmax_at(b, n, x, y, &lo, &hi)) {
         lo = INT32_MAX;
         hi = INT32_MIN;

@@ -13,6 +13,7 @@ extern "C" {
 #include "kernels/gpu_preprocess.h"
 #include "kernels/gpu_yuv_crop.h"
 }
+#include "cuda/cu_grid.cuh"
 
 #define PP_BX 32
 #define PP_BY 8
@@ -44,15 +45,15 @@ static __device__ void pp_load_job(pfk_pp_job *sj, const pfk_pp_batch *b, int32_
  * 256 * 255, so 32 bits suffice inside a block) and adds the block's sum
  * to the sample's 64-bit total. Integer adds: the order does not matter,
  * the total is exact. CHEAP: as the main pass's. */
-template <int CHEAP> __global__ void pfi_cu_pp_sum(const pfk_pp_batch *b) {
-    int32_t n = (int32_t)blockIdx.z;
+template <int CHEAP> __global__ void pfi_cu_pp_sum(const pfk_pp_batch *b, int32_t n0, int32_t by0) {
+    int32_t n = n0 + (int32_t)blockIdx.z;
     if (n >= b->count || b->jobs[n].contrast_at < 0) return; /* uniform over the block */
     __shared__ pfk_pp_job sj;
     int lane = (int)(threadIdx.y * blockDim.x + threadIdx.x);
     pp_load_job(&sj, b, n, lane);
     __syncthreads();
     int32_t x = (int32_t)(blockIdx.x * blockDim.x + threadIdx.x);
-    int32_t y = (int32_t)(blockIdx.y * blockDim.y + threadIdx.y);
+    int32_t y = (by0 + (int32_t)blockIdx.y) * (int32_t)blockDim.y + (int32_t)threadIdx.y;
     uint32_t t = pfk_pp_sum_job(&sj, CHEAP, x, y);
     for (int off = 16; off > 0; off >>= 1) t += __shfl_down_sync(0xffffffffu, t, off);
     __shared__ uint32_t warp_sums[PP_THREADS / 32];
@@ -65,7 +66,8 @@ template <int CHEAP> __global__ void pfi_cu_pp_sum(const pfk_pp_batch *b) {
     }
 }
 
-/* Main pass: block (bx, by, n) covers output columns [32 bx, 32 bx + 32)
+/* Main pass: block (bx, by, n) (by and n counted from the chunk's
+ * origin by0, n0: cu_grid.cuh) covers output columns [32 bx, 32 bx + 32)
  * and rows [32 by, 32 by + 32) of sample n; each thread does PP_ROWS rows
  * 8 apart (a warp stores 32 consecutive x of one row: coalesced per
  * plane). The job, the batch header, the first out_c rows of the
@@ -73,12 +75,13 @@ template <int CHEAP> __global__ void pfi_cu_pp_sum(const pfk_pp_batch *b) {
  * CHEAP = 1 when every sample's sampler is cheap (batch->cheap: copy,
  * NN, two-tap LINEAR, 4:2:0 on the fly): the other samplers are left out
  * of that variant, which needs far fewer registers. */
-template <int CHEAP> __global__ void __launch_bounds__(PP_THREADS) pfi_cu_pp_main(const pfk_pp_batch *b) {
+template <int CHEAP> __global__ void __launch_bounds__(PP_THREADS) pfi_cu_pp_main(const pfk_pp_batch *b, int32_t n0,
+                                                                                 int32_t by0) {
     __shared__ pfk_pp_job sj;
     __shared__ pfk_pp_batch sb;
     __shared__ float s_other;
     __shared__ __align__(16) uint8_t slut[4 * 256 * 4]; /* the table's layout: row c at c * lut_row */
-    int32_t n = (int32_t)blockIdx.z;
+    int32_t n = n0 + (int32_t)blockIdx.z;
     int tid = (int)(threadIdx.y * blockDim.x + threadIdx.x);
     if (n >= b->count) return; /* uniform */
     static_assert(sizeof(pfk_pp_batch) % 4 == 0, "batch copied as words");
@@ -95,22 +98,28 @@ template <int CHEAP> __global__ void __launch_bounds__(PP_THREADS) pfi_cu_pp_mai
     float other = s_other;
 #pragma unroll 1
     for (int r = 0; r < PP_ROWS; r++) {
-        int32_t y = (int32_t)(blockIdx.y * (PP_BY * PP_ROWS) + threadIdx.y + r * PP_BY);
+        int32_t y = (by0 + (int32_t)blockIdx.y) * (PP_BY * PP_ROWS) + (int32_t)threadIdx.y + r * PP_BY;
         if (y >= sb.out_h) return;
         pfk_pp_px(&sb, &sj, CHEAP, slut, other, x, y);
     }
 }
 
 /* 4:2:0 frames: decode each sample's crop rectangle into scratch. */
-__global__ void pfi_cu_pp_yuv_crop(const pfk_yuv_crop_batch *b) {
+__global__ void pfi_cu_pp_yuv_crop(const pfk_yuv_crop_batch *b, int32_t n0, int32_t by0) {
     int32_t x = (int32_t)(blockIdx.x * blockDim.x + threadIdx.x);
-    int32_t y = (int32_t)(blockIdx.y * blockDim.y + threadIdx.y);
-    pfk_yuv_crop_at(b, (int32_t)blockIdx.z, x, y);
+    int32_t y = (by0 + (int32_t)blockIdx.y) * (int32_t)blockDim.y + (int32_t)threadIdx.y;
+    pfk_yuv_crop_at(b, n0 + (int32_t)blockIdx.z, x, y);
 }
 
-static dim3 grid_of(pfi_grid g, int rows) {
-    return dim3((unsigned)((g.w + PP_BX - 1) / PP_BX), (unsigned)((g.h + PP_BY * rows - 1) / (PP_BY * rows)),
-                (unsigned)g.n);
+/* Queues `kernel` over grid g, PP_BX x PP_BY threads a block, `rows`
+ * rows per thread, in chunks of at most 65535 row blocks and samples. */
+template <class Batch>
+static cudaError_t launch_grid(void (*kernel)(const Batch *, int32_t, int32_t), const Batch *b, pfi_grid g, int rows,
+                               cudaStream_t s) {
+    return pfi_cu_chunks(pfi_cu_blocks(g.w, PP_BX), pfi_cu_blocks(g.h, PP_BY * rows), g.n,
+                         [&](dim3 grid, int32_t n0, int32_t by0) {
+                             kernel<<<grid, dim3(PP_BX, PP_BY, 1), 0, s>>>(b, n0, by0);
+                         });
 }
 
 /* Queues the pre-pass (sum_grid.n > 0) and the main pass on `stream`
@@ -120,18 +129,9 @@ extern "C" int pfi_cu_launch_preprocess(void *stream, const void *dev_batch, pfi
                                         int cheap) {
     cudaStream_t s = (cudaStream_t)stream;
     const pfk_pp_batch *b = (const pfk_pp_batch *)dev_batch;
-    dim3 block(PP_BX, PP_BY, 1);
-    if (sum_grid.n > 0 && sum_grid.w > 0 && sum_grid.h > 0) {
-        if (cheap) pfi_cu_pp_sum<1><<<grid_of(sum_grid, 1), block, 0, s>>>(b);
-        else pfi_cu_pp_sum<0><<<grid_of(sum_grid, 1), block, 0, s>>>(b);
-        cudaError_t e = cudaGetLastError();
-        if (e != cudaSuccess) return (int)e;
-    }
-    if (grid.n > 0) {
-        if (cheap) pfi_cu_pp_main<1><<<grid_of(grid, PP_ROWS), block, 0, s>>>(b);
-        else pfi_cu_pp_main<0><<<grid_of(grid, PP_ROWS), block, 0, s>>>(b);
-    }
-    return (int)cudaGetLastError();
+    cudaError_t e = launch_grid(cheap ? pfi_cu_pp_sum<1> : pfi_cu_pp_sum<0>, b, sum_grid, 1, s);
+    if (e == cudaSuccess) e = launch_grid(cheap ? pfi_cu_pp_main<1> : pfi_cu_pp_main<0>, b, grid, PP_ROWS, s);
+    return (int)e;
 }
 
 /* pf_preprocess_run_yuv: the conversion pass of the samples that need it
@@ -140,11 +140,7 @@ extern "C" int pfi_cu_launch_preprocess(void *stream, const void *dev_batch, pfi
 extern "C" int pfi_cu_launch_preprocess_yuv(void *stream, const void *yuv_batch, pfi_grid yuv_grid,
                                             const void *pp_batch, pfi_grid grid, pfi_grid sum_grid, int cheap) {
     cudaStream_t s = (cudaStream_t)stream;
-    if (yuv_grid.n > 0 && yuv_grid.w > 0 && yuv_grid.h > 0) {
-        pfi_cu_pp_yuv_crop<<<grid_of(yuv_grid, 1), dim3(PP_BX, PP_BY, 1), 0, s>>>(
-            (const pfk_yuv_crop_batch *)yuv_batch);
-        cudaError_t e = cudaGetLastError();
-        if (e != cudaSuccess) return (int)e;
-    }
+    cudaError_t e = launch_grid(pfi_cu_pp_yuv_crop, (const pfk_yuv_crop_batch *)yuv_batch, yuv_grid, 1, s);
+    if (e != cudaSuccess) return (int)e;
     return pfi_cu_launch_preprocess(stream, pp_batch, grid, sum_grid, cheap);
 }
