@@ -25,12 +25,7 @@ pf_status pf_malloc(pf_device *device, pf_alloc_kind kind, size_t bytes, void **
     if (st != PF_OK) return st;
     if (bytes == 0) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_malloc: bytes is 0");
     st = device->be->mem_alloc(device->index, kind, bytes, out);
-    if (st != PF_OK) {
-        char why[256];
-        snprintf(why, sizeof why, "%s", pf_last_error());
-        return pfi_fail(st, "pf_malloc: %s", why);
-    }
-    return PF_OK;
+    return pfi_fail_in("pf_malloc", st);
 }
 
 void pf_free(pf_device *device, pf_alloc_kind kind, void *ptr) {
@@ -76,11 +71,7 @@ static pf_status copy2d(const char *fn, pf_stream *s, void *dst, size_t dpitch, 
     copy_backend(s, dst, src, &be, &dev, &impl, &sync);
     pf_status st = be->copy_2d(dev, impl, dst, dpitch, src, spitch, wb, h);
     if (st == PF_OK && sync) st = be->stream_synchronize(dev, impl);
-    if (st != PF_OK) {
-        char why[256];
-        snprintf(why, sizeof why, "%s", pf_last_error());
-        return pfi_fail(st, "%s: %s", fn, why);
-    }
+    if (st != PF_OK) return pfi_fail_in(fn, st);
     if (s != NULL) pfi_stream_note_op(s, fn);
     return PF_OK;
 }

@@ -239,23 +239,15 @@ pf_status pf_pool_alloc(pf_pool *p, size_t bytes, pf_stream *s, void **out) {
                         "pf_pool_alloc: %zu bytes (class %zu) would pass the pool cap of %zu bytes (%zu in use)",
                         bytes, cs, p->cap, in_use);
     }
-    if (p->nblocks == p->capblocks) {
-        int nc = p->capblocks ? 2 * p->capblocks : 16;
-        pool_block *nb = realloc(p->blocks, (size_t)nc * sizeof *nb);
-        if (nb == NULL) {
-            pthread_mutex_unlock(&p->lock);
-            return pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_pool_alloc: out of host memory");
-        }
-        p->blocks = nb;
-        p->capblocks = nc;
+    if (!grow_blocks(p)) {
+        pthread_mutex_unlock(&p->lock);
+        return pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_pool_alloc: out of host memory");
     }
     void *ptr;
     pf_status st = BE(p)->mem_alloc(p->dev->index, p->kind, cs, &ptr);
     if (st != PF_OK) {
         pthread_mutex_unlock(&p->lock);
-        char why[256];
-        snprintf(why, sizeof why, "%s", pf_last_error());
-        return pfi_fail(st, "pf_pool_alloc: %s", why);
+        return pfi_fail_in("pf_pool_alloc", st);
     }
     p->blocks[p->nblocks++] = (pool_block){ptr, cs, true, 0, NULL, false};
     p->stats.in_use += cs;

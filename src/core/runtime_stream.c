@@ -15,9 +15,7 @@ static pf_status make_stream(const char *fn, pf_device *dev, void *wrap, bool wr
     pf_status st = dev->be->stream_create(dev->index, wrap, wrap_given, &s->impl);
     if (st != PF_OK) {
         free(s);
-        char why[256];
-        snprintf(why, sizeof why, "%s", pf_last_error());
-        return pfi_fail(st, "%s: %s", fn, why);
+        return pfi_fail_in(fn, st);
     }
     s->kind = dev->kind;
     s->be = dev->be;
@@ -132,11 +130,7 @@ static pf_status implicit_stream(const char *op, pf_device_kind kind, int device
     if (set->s[device] == NULL) {
         pf_device *dev;
         pf_status st = pf_device_open(kind, device, &dev);
-        if (st != PF_OK) {
-            char why[256];
-            snprintf(why, sizeof why, "%s", pf_last_error());
-            return pfi_fail(st, "%s: %s", op, why);
-        }
+        if (st != PF_OK) return pfi_fail_in(op, st);
         st = make_stream(op, dev, NULL, false, &set->s[device]);
         pf_device_close(dev); /* the stream holds its own reference */
         if (st != PF_OK) return st;
