@@ -96,18 +96,28 @@ pf_status pf_cpu_set_cap(pf_isa cap) {
 }
 
 pf_isa pfi_isa_best(unsigned features, pf_isa cap) {
-#if defined(__aarch64__)
+#if defined(PF_HAVE_NEON)
     (void)features;
     return cap >= PF_ISA_NEON ? PF_ISA_NEON : PF_ISA_SCALAR;
-#else
+#elif defined(PF_HAVE_X86)
+    /* A level is the set of features its translation units are compiled
+     * with (CMakeLists.txt): SSE4.1; AVX2 + FMA + F16C (x86-64-v3's vector
+     * part: every AVX2 CPU has FMA and F16C, and the AVX2 files use them);
+     * AVX-512 F + BW + VL on top of that. VBMI is not a level: the AVX-512
+     * level adds its VBMI kernels when the CPU has it. */
+    const unsigned avx2 = PF_CPU_SSE41 | PF_CPU_AVX2 | PF_CPU_FMA | PF_CPU_F16C;
+    const unsigned avx512 = avx2 | PF_CPU_AVX512F | PF_CPU_AVX512BW | PF_CPU_AVX512VL;
     pf_isa best = PF_ISA_SCALAR;
     if (features & PF_CPU_SSE41) best = PF_ISA_SSE4;
-    if ((features & PF_CPU_AVX2) && (features & PF_CPU_SSE41)) best = PF_ISA_AVX2;
-    if (best == PF_ISA_AVX2 && (features & PF_CPU_AVX512F) && (features & PF_CPU_AVX512BW) &&
-        (features & PF_CPU_AVX512VL))
-        best = PF_ISA_AVX512;
+    if ((features & avx2) == avx2) best = PF_ISA_AVX2;
+    if ((features & avx512) == avx512) best = PF_ISA_AVX512;
     pf_isa c = cap == PF_ISA_NEON ? PF_ISA_AVX512 : cap; /* NEON cap = uncapped on x86 */
     return best < c ? best : c;
+#else
+    /* no SIMD kernels are compiled for this architecture (32-bit x86 too) */
+    (void)features;
+    (void)cap;
+    return PF_ISA_SCALAR;
 #endif
 }
 

@@ -205,8 +205,7 @@ static void gray_u8c4(const void *s, void *d, int32_t n, const pfi_color_desc *c
     gray_run(&g_gray4, 4, s, d, n, c->bidx);
 }
 
-void pfi_color_fill_avx512(pfi_kfn *slots) {
-    if (!(pf_cpu_features() & PF_CPU_AVX512VBMI)) return;
+void pfi_color_fill_avx512vbmi(pfi_kfn *slots) {
     int ok = plan_build(&g_swap3, 3, 3, 1) && plan_build(&g_swap4, 4, 4, 1) &&
              plan_build(&g_add[0], 3, 4, 0) && plan_build(&g_add[1], 3, 4, 1) &&
              plan_build(&g_drop[0], 4, 3, 0) && plan_build(&g_drop[1], 4, 3, 1) &&

@@ -15,8 +15,8 @@ static void fill_ref(pfi_kfn *slots) {
 }
 
 pfi_kfamily pfi_color_family = PFI_KFAMILY_INIT(k_names, PFI_COLOR_SLOTS, fill_ref, NULL,
-                                                PFI_X86(pfi_color_fill_avx2),
-                                                PFI_X86(pfi_color_fill_avx512), NULL);
+                                                PFI_X86(pfi_color_fill_avx2), NULL,
+                                                PFI_X86(pfi_color_fill_avx512vbmi), NULL);
 
 int pfi_color_slot(const pfi_color_desc *d) {
     if (d->dtype != PF_U8) return -1;

@@ -42,7 +42,7 @@ int pfi_color_decode(int code, pfi_color_code_info *ci);
 int pfi_color_slot(const pfi_color_desc *d);
 
 void pfi_color_fill_avx2(pfi_kfn *slots);
-void pfi_color_fill_avx512(pfi_kfn *slots);
+void pfi_color_fill_avx512vbmi(pfi_kfn *slots);
 /* The YCrCb / HSV kernels of the AVX-512 level (color_avx512_math.c). */
 void pfi_color_fill_avx512_math(pfi_kfn *slots);
 

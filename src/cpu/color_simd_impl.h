@@ -307,6 +307,6 @@ static void PFS(fill)(pfi_kfn *slots) {
     slots[PFI_COLOR_YCRCB2RGB_U8] = (pfi_kfn)PFS(ycrcb2rgb_u8);
     slots[PFI_COLOR_HSV_U8] = (pfi_kfn)PFS(hsv_u8);
 #if PFS_FMA
-    if (pf_cpu_features() & PF_CPU_FMA) slots[PFI_COLOR_HSV2RGB_U8] = (pfi_kfn)PFS(hsv2rgb_u8);
+    slots[PFI_COLOR_HSV2RGB_U8] = (pfi_kfn)PFS(hsv2rgb_u8); /* FMA: part of the AVX2 level */
 #endif
 }

@@ -233,5 +233,4 @@ void pfi_convert_fill_avx512(pfi_kfn *slots) {
     slots[PFI_NORM_U8C3_F16_HWC] = (pfi_kfn)norm_u8c3_f16_hwc;
     slots[PFI_NORM_F32C3_F32_CHW] = (pfi_kfn)norm_f32c3_f32;
     slots[PFI_NORM_F32C3_F16_CHW] = (pfi_kfn)norm_f32c3_f16;
-    pfi_convert_fill_avx512vbmi(slots);
 }

@@ -31,4 +31,5 @@ static void fill_ref(pfi_kfn *slots) {
 
 pfi_kfamily pfi_convert_family = PFI_KFAMILY_INIT(k_names, PFI_CVT_SLOTS, fill_ref, NULL,
                                                   PFI_X86(pfi_convert_fill_avx2),
-                                                  PFI_X86(pfi_convert_fill_avx512), NULL);
+                                                  PFI_X86(pfi_convert_fill_avx512),
+                                                  PFI_X86(pfi_convert_fill_avx512vbmi), NULL);

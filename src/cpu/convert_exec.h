@@ -32,7 +32,7 @@ extern pfi_kfamily pfi_convert_family;
 
 void pfi_convert_fill_avx2(pfi_kfn *slots);
 void pfi_convert_fill_avx512(pfi_kfn *slots);
-void pfi_convert_fill_avx512vbmi(pfi_kfn *slots); /* called by the AVX-512 fill */
+void pfi_convert_fill_avx512vbmi(pfi_kfn *slots); /* after the AVX-512 fill, with VBMI */
 
 /* The reference behind every slot that an ISA does not accelerate. */
 void pfi_cvt_fast_ref(const pfi_cvt_row *r, const pfi_cvt_xform *x, int32_t n);

@@ -46,4 +46,4 @@ static void fill_ref(pfi_kfn *slots) {
 
 pfi_kfamily pfi_filter_family = PFI_KFAMILY_INIT(k_names, PFI_FILTER_SLOTS, fill_ref, NULL,
                                                  PFI_X86(pfi_filter_fill_avx2),
-                                                 PFI_X86(pfi_filter_fill_avx512), NULL);
+                                                 PFI_X86(pfi_filter_fill_avx512), NULL, NULL);

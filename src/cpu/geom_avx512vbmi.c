@@ -37,7 +37,6 @@ static void flip_px3(const uint8_t *s, uint8_t *d, int32_t n) { flip_blocks(s, d
 static void flip_px4(const uint8_t *s, uint8_t *d, int32_t n) { flip_blocks(s, d, n, 4); }
 
 void pfi_geom_fill_avx512vbmi(pfi_kfn *slots) {
-    if (!(pf_cpu_features() & PF_CPU_AVX512VBMI)) return;
     for (int px = 1; px <= 4; px++) build_reverse_index(px);
     slots[PFI_GEOM_FLIP_PX1] = (pfi_kfn)flip_px1;
     slots[PFI_GEOM_FLIP_PX2] = (pfi_kfn)flip_px2;

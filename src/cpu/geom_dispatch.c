@@ -34,7 +34,7 @@ static void fill_ref(pfi_kfn *slots) {
 }
 
 pfi_kfamily pfi_geom_family = PFI_KFAMILY_INIT(k_names, PFI_GEOM_SLOTS, fill_ref, NULL,
-                                               PFI_X86(pfi_geom_fill_avx2),
+                                               PFI_X86(pfi_geom_fill_avx2), NULL,
                                                PFI_X86(pfi_geom_fill_avx512vbmi), NULL);
 
 void pfi_flip_row(const pfi_ktable *k, const uint8_t *src, uint8_t *dst, int32_t n, int32_t px) {

@@ -11,7 +11,7 @@
  * Usage (one family per op family, e.g. src/cpu/color_dispatch.c):
  *   static const char *const names[] = {"color.swap_rb_u8", ...};
  *   pfi_kfamily pfi_color_family = PFI_KFAMILY_INIT(names, PFI_COLOR_SLOTS,
- *       pfi_color_fill_ref, fill_sse4, fill_avx2, fill_avx512, fill_neon);
+ *       pfi_color_fill_ref, fill_sse4, fill_avx2, fill_avx512, fill_avx512vbmi, fill_neon);
  *   ... pfi_kfamily_table(&pfi_color_family, pf_stream_isa(stream))->fn[k]
  * and register the family in src/cpu/dispatch_report.c.
  */
@@ -37,14 +37,19 @@ typedef struct pfi_kfamily {
     int nslots;
     /* fill[PF_ISA_SCALAR] must set every slot (the reference kernels);
      * the others may be NULL (nothing accelerated at that level) and
-     * exist only when the matching ISA files are compiled in. */
+     * exist only when the matching ISA files are compiled in. A fill lives
+     * in its ISA's translation unit and may contain that ISA's
+     * instructions, so kfamily.c (compiled for the baseline) calls it only
+     * when the CPU has the level: see pfi_cpu_has_level. */
     pfi_kfill fill[PF_ISA_NEON + 1];
+    /* Run after fill[PF_ISA_AVX512], on CPUs that also have AVX512_VBMI. */
+    pfi_kfill fill_vbmi;
     pthread_once_t once;
     pfi_ktable tables[PF_ISA_NEON + 1];
 } pfi_kfamily;
 
-#define PFI_KFAMILY_INIT(names_, nslots_, ref_, sse4_, avx2_, avx512_, neon_) \
-    { (names_), (nslots_), { (ref_), (sse4_), (avx2_), (avx512_), (neon_) },   \
+#define PFI_KFAMILY_INIT(names_, nslots_, ref_, sse4_, avx2_, avx512_, vbmi_, neon_) \
+    { (names_), (nslots_), { (ref_), (sse4_), (avx2_), (avx512_), (neon_) }, (vbmi_),  \
       PTHREAD_ONCE_INIT, { { { 0 }, { PF_ISA_SCALAR } } } }
 
 /* The table for `isa` (builds every level on first use; thread-safe). */

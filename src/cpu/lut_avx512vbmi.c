@@ -63,5 +63,5 @@ static void lut_row_vbmi(const uint8_t *src, uint8_t *dst, int32_t n, int32_t cn
 }
 
 void pfi_lut_fill_avx512vbmi(pfi_kfn *slots) {
-    if (pf_cpu_features() & PF_CPU_AVX512VBMI) slots[PFI_LUT_U8] = (pfi_kfn)lut_row_vbmi;
+    slots[PFI_LUT_U8] = (pfi_kfn)lut_row_vbmi;
 }

@@ -168,8 +168,4 @@ PFS_AI void inv_bytes(const uint8_t *s, uint8_t *d, int32_t n) {
 
 #include "cpu/photo_simd_impl.h"
 
-void pfi_photo_fill_avx2(pfi_kfn *slots) {
-    unsigned need = PF_CPU_AVX2 | PF_CPU_FMA;
-    if ((pf_cpu_features() & need) != need) return;
-    PFS(fill)(slots);
-}
+void pfi_photo_fill_avx2(pfi_kfn *slots) { PFS(fill)(slots); }

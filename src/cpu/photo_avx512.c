@@ -15,7 +15,4 @@
 
 #include "cpu/photo_simd_impl.h"
 
-void pfi_photo_fill_avx512(pfi_kfn *slots) {
-    if (!(pf_cpu_features() & PF_CPU_FMA)) return;
-    PFS(fill)(slots);
-}
+void pfi_photo_fill_avx512(pfi_kfn *slots) { PFS(fill)(slots); }

@@ -15,8 +15,6 @@
 #include "cpu/photo_simd_impl.h"
 
 void pfi_photo_fill_avx512vbmi(pfi_kfn *slots) {
-    unsigned need = PF_CPU_FMA | PF_CPU_AVX512VBMI;
-    if ((pf_cpu_features() & need) != need) return;
     pfi_kfn all[PFI_PHOTO_SLOTS];
     PFS(fill)(all);
     static const int u8_rgb[] = {PFI_PHOTO_SAT_U8, PFI_PHOTO_HUE_U8, PFI_PHOTO_TWIST_U8, PFI_PHOTO_GRAY3_U8,

@@ -23,13 +23,7 @@ static void fill_ref(pfi_kfn *slots) {
     slots[PFI_PHOTO_INVERT_U8] = (pfi_kfn)pfi_invert_u8_ref;
 }
 
-#if defined(PF_HAVE_X86)
-static void fill_avx512_level(pfi_kfn *slots) {
-    pfi_photo_fill_avx512(slots);
-    pfi_photo_fill_avx512vbmi(slots);
-}
-#endif
-
 pfi_kfamily pfi_photo_family = PFI_KFAMILY_INIT(k_names, PFI_PHOTO_SLOTS, fill_ref, NULL,
                                                 PFI_X86(pfi_photo_fill_avx2),
-                                                PFI_X86(fill_avx512_level), NULL);
+                                                PFI_X86(pfi_photo_fill_avx512),
+                                                PFI_X86(pfi_photo_fill_avx512vbmi), NULL);

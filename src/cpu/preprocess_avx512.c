@@ -65,8 +65,6 @@ static void norm_f16(const uint8_t *px, const int8_t order[3], void *const dst[3
 }
 
 void pfi_preprocess_fill_avx512(pfi_kfn *slots) {
-    unsigned f = pf_cpu_features();
-    if (!(f & PF_CPU_FMA) || !(f & PF_CPU_F16C)) return;
     slots[PFI_PP_NORM_F32] = (pfi_kfn)norm_f32;
     slots[PFI_PP_NORM_F16] = (pfi_kfn)norm_f16;
 }

@@ -53,4 +53,4 @@ static void fill_ref(pfi_kfn *slots) {
 }
 
 pfi_kfamily pfi_preprocess_family = PFI_KFAMILY_INIT(k_names, PFI_PP_SLOTS, fill_ref, NULL, NULL,
-                                                     PFI_X86(pfi_preprocess_fill_avx512), NULL);
+                                                     PFI_X86(pfi_preprocess_fill_avx512), NULL, NULL);

@@ -117,7 +117,6 @@ static int area2_u8_vbmi(const uint8_t *r0, const uint8_t *r1, uint8_t *d, int c
 }
 
 void pfi_resize_fill_avx512vbmi(pfi_resize_kernels *k) {
-    if (!(pf_cpu_features() & PF_CPU_AVX512VBMI)) return;
     k->h_u8_lin16 = h_u8_lin16_vbmi;
     k->want_hblocks = 1;
     k->area2_u8 = area2_u8_vbmi;

@@ -3,6 +3,7 @@
  * table records which ISA every slot ended up with (pixflow info). */
 #include <pthread.h>
 
+#include "core/cpu.h"
 #include "cpu/resize_exec.h"
 
 const char *const pfi_resize_slot_names[PFI_RESIZE_SLOTS] = {
@@ -24,43 +25,44 @@ static void *slot_ptr(pfi_resize_kernels *k, int i) {
     return slots[i];
 }
 
-/* Marks slots that `fill` changed relative to `base` as using `isa`. */
-static void level(pf_isa isa, pf_isa below, void (*fill)(pfi_resize_kernels *)) {
+/* Marks slots that the fills changed relative to the level below as using
+ * `isa`. Compiled for the baseline: the fills live in ISA translation
+ * units, so they run only when the CPU has the level (`top`, from CPUID
+ * and XGETBV); a level above the CPU is a copy of the level below. */
+static void level(pf_isa isa, pf_isa below, pf_isa top, void (*fill)(pfi_resize_kernels *),
+                  void (*fill_extra)(pfi_resize_kernels *)) {
     pfi_resize_kernels *k = &g_tables[isa];
     *k = g_tables[below];
+    if (isa > top) return;
     k->isa = isa;
-    if (fill == NULL) return;
-    fill(k);
+    if (fill != NULL) fill(k);
+    if (fill_extra != NULL) fill_extra(k);
     for (int i = 0; i < PFI_RESIZE_SLOTS; i++) {
         void **a = slot_ptr(k, i), **b = slot_ptr(&g_tables[below], i);
         if (*a != *b) k->slot_isa[i] = isa;
     }
 }
 
-#if defined(PF_HAVE_X86)
-/* AVX-512 level: the F/BW/VL kernels, then the VBMI ones where the CPU
- * has VBMI (the fill declines otherwise). */
-static void pfi_resize_fill_avx512_all(pfi_resize_kernels *k) {
-    pfi_resize_fill_avx512(k);
-    pfi_resize_fill_avx512vbmi(k);
-}
-#endif
-
 static void build(void) {
     g_tables[PF_ISA_SCALAR] = pfi_resize_kernels_ref;
     for (int i = 0; i < PFI_RESIZE_SLOTS; i++) g_tables[PF_ISA_SCALAR].slot_isa[i] = PF_ISA_SCALAR;
+    unsigned feat = pf_cpu_features();
+    pf_isa top = pfi_isa_best(feat, PF_ISA_NEON); /* what the CPU has, uncapped */
 #if defined(PF_HAVE_X86)
-    level(PF_ISA_SSE4, PF_ISA_SCALAR, pfi_resize_fill_sse4);
-    level(PF_ISA_AVX2, PF_ISA_SSE4, pfi_resize_fill_avx2);
-    level(PF_ISA_AVX512, PF_ISA_AVX2, pfi_resize_fill_avx512_all);
-    level(PF_ISA_NEON, PF_ISA_SCALAR, NULL);
+    level(PF_ISA_SSE4, PF_ISA_SCALAR, top, pfi_resize_fill_sse4, NULL);
+    level(PF_ISA_AVX2, PF_ISA_SSE4, top, pfi_resize_fill_avx2, NULL);
+    /* AVX-512 level: the F/BW/VL kernels, then the VBMI ones where the
+     * CPU has VBMI */
+    level(PF_ISA_AVX512, PF_ISA_AVX2, top, pfi_resize_fill_avx512,
+          (feat & PF_CPU_AVX512VBMI) ? pfi_resize_fill_avx512vbmi : NULL);
+    level(PF_ISA_NEON, PF_ISA_SCALAR, PF_ISA_SCALAR, NULL, NULL);
 #elif defined(PF_HAVE_NEON)
-    level(PF_ISA_SSE4, PF_ISA_SCALAR, NULL);
-    level(PF_ISA_AVX2, PF_ISA_SCALAR, NULL);
-    level(PF_ISA_AVX512, PF_ISA_SCALAR, NULL);
-    level(PF_ISA_NEON, PF_ISA_SCALAR, pfi_resize_fill_neon);
+    for (int i = PF_ISA_SSE4; i <= PF_ISA_AVX512; i++) level((pf_isa)i, PF_ISA_SCALAR, PF_ISA_SCALAR, NULL, NULL);
+    level(PF_ISA_NEON, PF_ISA_SCALAR, top, pfi_resize_fill_neon, NULL);
 #else
-    for (int i = 1; i <= PF_ISA_NEON; i++) level((pf_isa)i, PF_ISA_SCALAR, NULL);
+    (void)feat;
+    (void)top;
+    for (int i = 1; i <= PF_ISA_NEON; i++) level((pf_isa)i, PF_ISA_SCALAR, PF_ISA_SCALAR, NULL, NULL);
 #endif
 }
 

@@ -28,4 +28,4 @@ static void fill_avx2(pfi_kfn *slots) {
 #endif
 
 pfi_kfamily pfi_warp_family = PFI_KFAMILY_INIT(k_names, PFI_WARP_SLOTS, fill_ref, NULL, PFI_X86(fill_avx2), NULL,
-                                               NULL);
+                                               NULL, NULL);

@@ -103,7 +103,5 @@ static inline void yv_store_uv_sp(uint8_t *uv, V pk, int swap) {
 
 #include "cpu/yuv_simd_impl.h"
 
-void pfi_yuv_fill_avx2(pfi_kfn *slots) {
-    /* the fill builds its tables with AVX2 code: only where the CPU has it */
-    if (pf_cpu_features() & PF_CPU_AVX2) YV(fill)(slots);
-}
+/* Builds its tables with AVX2 code: kfamily.c calls it only on AVX2 CPUs. */
+void pfi_yuv_fill_avx2(pfi_kfn *slots) { YV(fill)(slots); }

@@ -304,8 +304,7 @@ static void rgb_to_sp(const uint8_t *s0, const uint8_t *s1, uint8_t *y0, uint8_t
     }
 }
 
-void pfi_yuv_fill_avx512(pfi_kfn *slots) {
-    if (!(pf_cpu_features() & PF_CPU_AVX512VBMI)) return;
+void pfi_yuv_fill_avx512vbmi(pfi_kfn *slots) {
     build_tables();
     slots[PFI_YUV_NV12_TO_RGB] = (pfi_kfn)sp_to_rgb;
     slots[PFI_YUV_I420_TO_RGB] = (pfi_kfn)p_to_rgb;

@@ -17,5 +17,5 @@ static void fill_ref(pfi_kfn *slots) {
 
 pfi_kfamily pfi_yuv_family = PFI_KFAMILY_INIT(k_names, PFI_YUV_SLOTS, fill_ref,
                                               PFI_X86(pfi_yuv_fill_sse4),
-                                              PFI_X86(pfi_yuv_fill_avx2),
-                                              PFI_X86(pfi_yuv_fill_avx512), NULL);
+                                              PFI_X86(pfi_yuv_fill_avx2), NULL,
+                                              PFI_X86(pfi_yuv_fill_avx512vbmi), NULL);

@@ -35,6 +35,6 @@ pf_status pfi_yuv_check_opts(const char *fn, const pf_color_opts *opts, pfk_yuv_
 
 void pfi_yuv_fill_sse4(pfi_kfn *slots);
 void pfi_yuv_fill_avx2(pfi_kfn *slots);
-void pfi_yuv_fill_avx512(pfi_kfn *slots);
+void pfi_yuv_fill_avx512vbmi(pfi_kfn *slots);
 
 #endif

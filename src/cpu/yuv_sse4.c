@@ -81,7 +81,5 @@ static inline void yv_store_uv_sp(uint8_t *uv, V pk, int swap) {
 
 #include "cpu/yuv_simd_impl.h"
 
-void pfi_yuv_fill_sse4(pfi_kfn *slots) {
-    /* the fill builds its tables with SSE4.1 code: only where the CPU has it */
-    if (pf_cpu_features() & PF_CPU_SSE41) YV(fill)(slots);
-}
+/* Builds its tables with SSE4.1 code: kfamily.c calls it only on SSE4.1 CPUs. */
+void pfi_yuv_fill_sse4(pfi_kfn *slots) { YV(fill)(slots); }

@@ -66,4 +66,16 @@ static inline int family_accelerated(const char *prefix, const pf_isa *levels, i
     return n;
 }
 
+/* The family's kernels must run at some SIMD level when the CPU reaches
+ * `lowest` (the lowest level the family has kernels for), and at none
+ * below it: on an emulated Nehalem (SSE4.1 only) an AVX2-only family must
+ * report scalar everywhere. Returns 1 when the expectation holds. */
+static inline int family_levels_ok(const char *prefix, const pf_isa *levels, int nlev, pf_isa lowest) {
+    int acc = family_accelerated(prefix, levels, nlev);
+    int reach = nlev > 0 && levels[nlev - 1] != PF_ISA_NEON && levels[nlev - 1] >= lowest;
+    if (!reach) printf("%s: the CPU lacks %s, so these kernels stay scalar (%d slots accelerated)\n", prefix,
+                       pf_isa_name(lowest), acc);
+    return reach ? acc > 0 : acc == 0;
+}
+
 #endif

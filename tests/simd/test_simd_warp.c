@@ -18,8 +18,7 @@ static double frand(uint64_t *s, double lo, double hi) {
 int main(void) {
     pf_isa levels[4];
     int nlev = simd_levels(levels, "test_simd_warp");
-    int accelerated = family_accelerated("warp.", levels, nlev);
-    if (nlev > 0 && !(pf_cpu_features() & PF_CPU_NEON)) CHECK(accelerated > 0);
+    if (!(pf_cpu_features() & PF_CPU_NEON)) CHECK(family_levels_ok("warp.", levels, nlev, PF_ISA_AVX2));
     uint64_t rng = 4242;
     int cases = 0;
     for (int iter = 0; iter < 360; iter++) {
