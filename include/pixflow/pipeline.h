@@ -293,15 +293,40 @@ PF_API pf_status pf_pipeline_create(const pf_pipeline_config *config, pf_pipelin
 
 /*
  * The next batch, in order. timeout_ms < 0: wait as long as needed; 0:
- * never block. Returns PF_OK with *batch set (valid until
- * pf_batch_release), PF_OK with *batch == NULL after the last epoch,
- * PF_ERR_TIMEOUT when none was ready in time, or (PF_ON_ERROR_FAIL) the
- * failing sample's status for a batch that held a bad sample, with
- * pf_last_error() naming the sample, its path and the reason; the
- * following call goes on with the next batch. The time spent blocked here
- * is the consumer's starvation time (pf_pipeline_stats).
+ * never block. Returns
+ *   - PF_OK with *batch set (valid until pf_batch_release);
+ *   - PF_OK with *batch == NULL after the last epoch (state ENDED);
+ *   - PF_ERR_TIMEOUT when none was ready in time (state RUNNING);
+ *   - (PF_ON_ERROR_FAIL) the failing sample's status for a batch that held
+ *     a bad sample, with pf_last_error() naming the sample, its path and
+ *     the reason; the state stays RUNNING and the following call goes on
+ *     with the next batch;
+ *   - a fatal error (state FAILED): the pipeline stopped itself and every
+ *     later call returns the same status and message. Fatal errors:
+ *     the staging pool cannot hold one batch (device placement:
+ *     PF_ERR_OUT_OF_MEMORY naming config.staging_bytes); the source folder
+ *     or a tar shard disappeared (PF_ERR_IO naming it); as many
+ *     consecutive samples as an epoch holds failed, under either policy,
+ *     so no batch can ever be made (the last failure's status, naming that
+ *     sample).
+ * A non-OK status alone cannot tell a failed batch from a dead pipeline
+ * (both can be PF_ERR_CORRUPT_DATA, say): ask pf_pipeline_state_get.
+ * The time spent blocked here is the consumer's starvation time
+ * (pf_pipeline_stats).
  */
 PF_API pf_status pf_pipeline_next(pf_pipeline *p, const pf_batch **batch, int64_t timeout_ms);
+
+typedef enum pf_pipeline_state {
+    PF_PIPELINE_RUNNING = 0, /* more batches may come (also after a failed batch) */
+    PF_PIPELINE_ENDED = 1,   /* the consumer has seen the end of the last epoch */
+    PF_PIPELINE_FAILED = 2   /* stopped by a fatal error: nothing more will come */
+} pf_pipeline_state;
+
+/* The pipeline's state as the consumer sees it (call it from the thread
+ * that calls pf_pipeline_next). FAILED writes the fatal status to *cause
+ * (may be NULL; PF_OK otherwise); the message is what pf_pipeline_next
+ * returns with it. A NULL pipeline is FAILED (cause PF_ERR_INVALID_ARGUMENT). */
+PF_API pf_pipeline_state pf_pipeline_state_get(const pf_pipeline *p, pf_status *cause);
 
 /* Gives the batch's buffer back to the pool (NULL: no-op). */
 PF_API void pf_batch_release(pf_pipeline *p, const pf_batch *batch);

@@ -1,6 +1,8 @@
 /* pf_pipeline: configuration checks, buffers, thread start/stop, the
  * consumer calls and statistics. Stages: pipeline_stages.c (read,
  * decode+augment), pipeline_collate.c (in-order batches). */
+#include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -275,6 +277,8 @@ pf_status pf_pipeline_next(pf_pipeline *p, const pf_batch **batch, int64_t timeo
     *batch = NULL;
     if (p == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_pipeline_next: p is NULL");
     if (p->ended) return PF_OK;
+    pf_status fatal = (pf_status)atomic_load(&p->fatal_status);
+    if (fatal != PF_OK) return pfi_fail(fatal, "%s", p->fatal_msg);
     void *v = NULL;
     uint64_t waited = 0;
     pli_qresult r = pli_queue_get(&p->ready_q, &v, timeout_ms, &waited);
@@ -282,7 +286,7 @@ pf_status pf_pipeline_next(pf_pipeline *p, const pf_batch **batch, int64_t timeo
     if (r == PLI_Q_TIMEOUT)
         return pfi_fail(PF_ERR_TIMEOUT, "pf_pipeline_next: no batch ready within %lld ms", (long long)timeout_ms);
     if (r == PLI_Q_CLOSED) {
-        pf_status fatal = (pf_status)atomic_load(&p->fatal_status);
+        fatal = (pf_status)atomic_load(&p->fatal_status);
         if (fatal != PF_OK) return pfi_fail(fatal, "%s", p->fatal_msg);
         return pfi_fail(PF_ERR_CANCELLED, "pf_pipeline_next: the pipeline is stopping");
     }
@@ -384,6 +388,50 @@ int pf_pipeline_errors(const pf_pipeline *cp, pf_sample_error out[], int max) {
 }
 
 /* ----------------------------------------------------------- destroy */
+
+void pli_fatal(pf_pipeline *p, pf_status status, const char *fmt, ...) {
+    pthread_mutex_lock(&p->stats_mu);
+    if (atomic_load(&p->fatal_status) == PF_OK) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(p->fatal_msg, sizeof p->fatal_msg, fmt, ap);
+        va_end(ap);
+        atomic_store(&p->fatal_status, (int)(status != PF_OK ? status : PF_ERR_INTERNAL));
+    }
+    pthread_mutex_unlock(&p->stats_mu);
+    pli_stop_all(p);
+}
+
+void pli_check_source_gone(pf_pipeline *p, const pli_item *it) {
+    const char *gone = NULL, *what = NULL;
+    if (p->src.kind == PF_SOURCE_FOLDER && access(p->cfg.source.path, F_OK) != 0 && errno == ENOENT) {
+        gone = p->cfg.source.path;
+        what = "source folder";
+    } else if (p->src.kind == PF_SOURCE_TAR) {
+        int32_t shard = p->src.entries[it->index].shard;
+        if (shard >= 0 && access(p->src.shard_paths[shard], F_OK) != 0 && errno == ENOENT) {
+            gone = p->src.shard_paths[shard];
+            what = "tar shard";
+        }
+    }
+    if (gone != NULL)
+        pli_fatal(p, PF_ERR_IO, "pf_pipeline_next: the %s %s disappeared while the pipeline ran (sample %llu: %s)",
+                  what, gone, (unsigned long long)it->index, it->reason);
+}
+
+pf_pipeline_state pf_pipeline_state_get(const pf_pipeline *p, pf_status *cause) {
+    if (cause) *cause = PF_OK;
+    if (p == NULL) {
+        if (cause) *cause = PF_ERR_INVALID_ARGUMENT;
+        return PF_PIPELINE_FAILED;
+    }
+    pf_status f = (pf_status)atomic_load(&((pf_pipeline *)(uintptr_t)p)->fatal_status);
+    if (f != PF_OK) {
+        if (cause) *cause = f;
+        return PF_PIPELINE_FAILED;
+    }
+    return p->ended ? PF_PIPELINE_ENDED : PF_PIPELINE_RUNNING;
+}
 
 void pli_stop_all(pf_pipeline *p) {
     atomic_store(&p->stop, true);

@@ -24,7 +24,27 @@ typedef struct collator {
     int32_t out_fill, out_skipped;
     uint64_t epoch, batch_index;
     bool have_epoch;
+    uint64_t failed_in_row;  /* consecutive failed samples, in epoch order */
 } collator;
+
+/* Counts a sample's outcome. When as many consecutive samples as an epoch
+ * holds have failed, no batch can ever be made (every sample was tried
+ * once and failed): the pipeline fails with the last failure, instead of
+ * skipping (or failing batches) forever. Counted in epoch order here, so
+ * the verdict does not depend on worker timing. Returns false then. */
+static bool count_outcome(collator *c, const pli_item *it) {
+    if (it->status == PF_OK) {
+        c->failed_in_row = 0;
+        return true;
+    }
+    uint64_t L = atomic_load(&c->p->epoch_len);
+    if (++c->failed_in_row < (L > 0 ? L : 1)) return true;
+    pli_fatal(c->p, it->status,
+              "pf_pipeline_next: every sample failed: %llu in a row, a whole epoch; the last: sample %llu (%s): %s",
+              (unsigned long long)c->failed_in_row, (unsigned long long)it->index, it->meta.name ? it->meta.name : "?",
+              it->reason);
+    return false;
+}
 
 static void record_latency(pf_pipeline *p, uint64_t t_start) {
     double ms = (double)(pli_now_ns() - t_start) / 1e6;
@@ -89,9 +109,13 @@ static bool collate_fail_policy(collator *c, pli_buf *b) {
         const pli_item *it = &b->items[s];
         b->meta[s] = it->meta;
         b->labels[s] = it->meta.label;
-        if (it->status == PF_OK) continue;
+        if (it->status == PF_OK) {
+            count_outcome(c, it);
+            continue;
+        }
         pli_record_error(p, it);
         p->skipped++;
+        if (!count_outcome(c, it)) return false;
         if (bad++ == 0) {
             b->fail_status = it->status;
             snprintf(b->fail_reason, sizeof b->fail_reason,
@@ -126,8 +150,10 @@ static bool collate_skip_policy(collator *c, pli_buf *b) {
             pli_record_error(p, it);
             p->skipped++;
             c->out_skipped++;
+            if (!count_outcome(c, it)) return false;
             continue;
         }
+        count_outcome(c, it);
         if (c->out == NULL) {
             c->out = b;
             c->out_fill = 0;

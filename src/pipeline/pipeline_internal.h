@@ -106,10 +106,12 @@ struct pf_pipeline {
 
     /* stats */
     pli_stage st_read, st_work, st_collate, st_device;
-    /* a fatal error that stopped every stage (device placement: the
-     * staging cap cannot hold one batch); pf_pipeline_next returns it */
+    /* A fatal error that stopped every stage (pli_fatal); from then on
+     * pf_pipeline_next returns it and pf_pipeline_state_get says FAILED.
+     * fatal_msg is written (under stats_mu) before fatal_status is set. */
     _Atomic int fatal_status;
-    char fatal_msg[512];
+    char fatal_msg[768];
+    _Atomic uint64_t epoch_len; /* samples in the reader's current epoch (this rank) */
     _Atomic uint64_t starve_ns, batches, samples, skipped, failed_batches;
     pthread_mutex_t stats_mu;  /* latencies + errors */
     double latencies_ms[PLI_LATENCIES];
@@ -129,6 +131,13 @@ void pli_pool_release(pf_pipeline *p, pli_buf *b);
 void pli_record_error(pf_pipeline *p, const pli_item *it);
 /* Stops every stage: sets stop, closes the queues, wakes every waiter. */
 void pli_stop_all(pf_pipeline *p);
+/* Ends the pipeline for good with `status` and a message (the first fatal
+ * error wins), then stops every stage. Any thread. */
+void pli_fatal(pf_pipeline *p, pf_status status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* After a failed read of a file or tar member: when the source itself is
+ * gone (its folder, or the shard file), the pipeline fails (pli_fatal):
+ * every later sample would fail the same way. */
+void pli_check_source_gone(pf_pipeline *p, const pli_item *it);
 
 /* pipeline_device.c / pipeline_staging.c / pipeline_decode_staged.c:
  * the device placement. */

@@ -44,6 +44,7 @@ void *pli_reader_main(void *arg) {
     uint64_t pos0 = c->start_position;
     for (uint64_t e = c->start_epoch; c->epochs == 0 || e < c->epochs; e++) {
         uint64_t L = epoch_order(p, e);
+        atomic_store(&p->epoch_len, L);
         uint64_t pos = e == c->start_epoch ? pos0 : 0;
         for (uint64_t i = pos; c->readahead > 0 && i < pos + (uint64_t)c->readahead && i < L; i++)
             pli_source_readahead(&p->src, p->order[i]);
@@ -124,6 +125,7 @@ static void process_item(pf_pipeline *p, int32_t worker, void *state, pli_file_r
         if (rst != PF_OK) {
             it->status = rst;
             snprintf(it->reason, sizeof it->reason, "%s", pf_last_error());
+            pli_check_source_gone(p, it);
             if (p->dev) pli_device_decode(p, worker, it, NULL);
             return;
         }

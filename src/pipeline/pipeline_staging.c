@@ -54,14 +54,11 @@ void pli_device_worker_end(pf_pipeline *p) {
 }
 
 static void fatal_stuck(pf_pipeline *p, size_t bytes, const pf_pool_stats *ps) {
-    int expected = PF_OK;
-    if (atomic_compare_exchange_strong(&p->fatal_status, &expected, (int)PF_ERR_OUT_OF_MEMORY))
-        snprintf(p->fatal_msg, sizeof p->fatal_msg,
-                 "pf_pipeline_next: config.staging_bytes (%zu) cannot hold the decoded images of one batch: "
-                 "%zu bytes in use by its samples and %zu more needed (before rounding to a size class); raise "
-                 "config.staging_bytes",
-                 p->dev->staging_cap, ps->in_use, bytes);
-    pli_stop_all(p);
+    pli_fatal(p, PF_ERR_OUT_OF_MEMORY,
+              "pf_pipeline_next: config.staging_bytes (%zu) cannot hold the decoded images of one batch: "
+              "%zu bytes in use by its samples and %zu more needed (before rounding to a size class); raise "
+              "config.staging_bytes",
+              p->dev->staging_cap, ps->in_use, bytes);
 }
 
 /* Under stg_mu, with our turn: allocate, waiting for memory. */

@@ -302,6 +302,13 @@ static void test_memory_cap(void) {
     CHECK(st == PF_ERR_OUT_OF_MEMORY);
     if (getenv("PFT_VERBOSE")) printf("too small a cap: %s\n", pf_last_error());
     CHECK_MSG("config.staging_bytes");
+    /* terminal: the state says so, and every later call repeats the cause */
+    pf_status cause = PF_OK;
+    CHECK(pf_pipeline_state_get(p, &cause) == PF_PIPELINE_FAILED && cause == PF_ERR_OUT_OF_MEMORY);
+    for (int i = 0; i < 3; i++) {
+        CHECK_STATUS(pf_pipeline_next(p, &b, 0), PF_ERR_OUT_OF_MEMORY);
+        CHECK_MSG("config.staging_bytes");
+    }
     pf_pipeline_destroy(p);
     free(ref);
     free(got);
