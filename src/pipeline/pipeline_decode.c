@@ -76,9 +76,7 @@ static pf_status process(void *ctx, void *state, const pf_sample_input *in, pf_t
     worker *w = state;
     int32_t width, height, channels;
     size_t off;
-    const unsigned char *b = in->data;
-    if (in->size >= 4 && ((b[0] == 0xFF && b[1] == 0xD8) || (b[0] == 0x89 && b[1] == 'P' && b[2] == 'N' && b[3] == 'G') ||
-                          (in->size >= 12 && memcmp(b, "RIFF", 4) == 0 && memcmp(b + 8, "WEBP", 4) == 0))) {
+    if (pli_is_codec_format(in->data, in->size)) {
 #ifdef PF_HAVE_CODEC
         pf_decode_aug_result r;
         const void *data[1] = {in->data};

@@ -20,11 +20,6 @@
 #include "pixflow/codec.h"
 #endif
 
-static bool is_codec_bytes(const unsigned char *b, size_t n) {
-    return n >= 4 && ((b[0] == 0xFF && b[1] == 0xD8) || (b[0] == 0x89 && b[1] == 'P' && b[2] == 'N' && b[3] == 'G') ||
-                      (n >= 12 && memcmp(b, "RIFF", 4) == 0 && memcmp(b + 8, "WEBP", 4) == 0));
-}
-
 /* What the sample needs before its staging turn. */
 typedef struct plan_result {
     int32_t src_w, src_h;     /* the source image (meta.width/height) */
@@ -39,9 +34,8 @@ typedef struct plan_result {
 } plan_result;
 
 static pf_status plan_sample(pf_pipeline *p, const pf_sample_input *in, plan_result *r) {
-    const unsigned char *b = in->data;
     memset(r, 0, sizeof *r);
-    if (is_codec_bytes(b, in->size)) {
+    if (pli_is_codec_format(in->data, in->size)) {
 #ifdef PF_HAVE_CODEC
         r->codec = true;
         pf_image_info info;

@@ -28,6 +28,14 @@ static const bench_entry k_benches[] = {
 #define NBENCH ((int)(sizeof k_benches / sizeof k_benches[0]))
 
 int cmd_bench(int argc, char **argv) {
+    if (cli_wants_help(argc, argv)) {
+        printf("usage: pixflow bench [all|NAME] [--data DIR] [--rounds N] [--quick]\n"
+               "  each op against its reference library (OpenCV; Pillow/torchvision formulas where\n"
+               "  stated) in the same process on the same inputs; medians and ratios.\n  NAME:");
+        for (int i = 0; i < NBENCH; i++) printf(" %s", k_benches[i].name);
+        printf("\n");
+        return 0;
+    }
     const char *what = argc >= 2 ? argv[1] : "all";
     int sub_argc = argc >= 2 ? argc - 1 : argc;
     char **sub_argv = argc >= 2 ? argv + 1 : argv;

@@ -1,13 +1,40 @@
 /* pixflow info: what this build and this CPU will do. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
 #include "pixflow/pixflow.h"
 
+/* "none", or the level and who set it. pf_cpu_cap() reports NEON for "no
+ * cap" on every architecture (the highest pf_isa), which would read as a
+ * NEON cap on x86. */
+static void print_cap(void) {
+    const char *env = getenv("PIXFLOW_CPU");
+    pf_isa cap = pf_cpu_cap(), parsed = PF_ISA_NEON;
+    int env_set = env != NULL && *env != '\0';
+    int env_valid = 0;
+    for (int i = PF_ISA_SCALAR; env_set && i <= PF_ISA_NEON; i++)
+        if (strcmp(env, pf_isa_name((pf_isa)i)) == 0) { env_valid = 1; parsed = (pf_isa)i; }
+    if (env_set && !env_valid)
+        printf("isa cap: none (PIXFLOW_CPU=%s is not one of scalar, sse4, avx2, avx512, neon: ignored)", env);
+    else if (cap == PF_ISA_NEON)
+        printf("isa cap: none%s", env_set ? " (PIXFLOW_CPU=neon)" : "");
+    else if (env_valid && parsed == cap)
+        printf("isa cap: %s (PIXFLOW_CPU=%s)", pf_isa_name(cap), env);
+    else
+        printf("isa cap: %s (pf_cpu_set_cap)", pf_isa_name(cap));
+    printf(", active: %s\n", pf_isa_name(pf_cpu_active_isa()));
+}
+
 int cmd_info(int argc, char **argv) {
-    (void)argc;
-    (void)argv;
+    if (cli_wants_help(argc, argv) || argc > 1) {
+        FILE *o = cli_wants_help(argc, argv) ? stdout : stderr;
+        fprintf(o, "usage: pixflow info\n"
+                   "  version, build options, CPU features, the ISA cap and the level each kernel really runs\n"
+                   "  at (never above what the CPU has), and the devices\n");
+        return o == stdout ? 0 : 2;
+    }
     unsigned f = pf_cpu_features();
     printf("pixflow %s\n", pf_version());
     printf("build: %s\n", pf_build_info());
@@ -16,8 +43,7 @@ int cmd_info(int argc, char **argv) {
            (f & PF_CPU_F16C) ? " f16c" : "", (f & PF_CPU_AVX512VBMI) ? " avx512vbmi" : "",
            (f & PF_CPU_AVX512F) ? " avx512f" : "", (f & PF_CPU_AVX512BW) ? " avx512bw" : "",
            (f & PF_CPU_AVX512VL) ? " avx512vl" : "", (f & PF_CPU_NEON) ? " neon" : "");
-    printf("isa cap: %s (PIXFLOW_CPU), active: %s\n", pf_isa_name(pf_cpu_cap()),
-           pf_isa_name(pf_cpu_active_isa()));
+    print_cap();
     printf("kernel dispatch:\n");
     for (int i = 0; i < pf_dispatch_count(); i++) {
         const char *name;

@@ -47,6 +47,12 @@ static void print_recipe(const char *name, const pf_preprocess_desc *d, const pf
 }
 
 int cmd_recipe(int argc, char **argv) {
+    if (cli_wants_help(argc, argv)) {
+        printf("usage: pixflow recipe [NAME ...]\n"
+               "  what a preprocessing preset does (output shape, dtype, normalization, augmentation);\n"
+               "  NAME: imagenet-train, imagenet-eval, yolo (all when none is given)\n");
+        return 0;
+    }
     int first = 1, n = argc - 1;
     const char *const *names = (const char *const *)argv;
     if (argc < 2) {

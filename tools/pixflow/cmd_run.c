@@ -14,15 +14,21 @@
 #include "pixflow/pixflow.h"
 #include "run_output.h"
 
-static void usage(void) {
-    fprintf(stderr,
+static void usage(FILE *f) {
+    fprintf(f,
             "usage: pixflow run SOURCE [--recipe imagenet-train|imagenet-eval|yolo] [--batch N]\n"
             "                  [--workers N] [--epochs N] [--seed S] [--out DIR] [--preview PNG]\n"
-            "                  [--rank R --world-size W] [--device cpu|cuda[:N]] [--quiet]\n"
+            "                  [--rank R --world-size W] [--on-error skip|fail]\n"
+            "                  [--device cpu|cuda[:N]] [--staging-mb N] [--quiet]\n"
+            "  --on-error: skip (default) drops bad samples and lists them at the end; fail ends the\n"
+            "            run at the first batch holding one (exit 1, naming the sample)\n"
             "  --device: decode on the CPU workers, augment on that device (the pipeline's device\n"
             "            placement); batches are the same bits as without it\n"
+            "  --staging-mb: with --device, the cap of the decoded-image staging pool (default: auto)\n"
             "SOURCE: a folder (class sub-folders give labels), a list file (.txt/.lst: path [label]),\n"
-            "        or .tar shards (comma-separated; WebDataset layout)\n");
+            "        or .tar shards (comma-separated; WebDataset layout)\n"
+            "Exit status: 0 done, 1 the run failed (the pipeline stopped, a failed batch, nothing\n"
+            "decoded), 2 bad arguments.\n");
 }
 
 static double now_s(void) {
@@ -118,15 +124,17 @@ static int host_copy(const pf_batch *b, void **buf, size_t *cap, pf_batch *out) 
 
 int cmd_run(int argc, char **argv) {
     const char *source = NULL, *recipe = "imagenet-train", *out_dir = NULL, *preview = NULL;
-    long batch = 32, workers = 0, epochs = 1, rank = 0, world = 1;
+    long batch = 32, workers = 0, epochs = 1, rank = 0, world = 1, staging_mb = 0;
+    const char *on_error = "skip";
     unsigned long long seed = 0;
     int quiet = 0;
     const char *device = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) { usage(stdout); return 0; }
         if (strcmp(a, "--quiet") == 0) { quiet = 1; continue; }
-        if (a[0] == '-' && a[1] == '-' && v == NULL) { fprintf(stderr, "pixflow run: %s needs a value\n", a); usage(); return 2; }
+        if (a[0] == '-' && a[1] == '-' && v == NULL) { fprintf(stderr, "pixflow run: %s needs a value\n", a); usage(stderr); return 2; }
         if (strcmp(a, "--recipe") == 0) recipe = argv[++i];
         else if (strcmp(a, "--batch") == 0) batch = strtol(argv[++i], NULL, 10);
         else if (strcmp(a, "--workers") == 0) workers = strtol(argv[++i], NULL, 10);
@@ -137,11 +145,21 @@ int cmd_run(int argc, char **argv) {
         else if (strcmp(a, "--rank") == 0) rank = strtol(argv[++i], NULL, 10);
         else if (strcmp(a, "--world-size") == 0) world = strtol(argv[++i], NULL, 10);
         else if (strcmp(a, "--device") == 0) device = argv[++i];
-        else if (a[0] == '-') { fprintf(stderr, "pixflow run: unknown option %s\n", a); usage(); return 2; }
+        else if (strcmp(a, "--on-error") == 0) on_error = argv[++i];
+        else if (strcmp(a, "--staging-mb") == 0) staging_mb = strtol(argv[++i], NULL, 10);
+        else if (a[0] == '-') { fprintf(stderr, "pixflow run: unknown option %s\n", a); usage(stderr); return 2; }
         else if (source == NULL) source = a;
-        else { fprintf(stderr, "pixflow run: more than one SOURCE (%s)\n", a); usage(); return 2; }
+        else { fprintf(stderr, "pixflow run: more than one SOURCE (%s)\n", a); usage(stderr); return 2; }
     }
-    if (source == NULL) { usage(); return 2; }
+    if (source == NULL) { usage(stderr); return 2; }
+    if (strcmp(on_error, "skip") != 0 && strcmp(on_error, "fail") != 0) {
+        fprintf(stderr, "pixflow run: --on-error %s: use skip or fail\n", on_error);
+        return 2;
+    }
+    if (staging_mb < 0 || staging_mb > (1L << 20) || (staging_mb > 0 && device == NULL)) {
+        fprintf(stderr, "pixflow run: --staging-mb must be 1..1048576 and needs --device\n");
+        return 2;
+    }
     if (batch < 1 || batch > 65536 || workers < 0 || workers > 1024 || epochs < 1) {
         fprintf(stderr, "pixflow run: --batch must be 1..65536, --workers 0..1024 (0: one per CPU), --epochs >= 1\n");
         return 2;
@@ -173,6 +191,8 @@ int cmd_run(int argc, char **argv) {
     c.seed = seed;
     c.rank = (int32_t)rank;
     c.world_size = (int32_t)world;
+    c.on_error = strcmp(on_error, "fail") == 0 ? PF_ON_ERROR_FAIL : PF_ON_ERROR_SKIP;
+    c.staging_bytes = (size_t)staging_mb << 20;
     if (out_dir && mkdir(out_dir, 0755) != 0 && errno != EEXIST) {
         fprintf(stderr, "pixflow run: cannot create %s: %s\n", out_dir, strerror(errno));
         free(shard_list);
@@ -211,8 +231,13 @@ int cmd_run(int argc, char **argv) {
         const pf_batch *b;
         pf_status s = pf_pipeline_next(p, &b, -1);
         if (s != PF_OK) {
-            fprintf(stderr, "\npixflow run: %s\n", pf_last_error()); /* a failed batch: go on */
-            continue;
+            /* a dead pipeline (fatal error) or, under --on-error fail, a
+             * failed batch: either ends the run */
+            pf_status cause;
+            int dead = pf_pipeline_state_get(p, &cause) == PF_PIPELINE_FAILED;
+            fprintf(stderr, "\npixflow run: %s: %s\n", dead ? "the pipeline stopped" : "a batch failed", pf_last_error());
+            rc = 1;
+            break;
         }
         if (b == NULL) break;
         samples += (uint64_t)b->count;
@@ -262,7 +287,7 @@ int cmd_run(int argc, char **argv) {
     pf_device_close(dev);
     free(host_buf);
     free(shard_list);
-    if (st.samples == 0) {
+    if (st.samples == 0 && rc == 0) {
         fprintf(stderr, "pixflow run: no sample could be decoded\n");
         rc = 1;
     }

@@ -2,6 +2,10 @@
 #ifndef PIXFLOW_TOOL_COMMANDS_H
 #define PIXFLOW_TOOL_COMMANDS_H
 
+/* 1 when argv[1..argc) holds --help or -h: every subcommand then prints
+ * its usage to stdout and exits 0. */
+int cli_wants_help(int argc, char **argv);
+
 int cmd_info(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_recipe(int argc, char **argv);

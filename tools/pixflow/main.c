@@ -11,7 +11,8 @@ static void usage(FILE *f) {
             "commands:\n"
             "  run SOURCE [opts]    the data pipeline over a folder / list / .tar shards: progress,\n"
             "                       stage table, throughput (--recipe, --batch, --workers, --epochs,\n"
-            "                       --seed, --out DIR for .npy batches, --preview PNG contact sheet)\n"
+            "                       --seed, --out DIR for .npy batches, --preview PNG contact sheet,\n"
+            "                       --on-error skip|fail, --device cpu|cuda[:N])\n"
             "  info                 version, build options, CPU features, per-kernel ISA choice\n"
             "  bench <op> [opts]    an op vs its OpenCV counterpart, same process, same inputs\n"
             "                       (op: all, resize, lut, geom, convert, yuv, color, warp,\n"
@@ -19,7 +20,14 @@ static void usage(FILE *f) {
             "                        decode, pipeline, video; --rounds N, --quick)\n"
             "  recipe [name ...]    the preprocessing presets (imagenet-train, imagenet-eval, yolo)\n"
             "  help                 this text\n"
-            "Environment: PIXFLOW_CPU=scalar|sse4|avx2|avx512 caps the SIMD level.\n");
+            "Every command takes --help. Environment: PIXFLOW_CPU=scalar|sse4|avx2|avx512 caps the\n"
+            "SIMD level (it can only lower what the CPU has).\n");
+}
+
+int cli_wants_help(int argc, char **argv) {
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) return 1;
+    return 0;
 }
 
 int main(int argc, char **argv) {
