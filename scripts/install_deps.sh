@@ -4,7 +4,7 @@
 # package names given as arguments are installed too (scripts/test.sh adds
 # the aarch64 cross toolchain and qemu-user this way).
 set -euo pipefail
-pkgs=(build-essential cmake pkg-config clang libclang-rt-dev libopencv-dev python3 python3-pil python3-numpy
+pkgs=(build-essential cmake pkg-config file clang libclang-rt-dev libopencv-dev python3 python3-pil python3-numpy
   ffmpeg libavformat-dev libavcodec-dev libavutil-dev
   libjpeg62-turbo-dev libturbojpeg0-dev libpng-dev libwebp-dev "$@")
 missing=()

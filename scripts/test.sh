@@ -1,37 +1,98 @@
 #!/usr/bin/env bash
 # Runs every test: installs dependencies, then
-#  1. gcc Release build (warnings are errors) + ctest, and ctest again with
-#     PIXFLOW_CPU=scalar (the suite must pass at every ISA cap);
+#  1. gcc Release build (warnings are errors) + ctest, then the suite again
+#     at every ISA cap (PIXFLOW_CPU=scalar, sse4, avx2, avx512; the bench
+#     smoke tests only uncapped);
 #  2. clang build (warnings are errors) + ctest;
 #  3. ASan+UBSan build + ctest;
 #  4. TSan build of the data pipeline tests (label "pipeline");
-#  5. aarch64 cross build (NEON kernels) + ctest under qemu-aarch64.
+#  5. aarch64 cross build (NEON kernels) + ctest under qemu-aarch64;
+#  6. the x86 CPU matrix: a gcc build whose tests run under
+#     `qemu-x86_64 -cpu Haswell` (AVX2 + FMA, no AVX-512) and
+#     `-cpu Nehalem` (SSE4.2, no AVX), every test but the benchmarks and
+#     the host-Python oracles; `pixflow info` must report no kernel above
+#     the model's level, `pixflow bench resize --quick` must be bit-exact
+#     and `pixflow run` must write the same batches as natively.
+# QEMU's TCG cannot run AVX-512, so the native runs cover that level.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install_deps.sh gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-user
+bash scripts/install_qemu.sh        # QEMU >= 11 as /usr/local/bin/qemu-{x86_64,aarch64}
+export PATH="/usr/local/bin:$PATH"
 jobs="$(nproc)"
-run_suite() { # build-dir, extra cmake args...
+t_start=$SECONDS
+step() { echo "== [$(( (SECONDS - t_start) / 60 ))m$(( (SECONDS - t_start) % 60 ))s] $*"; }
+build() { # build-dir, extra cmake args...
   local dir="$1"; shift
-  echo "== configure $dir $*"
+  step "configure $dir $*"
   cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
   cmake --build "$dir" -j"$jobs" 2>&1 | grep -Ev '^\[|^-- ' || true
   test -x "$dir/pixflow" || { echo "build failed in $dir"; exit 1; }
-  (cd "$dir" && ctest -j"$jobs" --output-on-failure --timeout 1200)
 }
-run_suite build-test-gcc -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++
-echo "== ctest with PIXFLOW_CPU=scalar"
-(cd build-test-gcc && PIXFLOW_CPU=scalar ctest -j"$jobs" --output-on-failure --timeout 1200)
-run_suite build-test-clang -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DPIXFLOW_CUDA=OFF
-run_suite build-test-asan -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ -DPIXFLOW_CUDA=OFF \
+run_ctest() { # build-dir, ctest args...
+  local dir="$1"; shift
+  (cd "$dir" && ctest -j"$jobs" --output-on-failure --timeout 1200 "$@")
+}
+
+build build-test-gcc -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++
+run_ctest build-test-gcc
+for cap in scalar sse4 avx2 avx512; do
+  step "ctest with PIXFLOW_CPU=$cap (all but the bench smoke tests)"
+  PIXFLOW_CPU=$cap run_ctest build-test-gcc -LE bench
+done
+
+build build-test-clang -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DPIXFLOW_CUDA=OFF
+run_ctest build-test-clang
+
+build build-test-asan -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ -DPIXFLOW_CUDA=OFF \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DPIXFLOW_SANITIZE=address,undefined"
-echo "== configure build-test-tsan (TSan: pipeline tests only)"
+run_ctest build-test-asan
+
+step "configure build-test-tsan (TSan: pipeline tests only)"
 cmake -S . -B build-test-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ \
   -DPIXFLOW_CUDA=OFF -DPIXFLOW_OPENCV_TESTS=OFF -DPIXFLOW_SANITIZE=thread >/dev/null
-cmake --build build-test-tsan -j"$jobs" --target test_pipeline test_pipeline_stress test_pipeline_device 2>&1 | grep -Ev '^\[|^-- ' || true
+cmake --build build-test-tsan -j"$jobs" \
+  --target test_pipeline test_pipeline_stress test_pipeline_device test_pipeline_fatal 2>&1 | grep -Ev '^\[|^-- ' || true
 (cd build-test-tsan && TSAN_OPTIONS="halt_on_error=1" ctest -L pipeline --output-on-failure --timeout 1200)
-echo "== aarch64 (NEON) cross build, tests under qemu-aarch64"
+
+step "aarch64 (NEON) cross build, tests under qemu-aarch64"
 cmake -S . -B build-test-arm -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake -DCMAKE_BUILD_TYPE=Release \
   -DPIXFLOW_CUDA=OFF -DPIXFLOW_OPENCV_TESTS=OFF -DPIXFLOW_VIDEO=OFF -DPIXFLOW_CODEC=OFF >/dev/null
 cmake --build build-test-arm -j"$jobs" 2>&1 | grep -Ev '^\[|^-- ' || true
-(cd build-test-arm && ctest -j"$jobs" --output-on-failure --timeout 1200)
-echo "== all test suites passed"
+run_ctest build-test-arm
+
+# x86 CPU models. One build; each model re-configures only the test
+# launcher (CMake's CROSSCOMPILING_EMULATOR prefixes every test binary).
+# test_dispatch_levels checks, from PIXFLOW_TEST_CPU_MODEL, that the tests
+# really ran on the emulated CPU.
+build build-test-qemu -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ -DPIXFLOW_CUDA=OFF
+native_npy=build-test-qemu/run-native
+rm -rf "$native_npy"
+build-test-qemu/pixflow run data --epochs 1 --batch 4 --seed 7 --quiet --out "$native_npy" >/dev/null
+for model in Haswell Nehalem; do
+  lower=$(echo "$model" | tr '[:upper:]' '[:lower:]')
+  step "ctest under qemu-x86_64 -cpu $model"
+  cmake -S . -B build-test-qemu "-DCMAKE_CROSSCOMPILING_EMULATOR=qemu-x86_64;-cpu;$model" >/dev/null
+  PIXFLOW_TEST_CPU_MODEL=$lower run_ctest build-test-qemu -LE 'bench|host_python' -E '^cli_'
+  q=(qemu-x86_64 -cpu "$model")
+  info=$("${q[@]}" build-test-qemu/pixflow info 2>/dev/null)
+  echo "$info" | sed -n '2,4p'
+  too_high='avx512'; [ "$model" = Nehalem ] && too_high='avx2|avx512'
+  if echo "$info" | sed -n '/^kernel dispatch:/,/^devices:/p' | grep -Eq " ($too_high)\$"; then
+    echo "pixflow info under $model lists a kernel above the CPU's level:"; echo "$info"; exit 1
+  fi
+  echo "$info" | sed -n '/^kernel dispatch:/,/^devices:/p' | awk 'NF==2 {print $2}' | sort | uniq -c |
+    awk -v m="$model" '{printf "  %s: %s kernels at %s\n", m, $1, $2}'
+  if [ "$model" = Haswell ]; then
+    step "pixflow bench resize --quick under $model (exits non-zero unless bit-exact)"
+    "${q[@]}" build-test-qemu/pixflow bench resize --quick 2>/dev/null | tail -4
+  fi
+  step "pixflow run data under $model: the same batches as natively"
+  out=build-test-qemu/run-$lower
+  rm -rf "$out"
+  "${q[@]}" build-test-qemu/pixflow run data --epochs 1 --batch 4 --seed 7 --quiet --out "$out" >/dev/null 2>&1
+  diff -r "$native_npy" "$out" >/dev/null || { echo "pixflow run under $model wrote other batches than natively"; exit 1; }
+  echo "  $(ls "$out" | wc -l) batch files identical"
+done
+cmake -S . -B build-test-qemu -UCMAKE_CROSSCOMPILING_EMULATOR >/dev/null
+step "all test suites passed"
