@@ -22,12 +22,19 @@ export PATH="/usr/local/bin:$PATH"
 jobs="$(nproc)"
 t_start=$SECONDS
 step() { echo "== [$(( (SECONDS - t_start) / 60 ))m$(( (SECONDS - t_start) % 60 ))s] $*"; }
+compile() { # build-dir, extra cmake --build args...: fails the script on a build error
+  local dir="$1"; shift
+  if ! cmake --build "$dir" -j"$jobs" "$@" >"$dir/build.log" 2>&1; then
+    grep -Ev '^\[|^-- ' "$dir/build.log" | tail -60
+    echo "build failed in $dir (full log: $dir/build.log)"
+    exit 1
+  fi
+}
 build() { # build-dir, extra cmake args...
   local dir="$1"; shift
   step "configure $dir $*"
   cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
-  cmake --build "$dir" -j"$jobs" 2>&1 | grep -Ev '^\[|^-- ' || true
-  test -x "$dir/pixflow" || { echo "build failed in $dir"; exit 1; }
+  compile "$dir"
 }
 run_ctest() { # build-dir, ctest args...
   local dir="$1"; shift
@@ -51,15 +58,12 @@ run_ctest build-test-asan
 step "configure build-test-tsan (TSan: pipeline tests only)"
 cmake -S . -B build-test-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ \
   -DPIXFLOW_CUDA=OFF -DPIXFLOW_OPENCV_TESTS=OFF -DPIXFLOW_SANITIZE=thread >/dev/null
-cmake --build build-test-tsan -j"$jobs" \
-  --target test_pipeline test_pipeline_stress test_pipeline_device test_pipeline_fatal 2>&1 | grep -Ev '^\[|^-- ' || true
+compile build-test-tsan --target test_pipeline test_pipeline_stress test_pipeline_device test_pipeline_fatal
 (cd build-test-tsan && TSAN_OPTIONS="halt_on_error=1" ctest -L pipeline --output-on-failure --timeout 1200)
 
-step "aarch64 (NEON) cross build, tests under qemu-aarch64"
-cmake -S . -B build-test-arm -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake -DCMAKE_BUILD_TYPE=Release \
-  -DPIXFLOW_CUDA=OFF -DPIXFLOW_OPENCV_TESTS=OFF -DPIXFLOW_VIDEO=OFF -DPIXFLOW_CODEC=OFF >/dev/null
-cmake --build build-test-arm -j"$jobs" 2>&1 | grep -Ev '^\[|^-- ' || true
-run_ctest build-test-arm
+build build-test-arm -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake \
+  -DPIXFLOW_CUDA=OFF -DPIXFLOW_OPENCV_TESTS=OFF -DPIXFLOW_VIDEO=OFF -DPIXFLOW_CODEC=OFF
+run_ctest build-test-arm  # under qemu-aarch64 (the toolchain file's emulator)
 
 # x86 CPU models. One build; each model re-configures only the test
 # launcher (CMake's CROSSCOMPILING_EMULATOR prefixes every test binary).

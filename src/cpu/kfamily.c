@@ -35,12 +35,12 @@ static void build(void) {
     for (int i = 0; i < f->nslots; i++) t->isa[i] = PF_ISA_SCALAR;
     unsigned feat = pf_cpu_features();
     pf_isa top = pfi_isa_best(feat, PF_ISA_NEON); /* what the CPU has, uncapped */
-    int vbmi = (feat & PF_CPU_AVX512VBMI) != 0;
 #if defined(PF_HAVE_NEON)
     /* on Arm the x86 levels are the reference (the cap maps to NEON or scalar) */
     for (int l = PF_ISA_SSE4; l <= PF_ISA_AVX512; l++) level(f, (pf_isa)l, PF_ISA_SCALAR, PF_ISA_SCALAR, 0);
     level(f, PF_ISA_NEON, PF_ISA_SCALAR, top, 0);
 #else
+    int vbmi = (feat & PF_CPU_AVX512VBMI) != 0;
     level(f, PF_ISA_SSE4, PF_ISA_SCALAR, top, vbmi);
     level(f, PF_ISA_AVX2, PF_ISA_SSE4, top, vbmi);
     level(f, PF_ISA_AVX512, PF_ISA_AVX2, top, vbmi);
