@@ -85,7 +85,7 @@ for model in Haswell Nehalem; do
   if echo "$info" | sed -n '/^kernel dispatch:/,/^devices:/p' | grep -Eq " ($too_high)\$"; then
     echo "pixflow info under $model lists a kernel above the CPU's level:"; echo "$info"; exit 1
   fi
-  echo "$info" | sed -n '/^kernel dispatch:/,/^devices:/p' | awk 'NF==2 {print $2}' | sort | uniq -c |
+  echo "$info" | sed -n '/^kernel dispatch:/,/^devices:/p' | awk 'NF==2 && $1 != "kernel" {print $2}' | sort | uniq -c |
     awk -v m="$model" '{printf "  %s: %s kernels at %s\n", m, $1, $2}'
   if [ "$model" = Haswell ]; then
     step "pixflow bench resize --quick under $model (exits non-zero unless bit-exact)"
