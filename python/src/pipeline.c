@@ -22,6 +22,7 @@ typedef struct {
     int buffers;     /* the batch buffer pool's size */
     char *strings;   /* copies of the config's strings (paths, shards) */
     const char **shards;
+    PyObject *weakrefs; /* pixflow.data closes live pipelines at exit */
 } pipe_obj;
 
 typedef struct {
@@ -144,6 +145,7 @@ static int pipe_init(pipe_obj *self, PyObject *args, PyObject *kw) {
 }
 
 static void pipe_dealloc(pipe_obj *self) {
+    if (self->weakrefs) PyObject_ClearWeakRefs((PyObject *)self);
     pipe_destroy(self);
     if (self->shards) {
         for (int i = 0; self->shards[i] || i < 2; i++) PyMem_RawFree((void *)self->shards[i]);
@@ -365,6 +367,7 @@ static PyGetSetDef pipe_getset[] = {
 static PyTypeObject PipeType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "pixflow.Pipeline",
     .tp_basicsize = sizeof(pipe_obj),
+    .tp_weaklistoffset = offsetof(pipe_obj, weakrefs),
     .tp_dealloc = (destructor)pipe_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "Pipeline(source, desc=None, policy=None, config=None, device=None)\n--\n\n"
