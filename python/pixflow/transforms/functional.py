@@ -76,7 +76,7 @@ def center_crop(img, output_size):
         h, w = a.shape[:2]
         if oh > h or ow > w:
             pt, pl = (oh - h) // 2 if oh > h else 0, (ow - w) // 2 if ow > w else 0
-            a = _P.copy_make_border(a, pt, max(oh - h, 0) - pt, pl, max(ow - w, 0) - pl, 0, 0)
+            a = _P.copy_make_border(a, pt, max(oh - h, 0) - pt, pl, max(ow - w, 0) - pl, 0, None)
             h, w = a.shape[:2]
         top, left = int(round((h - oh) / 2.0)), int(round((w - ow) / 2.0))
         return a[top:top + oh, left:left + ow]
@@ -108,6 +108,7 @@ def pad(img, padding, fill=0, padding_mode="constant"):
     if len(p) == 2:
         p = [p[0], p[1], p[0], p[1]]
     left, top, right, bottom = p
+    fill = (float(fill),) * 4 if isinstance(fill, (int, float)) else tuple(fill)  # torchvision: every channel
     return _apply(img, lambda a: _P.copy_make_border(a, top, bottom, left, right, modes[padding_mode], fill))
 
 
