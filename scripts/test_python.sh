@@ -22,4 +22,12 @@ rc=$?
 set -e
 if [ "$rc" -eq 5 ]; then echo "pytest collected no tests: that is a failure here"; exit 1; fi
 if [ "$rc" -ne 0 ]; then echo "pytest failed (exit $rc)"; exit "$rc"; fi
+# the ops' kernels at every ISA cap against the same oracles (the uncapped
+# run above is AVX-512 where the CPU has it)
+for cap in scalar sse4 avx2; do
+  echo "== python: PIXFLOW_CPU=$cap: pixflow.cv vs cv2, photometric ops vs torchvision"
+  (cd /tmp && PIXFLOW_CPU=$cap "$py" -m pytest -q -p no:cacheprovider \
+     "$OLDPWD/tests/python/test_cv.py" "$OLDPWD/tests/python/test_photo_torchvision.py") || {
+    echo "pytest failed under PIXFLOW_CPU=$cap"; exit 1; }
+done
 echo "== python: done in $((SECONDS - t0)) s"
