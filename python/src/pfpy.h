@@ -146,6 +146,9 @@ pfpy_tensor *pfpy_tensor_view(void *data, int ndim, const Py_ssize_t *shape,
                               int readonly, PyObject *owner);
 /* A tensor that owns a new packed host allocation. */
 pfpy_tensor *pfpy_tensor_new(int ndim, const Py_ssize_t *shape, pf_dtype dtype);
+/* A view of samples [0, count) of a pf_tensor, NCHW or NHWC as its layout
+ * says (new reference; owner keeps the memory). */
+pfpy_tensor *pfpy_tensor_of(const pf_tensor *t, int count, PyObject *owner);
 /* Imports a DLPack capsule (legacy or versioned); new reference. */
 pfpy_tensor *pfpy_tensor_from_capsule(PyObject *capsule, const char *name);
 

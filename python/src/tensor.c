@@ -60,6 +60,20 @@ pfpy_tensor *pfpy_tensor_view(void *data, int ndim, const Py_ssize_t *shape, con
     return t;
 }
 
+pfpy_tensor *pfpy_tensor_of(const pf_tensor *t, int count, PyObject *owner) {
+    Py_ssize_t es = (Py_ssize_t)pf_dtype_size(t->dtype), shape[4], strides[4];
+    shape[0] = count;
+    strides[0] = t->sample_stride;
+    if (t->layout == PF_CHW) {
+        shape[1] = t->channels, shape[2] = t->height, shape[3] = t->width;
+        strides[1] = t->plane_stride, strides[2] = t->row_stride, strides[3] = es;
+    } else {
+        shape[1] = t->height, shape[2] = t->width, shape[3] = t->channels;
+        strides[1] = t->row_stride, strides[2] = t->channels * es, strides[3] = es;
+    }
+    return pfpy_tensor_view(t->data, 4, shape, strides, t->dtype, t->mem, t->device, 0, owner);
+}
+
 pfpy_tensor *pfpy_tensor_new(int ndim, const Py_ssize_t *shape, pf_dtype dtype) {
     Py_ssize_t strides[5];
     size_t bytes = pf_dtype_size(dtype);

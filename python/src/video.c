@@ -107,18 +107,7 @@ static void vbatch_dealloc(vbatch_obj *self) {
 
 static PyObject *vbatch_images(vbatch_obj *self, void *c) {
     (void)c;
-    const pf_tensor *t = &self->b->tensor;
-    Py_ssize_t es = (Py_ssize_t)pf_dtype_size(t->dtype), shape[4], strides[4];
-    shape[0] = self->b->count;
-    strides[0] = t->sample_stride;
-    if (t->layout == PF_CHW) {
-        shape[1] = t->channels, shape[2] = t->height, shape[3] = t->width;
-        strides[1] = t->plane_stride, strides[2] = t->row_stride, strides[3] = es;
-    } else {
-        shape[1] = t->height, shape[2] = t->width, shape[3] = t->channels;
-        strides[1] = t->row_stride, strides[2] = t->channels * es, strides[3] = es;
-    }
-    return (PyObject *)pfpy_tensor_view(t->data, 4, shape, strides, t->dtype, t->mem, t->device, 0, (PyObject *)self);
+    return (PyObject *)pfpy_tensor_of(&self->b->tensor, self->b->count, (PyObject *)self);
 }
 
 static PyObject *vbatch_frames(vbatch_obj *self, void *c) {
