@@ -88,7 +88,7 @@ PyObject *pfpy_raise(pf_status status) {
     return raise_text(status, text && text[0] ? text : pf_status_str(status));
 }
 
-static PyObject *raise_va(pf_status status, const char *fmt, va_list ap) {
+__attribute__((format(printf, 2, 0))) static PyObject *raise_va(pf_status status, const char *fmt, va_list ap) {
     char buf[1024];
     vsnprintf(buf, sizeof buf, fmt, ap);
     return raise_text(status, buf);
@@ -116,4 +116,13 @@ PyObject *pfpy_unsupported(const char *fmt, ...) {
     raise_va(PF_ERR_UNSUPPORTED, fmt, ap);
     va_end(ap);
     return NULL;
+}
+
+const char *pfpy_repr(PyObject *o, char *buf, size_t cap) {
+    PyObject *r = o ? PyObject_Repr(o) : NULL;
+    const char *s = r ? PyUnicode_AsUTF8(r) : NULL;
+    snprintf(buf, cap, "%s", s ? s : "<unprintable>");
+    Py_XDECREF(r);
+    PyErr_Clear();
+    return buf;
 }

@@ -3,6 +3,15 @@
 
 #include "fields.h"
 
+/* fields are reached through byte offsets: memcpy keeps every access aligned-safe */
+#define PUT(p, i, T, v) do { T v_ = (v); memcpy((p) + (size_t)(i) * sizeof(T), &v_, sizeof(T)); } while (0)
+static float get_f32(const char *p, int i) { float v; memcpy(&v, p + (size_t)i * sizeof v, sizeof v); return v; }
+static double get_f64(const char *p, int i) { double v; memcpy(&v, p + (size_t)i * sizeof v, sizeof v); return v; }
+static int32_t get_i32(const char *p, int i) { int32_t v; memcpy(&v, p + (size_t)i * sizeof v, sizeof v); return v; }
+static uint64_t get_u64(const char *p, int i) { uint64_t v; memcpy(&v, p + (size_t)i * sizeof v, sizeof v); return v; }
+static int get_int(const char *p, int i) { int v; memcpy(&v, p + (size_t)i * sizeof v, sizeof v); return v; }
+
+
 #define F(st, name, type, n) {#name, type, offsetof(st, name), n}
 
 const pfpy_field pfpy_desc_fields[] = {
@@ -52,7 +61,7 @@ static int set_one(PyObject *v, const pfpy_field *f, char *p, int i, const char 
     case PFPY_F_BOOL: {
         int b = PyObject_IsTrue(v);
         if (b < 0) return -1;
-        ((bool *)p)[i] = b != 0;
+        PUT(p, i, bool, b != 0);
         return 0;
     }
     case PFPY_F_F32:
@@ -60,15 +69,15 @@ static int set_one(PyObject *v, const pfpy_field *f, char *p, int i, const char 
         double d = PyFloat_AsDouble(v);
         if (d == -1.0 && PyErr_Occurred()) break;
         if (f->type == PFPY_F_F32)
-            ((float *)p)[i] = (float)d;
+            PUT(p, i, float, (float)d);
         else
-            ((double *)p)[i] = d;
+            PUT(p, i, double, d);
         return 0;
     }
     case PFPY_F_U64: {
         unsigned long long u = PyLong_AsUnsignedLongLong(v);
         if (PyErr_Occurred()) break;
-        ((uint64_t *)p)[i] = u;
+        PUT(p, i, uint64_t, u);
         return 0;
     }
     default: {
@@ -76,19 +85,20 @@ static int set_one(PyObject *v, const pfpy_field *f, char *p, int i, const char 
         if (l == -1 && PyErr_Occurred()) break;
         if (f->type == PFPY_F_I8) {
             if (l < -128 || l > 127) break;
-            ((int8_t *)p)[i] = (int8_t)l;
+            PUT(p, i, int8_t, (int8_t)l);
         } else if (f->type == PFPY_F_I32) {
             if (l < INT32_MIN || l > INT32_MAX) break;
-            ((int32_t *)p)[i] = (int32_t)l;
+            PUT(p, i, int32_t, (int32_t)l);
         } else {
             if (l < INT32_MIN || l > INT32_MAX) break;
-            ((int *)p)[i] = (int)l; /* C enums are int-sized */
+            PUT(p, i, int, (int)l); /* C enums are int-sized */
         }
         return 0;
     }
     }
     PyErr_Clear();
-    pfpy_invalid("%s['%s'] = %R is not a valid %s", what, f->name, v,
+    char rb[96];
+    pfpy_invalid("%s['%s'] = %s is not a valid %s", what, f->name, pfpy_repr(v, rb, sizeof rb),
                  f->type == PFPY_F_BOOL ? "bool" : (f->type == PFPY_F_F32 || f->type == PFPY_F_F64) ? "number"
                                                                                                   : "integer");
     return -1;
@@ -107,7 +117,8 @@ int pfpy_fields_from_dict(PyObject *d, const pfpy_field *fields, void *s, const 
         const pfpy_field *f = fields;
         while (k && f->name && strcmp(f->name, k) != 0) f++;
         if (k == NULL || f->name == NULL) {
-            pfpy_invalid("%s has no field %R", what, key);
+            char rb[96];
+            pfpy_invalid("%s has no field %s", what, pfpy_repr(key, rb, sizeof rb));
             return -1;
         }
         char *p = (char *)s + f->offset;
@@ -135,12 +146,12 @@ int pfpy_fields_from_dict(PyObject *d, const pfpy_field *fields, void *s, const 
 static PyObject *get_one(const pfpy_field *f, const char *p, int i) {
     switch (f->type) {
     case PFPY_F_BOOL: return PyBool_FromLong(((const bool *)p)[i]);
-    case PFPY_F_F32: return PyFloat_FromDouble((double)((const float *)p)[i]);
-    case PFPY_F_F64: return PyFloat_FromDouble(((const double *)p)[i]);
+    case PFPY_F_F32: return PyFloat_FromDouble((double)get_f32(p, i));
+    case PFPY_F_F64: return PyFloat_FromDouble(get_f64(p, i));
     case PFPY_F_I8: return PyLong_FromLong(((const int8_t *)p)[i]);
-    case PFPY_F_I32: return PyLong_FromLong(((const int32_t *)p)[i]);
-    case PFPY_F_U64: return PyLong_FromUnsignedLongLong(((const uint64_t *)p)[i]);
-    default: return PyLong_FromLong(((const int *)p)[i]);
+    case PFPY_F_I32: return PyLong_FromLong(get_i32(p, i));
+    case PFPY_F_U64: return PyLong_FromUnsignedLongLong(get_u64(p, i));
+    default: return PyLong_FromLong(get_int(p, i));
     }
 }
 

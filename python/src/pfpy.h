@@ -22,10 +22,12 @@ int pfpy_errors_init(PyObject *module);
  * (the status name when the sentence is empty); returns NULL. */
 PyObject *pfpy_raise(pf_status status);
 /* The same with the status and message given; returns NULL. */
-PyObject *pfpy_raise_msg(pf_status status, const char *fmt, ...);
+PyObject *pfpy_raise_msg(pf_status status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* repr(o) into buf (for messages; pf-style printf has no %R). */
+const char *pfpy_repr(PyObject *o, char *buf, size_t cap);
 /* Shorthands for argument checks done in the extension; return NULL. */
-PyObject *pfpy_invalid(const char *fmt, ...);
-PyObject *pfpy_unsupported(const char *fmt, ...);
+PyObject *pfpy_invalid(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+PyObject *pfpy_unsupported(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ----------------------------------------------------------- array.c */
 

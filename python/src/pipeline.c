@@ -113,7 +113,8 @@ static int pipe_init(pipe_obj *self, PyObject *args, PyObject *kw) {
         c.source.shards = keep + 2;
         c.source.shard_count = (int32_t)nsh;
     } else {
-        return pfpy_invalid("source['kind'] = %R; use 'folder', 'list' or 'tar'", kind), -1;
+        char rb[96];
+        return pfpy_invalid("source['kind'] = %s; use 'folder', 'list' or 'tar'", pfpy_repr(kind, rb, sizeof rb)), -1;
     }
     if (ext && ext != Py_None) {
         if ((keep[1] = dup_str(ext, "source['extensions']", self)) == NULL) return -1;
@@ -128,7 +129,8 @@ static int pipe_init(pipe_obj *self, PyObject *args, PyObject *kw) {
         } else if (d && strncmp(d, "cuda", 4) == 0 && (d[4] == 0 || (d[4] == ':' && sscanf(d + 5, "%d", &index) == 1))) {
             dk = PF_DEVICE_CUDA;
         } else {
-            return pfpy_invalid("device = %R; use None, 'cpu', 'cuda' or 'cuda:N'", dev), -1;
+            char rb[96];
+            return pfpy_invalid("device = %s; use None, 'cpu', 'cuda' or 'cuda:N'", pfpy_repr(dev, rb, sizeof rb)), -1;
         }
         pf_status st = pf_device_open(dk, index, &self->device);
         if (st != PF_OK) return pfpy_raise(st), -1;

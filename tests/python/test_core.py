@@ -195,3 +195,12 @@ def test_cuda_tensors_through_dlpack():
     ops.flip(x, 1, dst=out)
     torch.cuda.synchronize()
     assert torch.equal(out, x.flip(1))
+
+
+def test_dict_arguments_name_the_bad_key():
+    with pytest.raises(pixflow.InvalidArgument, match=r"desc has no field 'bogus'"):
+        pixflow._pixflow.Plan({"out_width": 4, "out_height": 4, "bogus": 1})
+    with pytest.raises(pixflow.InvalidArgument, match=r"desc\['out_width'\] = 'x' is not a valid integer"):
+        pixflow._pixflow.Plan({"out_width": "x", "out_height": 4})
+    with pytest.raises(pixflow.InvalidArgument, match=r"device = 'tpu'"):
+        pixflow._pixflow.Pipeline({"kind": "folder", "path": "."}, device="tpu")
