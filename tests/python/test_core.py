@@ -204,3 +204,24 @@ def test_dict_arguments_name_the_bad_key():
         pixflow._pixflow.Plan({"out_width": "x", "out_height": 4})
     with pytest.raises(pixflow.InvalidArgument, match=r"device = 'tpu'"):
         pixflow._pixflow.Pipeline({"kind": "folder", "path": "."}, device="tpu")
+
+
+def test_every_public_name_has_a_docstring():
+    import importlib
+    import inspect
+
+    missing = []
+    for mod in ("pixflow", "pixflow._pixflow", "pixflow.cv", "pixflow.ops", "pixflow.io", "pixflow.transforms",
+                "pixflow.transforms.functional", "pixflow.data", "pixflow.torch", "pixflow.video"):
+        m = importlib.import_module(mod)
+        assert m.__doc__, mod
+        for name in dir(m):
+            obj = getattr(m, name)
+            if name.startswith("_") or not (inspect.isfunction(obj) or inspect.isclass(obj) or
+                                             inspect.isbuiltin(obj)):
+                continue
+            if getattr(obj, "__module__", "").startswith(("numpy", "typing", "enum", "concurrent")):
+                continue
+            if not (obj.__doc__ or "").strip():
+                missing.append(f"{mod}.{name}")
+    assert not missing, missing

@@ -8,6 +8,7 @@ from .. import _pixflow as _P
 
 
 def kind_of(x):
+    """"torch", "pil" or "numpy"; anything else raises (never passed through)."""
     mod = type(x).__module__
     if mod.startswith("torch"):
         return "torch"
@@ -20,6 +21,7 @@ def kind_of(x):
 
 
 def to_hwc(x, kind):
+    """A numpy (H, W[, C]) view of one image (no copy for numpy and CPU tensors)."""
     if kind == "torch":
         if x.device.type != "cpu":
             raise _P.Unsupported("pixflow.transforms: CUDA tensors go through pixflow.data.Loader(device=...)")
@@ -36,6 +38,7 @@ def to_hwc(x, kind):
 
 
 def from_hwc(a, kind):
+    """An (H, W[, C]) array back to the kind that came in (torch: a CHW view)."""
     if kind == "torch":
         import torch
 

@@ -16,6 +16,7 @@ _INTERP = {"nearest": 0, "bilinear": 1, "bicubic": 2, "box": 3, "lanczos": 4, "n
 
 
 def _interp(interpolation):
+    """torchvision.transforms.v2.functional._interp over pixflow's op (the input's kind out)."""
     v = getattr(interpolation, "value", interpolation)
     if isinstance(v, int):
         return v
@@ -26,6 +27,7 @@ def _interp(interpolation):
 
 
 def _apply(img, fn):
+    """torchvision.transforms.v2.functional._apply over pixflow's op (the input's kind out)."""
     k = kind_of(img)
     return from_hwc(fn(to_hwc(img, k)), k)
 
@@ -40,6 +42,7 @@ def get_size(img):
 
 
 def _target_size(h, w, size, max_size=None):
+    """torchvision.transforms.v2.functional._target_size over pixflow's op (the input's kind out)."""
     if isinstance(size, int) or (isinstance(size, (list, tuple)) and len(size) == 1):
         s = size if isinstance(size, int) else size[0]
         short, long = (h, w) if h <= w else (w, h)
@@ -89,14 +92,16 @@ def resized_crop(img, top, left, height, width, size, interpolation="bilinear", 
 
 
 def horizontal_flip(img):
+    """torchvision.transforms.v2.functional.horizontal_flip over pixflow's op (the input's kind out)."""
     return _apply(img, lambda a: _P.flip(a, 1))
 
 
 def vertical_flip(img):
+    """torchvision.transforms.v2.functional.vertical_flip over pixflow's op (the input's kind out)."""
     return _apply(img, lambda a: _P.flip(a, 0))
 
 
-hflip, vflip = horizontal_flip, vertical_flip
+hflip, vflip = horizontal_flip, vertical_flip  # torchvision's v1 names
 
 
 def pad(img, padding, fill=0, padding_mode="constant"):
@@ -113,50 +118,62 @@ def pad(img, padding, fill=0, padding_mode="constant"):
 
 
 def adjust_brightness(img, brightness_factor):
+    """torchvision.transforms.v2.functional.adjust_brightness over pixflow's op (the input's kind out)."""
     return _apply(img, lambda a: _P.adjust_brightness(a, brightness_factor))
 
 
 def adjust_contrast(img, contrast_factor):
+    """torchvision.transforms.v2.functional.adjust_contrast over pixflow's op (the input's kind out)."""
     return _apply(img, lambda a: _P.adjust_contrast(a, contrast_factor))
 
 
 def adjust_saturation(img, saturation_factor):
+    """torchvision.transforms.v2.functional.adjust_saturation over pixflow's op (the input's kind out)."""
     return _apply(img, lambda a: _P.adjust_saturation(a, saturation_factor))
 
 
 def adjust_hue(img, hue_factor):
+    """torchvision.transforms.v2.functional.adjust_hue over pixflow's op (the input's kind out)."""
     return _apply(img, lambda a: _P.adjust_hue(a, hue_factor))
 
 
 def adjust_gamma(img, gamma, gain=1):
+    """torchvision.transforms.v2.functional.adjust_gamma over pixflow's op (the input's kind out)."""
     return _apply(img, lambda a: _P.adjust_gamma(a, gamma, gain))
 
 
 def adjust_sharpness(img, sharpness_factor):
+    """torchvision.transforms.v2.functional.adjust_sharpness over pixflow's op (the input's kind out)."""
     return _apply(img, lambda a: _P.sharpen(a, sharpness_factor))
 
 
 def rgb_to_grayscale(img, num_output_channels=1):
+    """torchvision.transforms.v2.functional.rgb_to_grayscale over pixflow's op (the input's kind out)."""
     return _apply(img, lambda a: _P.rgb_to_grayscale(a, num_output_channels))
 
 
 def invert(img):
+    """torchvision.transforms.v2.functional.invert over pixflow's op (the input's kind out)."""
     return _apply(img, lambda a: _P.invert(a))
 
 
 def solarize(img, threshold):
+    """torchvision.transforms.v2.functional.solarize over pixflow's op (the input's kind out)."""
     return _apply(img, lambda a: _P.solarize(a, threshold))
 
 
 def posterize(img, bits):
+    """torchvision.transforms.v2.functional.posterize over pixflow's op (the input's kind out)."""
     return _apply(img, lambda a: _P.posterize(a, bits))
 
 
 def autocontrast(img):
+    """torchvision.transforms.v2.functional.autocontrast over pixflow's op (the input's kind out)."""
     return _apply(img, lambda a: _P.autocontrast(a))
 
 
 def equalize(img):
+    """torchvision.transforms.v2.functional.equalize over pixflow's op (the input's kind out)."""
     return _apply(img, lambda a: _P.equalize(a))
 
 
