@@ -5,6 +5,7 @@
 # the aarch64 cross toolchain and qemu-user this way).
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config file clang libclang-rt-dev libopencv-dev python3 python3-pil python3-numpy
+  python3-venv python3-dev python3-opencv
   ffmpeg libavformat-dev libavcodec-dev libavutil-dev
   libjpeg62-turbo-dev libturbojpeg0-dev libpng-dev libwebp-dev "$@")
 missing=()

@@ -7,7 +7,9 @@
 #  3. ASan+UBSan build + ctest;
 #  4. TSan build of the data pipeline tests (label "pipeline");
 #  5. aarch64 cross build (NEON kernels) + ctest under qemu-aarch64;
-#  6. the x86 CPU matrix: a gcc build whose tests run under
+#  6. the Python package (scripts/test_python.sh): a cached venv with the
+#     pinned torch/torchvision oracles, `pip install .`, pytest tests/python;
+#  7. the x86 CPU matrix: a gcc build whose tests run under
 #     `qemu-x86_64 -cpu Haswell` (AVX2 + FMA, no AVX-512) and
 #     `-cpu Nehalem` (SSE4.2, no AVX), every test but the benchmarks and
 #     the host-Python oracles; `pixflow info` must report no kernel above
@@ -60,6 +62,9 @@ cmake -S . -B build-test-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPIL
   -DPIXFLOW_CUDA=OFF -DPIXFLOW_OPENCV_TESTS=OFF -DPIXFLOW_SANITIZE=thread >/dev/null
 compile build-test-tsan --target test_pipeline test_pipeline_stress test_pipeline_device test_pipeline_fatal
 (cd build-test-tsan && TSAN_OPTIONS="halt_on_error=1" ctest -L pipeline --output-on-failure --timeout 1200)
+
+step "Python package: venv, pip install ., pytest (scripts/test_python.sh)"
+bash scripts/test_python.sh
 
 build build-test-arm -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake \
   -DPIXFLOW_CUDA=OFF -DPIXFLOW_OPENCV_TESTS=OFF -DPIXFLOW_VIDEO=OFF -DPIXFLOW_CODEC=OFF

@@ -1,0 +1,255 @@
+"""pixflow.data.Loader: the C data pipeline (pf_pipeline) as a Python
+iterable of (images, labels) batches.
+
+    loader = pixflow.data.Loader("train/", recipe="imagenet-train", batch_size=256, workers=8,
+                                 shuffle=True, seed=0)
+    for epoch in range(90):
+        loader.set_epoch(epoch)
+        for images, labels in loader:        # images: NCHW float32 torch tensor, zero-copy
+            ...
+
+Threads: reading, decoding and augmenting run on C threads; the GIL is free
+while the loop waits for a batch (Ctrl-C still interrupts within 100 ms).
+
+Batch lifetime: ``images`` shares memory with the pipeline's batch buffer.
+The buffer returns to the pipeline only when every view of it (the tensor,
+arrays or tensors made from it) is gone, so a batch you still hold is never
+overwritten. The pool has ``buffers`` batches (``stats()["buffers"]``); a
+loop that keeps more than ``buffers - 1`` batches alive would starve the
+pipeline, so the Loader raises pixflow.InvalidArgument naming the count
+instead of waiting forever: copy (``.clone()``) what you keep.
+
+Determinism: the order and the augmentation of every sample are pure
+functions of (seed, epoch, sample index, rank, world_size): the same for any
+worker count, and ``state_dict()`` / ``load_state_dict()`` resume exactly
+(same samples, same bits).
+"""
+import atexit
+import math
+import os
+import sys
+import time
+import weakref
+
+import numpy as _np
+
+from . import _pixflow as _P
+
+_DEFAULT_EXT = ("jpg", "jpeg", "png", "webp", "ppm", "pgm")
+_live = weakref.WeakSet()
+
+
+@atexit.register
+def _close_all():
+    # interpreter exit: stop every pipeline's threads before Python goes
+    for p in list(_live):
+        p.close()
+
+
+def _source_dict(source, extensions):
+    if isinstance(source, (list, tuple)):
+        shards = [os.fspath(s) for s in source]
+        if not shards or not all(s.endswith(".tar") for s in shards):
+            raise _P.InvalidArgument("source: a list must hold .tar shard paths")
+        d = {"kind": "tar", "shards": shards}
+    else:
+        path = os.fspath(source)
+        if os.path.isdir(path):
+            d = {"kind": "folder", "path": path}
+        elif path.endswith(".tar"):
+            d = {"kind": "tar", "shards": [path]}
+        elif os.path.isfile(path):
+            d = {"kind": "list", "path": path}
+        else:
+            raise _P.IOError(f"source {path!r} is neither a folder, a list file nor a .tar shard")
+    if extensions is not None:
+        d["extensions"] = ",".join(extensions) if not isinstance(extensions, str) else extensions
+    return d
+
+
+def _count_samples(src, extensions):
+    """Samples the pipeline will index (folders and lists); None for tar shards."""
+    if src["kind"] == "folder":
+        ext = tuple("." + e.lower() for e in (extensions or _DEFAULT_EXT))
+        return sum(1 for _, _, files in os.walk(src["path"]) for f in files if f.lower().endswith(ext))
+    if src["kind"] == "list":
+        with open(src["path"]) as f:
+            return sum(1 for line in f if line.strip() and not line.lstrip().startswith("#"))
+    return None
+
+
+class _Progress:
+    def __init__(self, total, desc):
+        try:
+            from tqdm import tqdm
+            self.bar = tqdm(total=total, desc=desc, unit="batch")
+        except ImportError:
+            self.bar, self.n, self.total, self.desc, self.t0 = None, 0, total, desc, time.monotonic()
+
+    def update(self, samples):
+        if self.bar is not None:
+            self.bar.update(1)
+            return
+        self.n += 1
+        rate = self.n / max(time.monotonic() - self.t0, 1e-9)
+        sys.stderr.write(f"\r{self.desc}: {self.n}/{self.total or '?'} batches, {rate:.1f} batches/s")
+        sys.stderr.flush()
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()
+        else:
+            sys.stderr.write("\n")
+
+
+class Loader:
+    """Batches of a folder (ImageFolder layout: sub-folders are classes), a list file
+    ("path [label]" lines) or .tar shards (WebDataset layout), decoded and augmented by
+    pixflow's pipeline.
+
+    transform: a pixflow.transforms.Compose that compiles into the fused plan (its
+    ``pipeline_spec()``), or None with recipe: "imagenet-train" (default), "imagenet-eval",
+    "yolo". workers: decode+augment threads (0: one per CPU). rank/world_size shard
+    exactly (DistributedSampler's padding, or dropping with shard_mode="drop").
+    device: None (host batches), "cpu", or "cuda[:N]" (augment on the GPU).
+    on_error: "skip" (bad samples are counted and skipped) or "raise" (a batch holding one
+    raises, naming the file). output: "torch" (tensors; needs torch) or "numpy".
+    pin_memory: copy host batches into pinned memory (torch with CUDA only)."""
+
+    def __init__(self, source, transform=None, recipe=None, batch_size=32, workers=0, shuffle=True, seed=0,
+                 drop_last=False, rank=0, world_size=1, device=None, on_error="skip", pin_memory=False,
+                 progress=False, output="torch", extensions=None, shard_mode="pad", prefetch_batches=0):
+        if on_error not in ("skip", "raise"):
+            raise _P.InvalidArgument(f"on_error = {on_error!r}; use 'skip' or 'raise'")
+        if output not in ("torch", "numpy"):
+            raise _P.InvalidArgument(f"output = {output!r}; use 'torch' or 'numpy'")
+        if shard_mode not in ("pad", "drop"):
+            raise _P.InvalidArgument(f"shard_mode = {shard_mode!r}; use 'pad' or 'drop'")
+        if transform is not None and recipe is not None:
+            raise _P.InvalidArgument("pass transform or recipe, not both")
+        if transform is not None:
+            spec = getattr(transform, "pipeline_spec", None)
+            if spec is None:
+                raise _P.InvalidArgument(f"transform: {type(transform).__name__} is not a pixflow.transforms "
+                                         "transform (it has no pipeline_spec())")
+            self._desc, self._policy = spec()
+        else:
+            self._desc, self._policy = _P.recipe(recipe or "imagenet-train")
+        self._source = _source_dict(source, extensions)
+        self._nsamples = _count_samples(self._source, extensions)
+        workers = int(workers) or (os.cpu_count() or 1)
+        if prefetch_batches <= 0:
+            # the C default (2 + ceil(2 * workers / batch)), plus 2 buffers that the
+            # consumer may hold (the batch in use and the one before it)
+            prefetch_batches = 2 + -(-2 * workers // int(batch_size)) + 2
+        self._config = {"batch_size": int(batch_size), "workers": workers, "shuffle": bool(shuffle),
+                        "seed": int(seed), "drop_last": bool(drop_last), "rank": int(rank),
+                        "world_size": int(world_size), "on_error": 0 if on_error == "skip" else 1,
+                        "shard_mode": 0 if shard_mode == "pad" else 1, "prefetch_batches": int(prefetch_batches)}
+        self.batch_size, self.device, self.output = int(batch_size), device, output
+        self.pin_memory, self.progress = bool(pin_memory), progress
+        self._epoch, self._position = 0, 0
+        self._pipe = None
+
+    # ------------------------------------------------------------ epochs
+    def set_epoch(self, epoch):
+        """Makes the next iteration run epoch `epoch` from its start (as DistributedSampler)."""
+        self._epoch, self._position = int(epoch), 0
+
+    def __len__(self):
+        """Batches per epoch for this rank (folders and list files)."""
+        if self._nsamples is None:
+            raise TypeError("len() of a Loader over .tar shards is unknown before indexing")
+        n, w = self._nsamples, self._config["world_size"]
+        per_rank = math.ceil(n / w) if self._config["shard_mode"] == 0 else n // w
+        b = self.batch_size
+        return per_rank // b if self._config["drop_last"] else math.ceil(per_rank / b)
+
+    def state_dict(self):
+        """The resume point: the batch after the last one delivered."""
+        return {"epoch": self._epoch, "position": self._position, "seed": self._config["seed"],
+                "rank": self._config["rank"], "world_size": self._config["world_size"]}
+
+    def load_state_dict(self, state):
+        """Resumes from state_dict(): the next iteration delivers exactly the batches that followed."""
+        for k in ("seed", "rank", "world_size"):
+            if k in state and state[k] != self._config[k]:
+                raise _P.InvalidArgument(f"state_dict[{k!r}] = {state[k]} but this Loader has {self._config[k]}")
+        self._epoch, self._position = int(state["epoch"]), int(state["position"])
+
+    # ----------------------------------------------------------- iterate
+    def _open(self):
+        cfg = dict(self._config, start_epoch=self._epoch, start_position=self._position, epochs=self._epoch + 1)
+        p = _P.Pipeline(self._source, self._desc, self._policy, cfg, self.device)
+        _live.add(p)
+        return p
+
+    def _convert(self, batch):
+        images, labels = batch.images, batch.labels
+        if self.output == "numpy":
+            return _np.asarray(images), _np.asarray(labels).astype(_np.int64)
+        import torch
+
+        t = torch.from_dlpack(images)
+        if self.pin_memory and t.device.type == "cpu" and torch.cuda.is_available():
+            t = t.pin_memory()
+        return t, torch.from_numpy(_np.asarray(labels).astype(_np.int64))
+
+    def __iter__(self):
+        self._pipe = pipe = self._open()
+        bar = _Progress(len(self) if self._nsamples is not None else None,
+                        f"epoch {self._epoch}") if self.progress else None
+        try:
+            while True:
+                b = pipe.next()
+                if b is None:
+                    break
+                self._epoch, self._position = b.next_epoch, b.next_position
+                out = self._convert(b)
+                del b
+                if bar:
+                    bar.update(len(out[1]))
+                yield out
+        finally:
+            if bar:
+                bar.close()
+            pipe.close()
+            self._pipe = None
+
+    def batches(self):
+        """Like iteration, but yields pixflow.Batch objects (images, labels, meta, resume point)."""
+        self._pipe = pipe = self._open()
+        try:
+            while True:
+                b = pipe.next()
+                if b is None:
+                    break
+                self._epoch, self._position = b.next_epoch, b.next_position
+                yield b
+        finally:
+            pipe.close()
+            self._pipe = None
+
+    def stats(self):
+        """The running (or last) pipeline's stage table and counters as a dict."""
+        if self._pipe is None:
+            raise _P.InvalidArgument("stats(): no epoch is running")
+        return self._pipe.stats()
+
+    def errors(self):
+        """The most recent sample failures of the running epoch (path and reason)."""
+        return self._pipe.errors() if self._pipe is not None else []
+
+    def close(self):
+        """Stops the running epoch's threads (also done on del and at interpreter exit)."""
+        if self._pipe is not None:
+            self._pipe.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+
+__all__ = ["Loader"]

@@ -1,0 +1,78 @@
+"""Image kinds in and out of the transforms: torch CHW tensors, numpy HWC
+arrays, PIL images, and batches (lists, NCHW tensors, NHWC arrays). Inside,
+every image is a numpy HWC view (no copy for numpy, torch CPU and the
+common layouts); results go back to the kind that came in."""
+import numpy as np
+
+from .. import _pixflow as _P
+
+
+def kind_of(x):
+    """"torch", "pil" or "numpy"; anything else raises (never passed through)."""
+    mod = type(x).__module__
+    if mod.startswith("torch"):
+        return "torch"
+    if mod.startswith("PIL"):
+        return "pil"
+    if isinstance(x, np.ndarray):
+        return "numpy"
+    raise _P.InvalidArgument(f"expected a torch tensor, a numpy array or a PIL image, got {type(x).__name__}; "
+                             "pixflow transforms never pass an input through untransformed")
+
+
+def to_hwc(x, kind):
+    """A numpy (H, W[, C]) view of one image (no copy for numpy and CPU tensors)."""
+    if kind == "torch":
+        if x.device.type != "cpu":
+            raise _P.Unsupported("pixflow.transforms: CUDA tensors go through pixflow.data.Loader(device=...)")
+        if x.ndim == 2:
+            return x.numpy()
+        if x.ndim != 3:
+            raise _P.InvalidArgument(f"a torch image is (C, H, W); got shape {tuple(x.shape)}")
+        return x.permute(1, 2, 0).numpy()
+    if kind == "pil":
+        return np.asarray(x)
+    if x.ndim not in (2, 3):
+        raise _P.InvalidArgument(f"a numpy image is (H, W) or (H, W, C); got shape {x.shape}")
+    return x
+
+
+def from_hwc(a, kind):
+    """An (H, W[, C]) array back to the kind that came in (torch: a CHW view)."""
+    if kind == "torch":
+        import torch
+
+        t = torch.from_numpy(np.ascontiguousarray(a) if not a.flags.writeable else a)
+        return t.unsqueeze(0) if a.ndim == 2 else t.permute(2, 0, 1)
+    if kind == "pil" and a.dtype == np.uint8:
+        from PIL import Image
+
+        return Image.fromarray(a)
+    return a
+
+
+def split_batch(x):
+    """(images, kind, is_batch): a list/tuple or a 4-D tensor/array is a batch."""
+    if isinstance(x, (list, tuple)):
+        if not x:
+            raise _P.InvalidArgument("an empty batch")
+        k = kind_of(x[0])
+        return [to_hwc(i, kind_of(i)) for i in x], k, True
+    k = kind_of(x)
+    if k != "pil" and x.ndim == 4:
+        if k == "torch":
+            return [to_hwc(i, k) for i in x.unbind(0)], k, True
+        return list(x), k, True
+    return [to_hwc(x, k)], k, False
+
+
+def join_batch(outs, kind, is_batch, original):
+    if not is_batch:
+        return from_hwc(outs[0], kind)
+    if isinstance(original, (list, tuple)):
+        return [from_hwc(o, kind) for o in outs]
+    if kind == "torch":
+        import torch
+
+        return torch.stack([from_hwc(o, kind) for o in outs])
+    return np.stack(outs)

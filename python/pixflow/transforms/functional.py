@@ -1,0 +1,210 @@
+"""pixflow.transforms.functional: torchvision.transforms.v2.functional names
+and arguments over pixflow's ops. Inputs: torch CHW tensors, numpy HWC
+arrays, PIL images (uint8; float images in [0, 1] where torchvision takes
+them); the result has the input's kind.
+
+resize's ``antialias`` selects pixflow's Pillow-exact antialiased filter
+(torchvision's own antialias is an approximation of Pillow's; the bound is
+in tests/python/test_transforms.py); a torchvision-exact flavour slots in
+through the same argument when the C library grows it."""
+import numpy as np
+
+from .. import _pixflow as _P
+from ._images import from_hwc, kind_of, to_hwc
+
+_INTERP = {"nearest": 0, "bilinear": 1, "bicubic": 2, "box": 3, "lanczos": 4, "nearest-exact": 6}
+
+
+def _interp(interpolation):
+    """torchvision.transforms.v2.functional._interp over pixflow's op (the input's kind out)."""
+    v = getattr(interpolation, "value", interpolation)
+    if isinstance(v, int):
+        return v
+    try:
+        return _INTERP[str(v).lower()]
+    except KeyError:
+        raise _P.Unsupported(f"interpolation {interpolation!r} is not one of {sorted(_INTERP)}") from None
+
+
+def _apply(img, fn):
+    """torchvision.transforms.v2.functional._apply over pixflow's op (the input's kind out)."""
+    k = kind_of(img)
+    return from_hwc(fn(to_hwc(img, k)), k)
+
+
+def get_size(img):
+    """[height, width] as torchvision's get_size."""
+    k = kind_of(img)
+    if k == "pil":
+        return [img.height, img.width]
+    a = to_hwc(img, k)
+    return [a.shape[0], a.shape[1]]
+
+
+def _target_size(h, w, size, max_size=None):
+    """torchvision.transforms.v2.functional._target_size over pixflow's op (the input's kind out)."""
+    if isinstance(size, int) or (isinstance(size, (list, tuple)) and len(size) == 1):
+        s = size if isinstance(size, int) else size[0]
+        short, long = (h, w) if h <= w else (w, h)
+        new_short, new_long = s, int(s * long / short)
+        if max_size is not None and new_long > max_size:
+            new_short, new_long = int(max_size * new_short / new_long), max_size
+        return (new_short, new_long) if h <= w else (new_long, new_short)
+    return int(size[0]), int(size[1])
+
+
+def resize(img, size, interpolation="bilinear", max_size=None, antialias=True):
+    """F.resize: size int (shorter side) or (h, w)."""
+    def run(a):
+        h, w = _target_size(a.shape[0], a.shape[1], size, max_size)
+        return _P.resize(a, (w, h), None, _interp(interpolation), bool(antialias))
+    return _apply(img, run)
+
+
+def crop(img, top, left, height, width):
+    """F.crop inside the image (a view: no copy)."""
+    def run(a):
+        if top < 0 or left < 0 or top + height > a.shape[0] or left + width > a.shape[1]:
+            raise _P.Unsupported("crop: pixflow crops inside the image only (torchvision pads outside)")
+        return a[top:top + height, left:left + width]
+    return _apply(img, run)
+
+
+def center_crop(img, output_size):
+    """F.center_crop; a crop larger than the image is padded with 0 as torchvision does."""
+    oh, ow = (output_size, output_size) if isinstance(output_size, int) else \
+        (output_size[0], output_size[-1])
+
+    def run(a):
+        h, w = a.shape[:2]
+        if oh > h or ow > w:
+            pt, pl = (oh - h) // 2 if oh > h else 0, (ow - w) // 2 if ow > w else 0
+            a = _P.copy_make_border(a, pt, max(oh - h, 0) - pt, pl, max(ow - w, 0) - pl, 0, None)
+            h, w = a.shape[:2]
+        top, left = int(round((h - oh) / 2.0)), int(round((w - ow) / 2.0))
+        return a[top:top + oh, left:left + ow]
+    return _apply(img, run)
+
+
+def resized_crop(img, top, left, height, width, size, interpolation="bilinear", antialias=True):
+    """F.resized_crop: crop then resize to size (h, w)."""
+    return resize(crop(img, top, left, height, width), size, interpolation, antialias=antialias)
+
+
+def horizontal_flip(img):
+    """torchvision.transforms.v2.functional.horizontal_flip over pixflow's op (the input's kind out)."""
+    return _apply(img, lambda a: _P.flip(a, 1))
+
+
+def vertical_flip(img):
+    """torchvision.transforms.v2.functional.vertical_flip over pixflow's op (the input's kind out)."""
+    return _apply(img, lambda a: _P.flip(a, 0))
+
+
+hflip, vflip = horizontal_flip, vertical_flip  # torchvision's v1 names
+
+
+def pad(img, padding, fill=0, padding_mode="constant"):
+    """F.pad: padding int, (lr, tb) or (l, t, r, b)."""
+    modes = {"constant": 0, "edge": 1, "symmetric": 2, "reflect": 4}
+    if padding_mode not in modes:
+        raise _P.Unsupported(f"pad: padding_mode {padding_mode!r}")
+    p = [padding] * 4 if isinstance(padding, int) else list(padding)
+    if len(p) == 2:
+        p = [p[0], p[1], p[0], p[1]]
+    left, top, right, bottom = p
+    fill = (float(fill),) * 4 if isinstance(fill, (int, float)) else tuple(fill)  # torchvision: every channel
+    return _apply(img, lambda a: _P.copy_make_border(a, top, bottom, left, right, modes[padding_mode], fill))
+
+
+def adjust_brightness(img, brightness_factor):
+    """torchvision.transforms.v2.functional.adjust_brightness over pixflow's op (the input's kind out)."""
+    return _apply(img, lambda a: _P.adjust_brightness(a, brightness_factor))
+
+
+def adjust_contrast(img, contrast_factor):
+    """torchvision.transforms.v2.functional.adjust_contrast over pixflow's op (the input's kind out)."""
+    return _apply(img, lambda a: _P.adjust_contrast(a, contrast_factor))
+
+
+def adjust_saturation(img, saturation_factor):
+    """torchvision.transforms.v2.functional.adjust_saturation over pixflow's op (the input's kind out)."""
+    return _apply(img, lambda a: _P.adjust_saturation(a, saturation_factor))
+
+
+def adjust_hue(img, hue_factor):
+    """torchvision.transforms.v2.functional.adjust_hue over pixflow's op (the input's kind out)."""
+    return _apply(img, lambda a: _P.adjust_hue(a, hue_factor))
+
+
+def adjust_gamma(img, gamma, gain=1):
+    """torchvision.transforms.v2.functional.adjust_gamma over pixflow's op (the input's kind out)."""
+    return _apply(img, lambda a: _P.adjust_gamma(a, gamma, gain))
+
+
+def adjust_sharpness(img, sharpness_factor):
+    """torchvision.transforms.v2.functional.adjust_sharpness over pixflow's op (the input's kind out)."""
+    return _apply(img, lambda a: _P.sharpen(a, sharpness_factor))
+
+
+def rgb_to_grayscale(img, num_output_channels=1):
+    """torchvision.transforms.v2.functional.rgb_to_grayscale over pixflow's op (the input's kind out)."""
+    return _apply(img, lambda a: _P.rgb_to_grayscale(a, num_output_channels))
+
+
+def invert(img):
+    """torchvision.transforms.v2.functional.invert over pixflow's op (the input's kind out)."""
+    return _apply(img, lambda a: _P.invert(a))
+
+
+def solarize(img, threshold):
+    """torchvision.transforms.v2.functional.solarize over pixflow's op (the input's kind out)."""
+    return _apply(img, lambda a: _P.solarize(a, threshold))
+
+
+def posterize(img, bits):
+    """torchvision.transforms.v2.functional.posterize over pixflow's op (the input's kind out)."""
+    return _apply(img, lambda a: _P.posterize(a, bits))
+
+
+def autocontrast(img):
+    """torchvision.transforms.v2.functional.autocontrast over pixflow's op (the input's kind out)."""
+    return _apply(img, lambda a: _P.autocontrast(a))
+
+
+def equalize(img):
+    """torchvision.transforms.v2.functional.equalize over pixflow's op (the input's kind out)."""
+    return _apply(img, lambda a: _P.equalize(a))
+
+
+def erase(img, i, j, h, w, v, inplace=False):
+    """F.erase with a constant value v (a number or one per channel)."""
+    vals = v if isinstance(v, (int, float)) else [float(x) for x in np.asarray(v).reshape(-1)]
+    return _apply(img, lambda a: _P.erase(a, (j, i, w, h), vals, a if inplace else None))
+
+
+def normalize(img, mean, std, inplace=False):
+    """F.normalize of a float image: (x - mean[c]) / std[c]."""
+    def run(a):
+        if a.dtype != np.float32:
+            raise _P.InvalidArgument(f"normalize: the image is {a.dtype}; torchvision normalizes float images "
+                                     "(use ToDtype(torch.float32, scale=True) first)")
+        return _P.normalize(a, 6, tuple(mean), tuple(std), 1.0, 0, 0, 1, None, -1, a if inplace else None)
+    return _apply(img, run)
+
+
+def to_dtype(img, dtype, scale=False):
+    """F.to_dtype for uint8 <-> float32 (scale: x / 255, or round(x * 255) saturated)."""
+    name = str(dtype).replace("torch.", "")
+    codes = {"uint8": 0, "float32": 6, "float": 6}
+    if name not in codes:
+        raise _P.Unsupported(f"to_dtype: {dtype} (pixflow converts to uint8 and float32)")
+
+    def run(a):
+        out = codes[name]
+        if not scale or str(a.dtype) == name:
+            return _P.convert(a, out, layout=-1)
+        if out == 6:  # int -> float: x * (1 / 255), as torchvision's to_dtype_image
+            return _P.convert(a, 6, 1.0 / 255.0)
+        return _P.convert(a, 0, 255.0)
+    return _apply(img, run)

@@ -1,0 +1,375 @@
+/* pixflow.Pipeline (pf_pipeline) and its batches. A batch's memory is
+ * lent to Python without a copy: pixflow.Tensor views of it (and every
+ * torch/numpy view made from those) hold a reference to the batch
+ * object, and the buffer goes back to the pipeline (pf_batch_release)
+ * only when the last of them is gone, so a buffer in use is never
+ * refilled. Each batch holds its pipeline, which is destroyed after its
+ * last batch. Waiting for a batch releases the GIL and wakes up every
+ * 100 ms to let Ctrl-C through. */
+#include <string.h>
+
+#include "fields.h"
+
+#define KW (METH_VARARGS | METH_KEYWORDS)
+#define FN(f) ((PyCFunction)(void (*)(void))(f))
+
+typedef struct {
+    PyObject_HEAD
+    pf_pipeline *p;
+    pf_device *device;
+    int live;        /* batches handed out and not yet released */
+    int closed;      /* close() called: destroy once live drops to 0 */
+    int buffers;     /* the batch buffer pool's size */
+    char *strings;   /* copies of the config's strings (paths, shards) */
+    const char **shards;
+    PyObject *weakrefs; /* pixflow.data closes live pipelines at exit */
+} pipe_obj;
+
+typedef struct {
+    PyObject_HEAD
+    pipe_obj *pipe;
+    const pf_batch *b;
+} batch_obj;
+
+static PyTypeObject PipeType, BatchType;
+
+static void pipe_destroy(pipe_obj *self) {
+    if (self->p) {
+        pf_pipeline *p = self->p;
+        self->p = NULL;
+        Py_BEGIN_ALLOW_THREADS
+        pf_pipeline_destroy(p);
+        Py_END_ALLOW_THREADS
+    }
+    pf_device_close(self->device);
+    self->device = NULL;
+}
+
+/* -------------------------------------------------------------- config */
+
+static char *dup_str(PyObject *o, const char *name, pipe_obj *self) {
+    (void)self;
+    const char *s = PyUnicode_Check(o) ? PyUnicode_AsUTF8(o) : NULL;
+    if (s == NULL) {
+        PyErr_Clear();
+        pfpy_invalid("%s must be a string", name);
+        return NULL;
+    }
+    size_t n = strlen(s) + 1;
+    char *c = PyMem_RawMalloc(n);
+    if (c == NULL) return (char *)PyErr_NoMemory();
+    memcpy(c, s, n);
+    return c;
+}
+
+#define CFG(name, type) {#name, type, offsetof(pf_pipeline_config, name), 1}
+static const pfpy_field config_fields[] = {
+    CFG(seed, PFPY_F_U64),        CFG(batch_size, PFPY_F_I32),     CFG(workers, PFPY_F_I32),
+    CFG(prefetch_batches, PFPY_F_I32), CFG(read_queue_depth, PFPY_F_I32), CFG(readahead, PFPY_F_I32),
+    CFG(epochs, PFPY_F_U64),      CFG(shuffle, PFPY_F_BOOL),       CFG(shuffle_buffer, PFPY_F_I32),
+    CFG(drop_last, PFPY_F_BOOL),  CFG(rank, PFPY_F_I32),           CFG(world_size, PFPY_F_I32),
+    CFG(shard_mode, PFPY_F_ENUM), CFG(start_epoch, PFPY_F_U64),    CFG(start_position, PFPY_F_U64),
+    CFG(on_error, PFPY_F_ENUM),   CFG(pin_workers, PFPY_F_BOOL),   CFG(staging_bytes, PFPY_F_U64),
+    {NULL, PFPY_F_BOOL, 0, 0}};
+
+/* Pipeline(source, desc, policy, config, device=None): source is a dict
+ * {"kind": "folder"|"list"|"tar", "path": str, "shards": [str],
+ * "extensions": str}; config holds pf_pipeline_config's scalar fields. */
+static int pipe_init(pipe_obj *self, PyObject *args, PyObject *kw) {
+    static char *kwlist[] = {"source", "desc", "policy", "config", "device", NULL};
+    PyObject *src, *desc = Py_None, *pol = Py_None, *cfg = Py_None, *dev = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OOOO:Pipeline", kwlist, &src, &desc, &pol, &cfg, &dev)) return -1;
+    if (self->p) return pfpy_invalid("Pipeline is already initialised"), -1;
+    pf_pipeline_config c = pf_pipeline_config_defaults();
+    if (pfpy_fields_from_dict(desc, pfpy_desc_fields, &c.desc, "desc") < 0 ||
+        pfpy_fields_from_dict(pol, pfpy_policy_fields, &c.policy, "policy") < 0 ||
+        pfpy_fields_from_dict(cfg, config_fields, &c, "config") < 0)
+        return -1;
+    if (!PyDict_Check(src)) return pfpy_invalid("source must be a dict"), -1;
+    PyObject *kind = PyDict_GetItemString(src, "kind"), *path = PyDict_GetItemString(src, "path");
+    PyObject *shards = PyDict_GetItemString(src, "shards"), *ext = PyDict_GetItemString(src, "extensions");
+    const char *k = kind && PyUnicode_Check(kind) ? PyUnicode_AsUTF8(kind) : "";
+    /* one arena for every string: freed with the pipeline */
+    Py_ssize_t nsh = shards ? PySequence_Size(shards) : 0;
+    if (nsh < 0) return pfpy_invalid("source['shards'] must be a list of paths"), -1;
+    self->shards = PyMem_RawCalloc((size_t)nsh + 3, sizeof(char *));
+    if (self->shards == NULL) return PyErr_NoMemory(), -1;
+    const char **keep = self->shards; /* [0] path, [1] extensions, [2..] shards */
+    if (strcmp(k, "folder") == 0 || strcmp(k, "list") == 0) {
+        c.source.kind = k[0] == 'f' ? PF_SOURCE_FOLDER : PF_SOURCE_FILE_LIST;
+        if (path == NULL || (keep[0] = dup_str(path, "source['path']", self)) == NULL) {
+            if (!PyErr_Occurred()) pfpy_invalid("source['path'] is missing");
+            return -1;
+        }
+        c.source.path = keep[0];
+    } else if (strcmp(k, "tar") == 0) {
+        c.source.kind = PF_SOURCE_TAR;
+        for (Py_ssize_t i = 0; i < nsh; i++) {
+            PyObject *e = PySequence_GetItem(shards, i);
+            keep[2 + i] = e ? dup_str(e, "source['shards'][i]", self) : NULL;
+            Py_XDECREF(e);
+            if (keep[2 + i] == NULL) return -1;
+        }
+        c.source.shards = keep + 2;
+        c.source.shard_count = (int32_t)nsh;
+    } else {
+        char rb[96];
+        return pfpy_invalid("source['kind'] = %s; use 'folder', 'list' or 'tar'", pfpy_repr(kind, rb, sizeof rb)), -1;
+    }
+    if (ext && ext != Py_None) {
+        if ((keep[1] = dup_str(ext, "source['extensions']", self)) == NULL) return -1;
+        c.source.extensions = keep[1];
+    }
+    if (dev != Py_None) {
+        const char *d = PyUnicode_Check(dev) ? PyUnicode_AsUTF8(dev) : NULL;
+        int index = 0;
+        pf_device_kind dk;
+        if (d && strcmp(d, "cpu") == 0) {
+            dk = PF_DEVICE_CPU;
+        } else if (d && strncmp(d, "cuda", 4) == 0 && (d[4] == 0 || (d[4] == ':' && sscanf(d + 5, "%d", &index) == 1))) {
+            dk = PF_DEVICE_CUDA;
+        } else {
+            char rb[96];
+            return pfpy_invalid("device = %s; use None, 'cpu', 'cuda' or 'cuda:N'", pfpy_repr(dev, rb, sizeof rb)), -1;
+        }
+        pf_status st = pf_device_open(dk, index, &self->device);
+        if (st != PF_OK) return pfpy_raise(st), -1;
+        c.augment_device = self->device;
+    }
+    pf_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = pf_pipeline_create(&c, &self->p);
+    Py_END_ALLOW_THREADS
+    if (st != PF_OK) return pfpy_raise(st), -1;
+    pf_pipeline_stats s;
+    if (pf_pipeline_stats_get(self->p, &s) == PF_OK) self->buffers = s.buffers;
+    return 0;
+}
+
+static void pipe_dealloc(pipe_obj *self) {
+    if (self->weakrefs) PyObject_ClearWeakRefs((PyObject *)self);
+    pipe_destroy(self);
+    if (self->shards) {
+        for (int i = 0; self->shards[i] || i < 2; i++) PyMem_RawFree((void *)self->shards[i]);
+        PyMem_RawFree(self->shards);
+    }
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* --------------------------------------------------------------- batches */
+
+static void batch_dealloc(batch_obj *self) {
+    pipe_obj *p = self->pipe;
+    if (p) {
+        if (p->p && self->b) pf_batch_release(p->p, self->b);
+        p->live--;
+        if (p->closed && p->live == 0) pipe_destroy(p);
+        Py_DECREF(p);
+    }
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *batch_images(batch_obj *self, void *c) {
+    (void)c;
+    return (PyObject *)pfpy_tensor_of(&self->b->tensor, self->b->count, (PyObject *)self);
+}
+
+static PyObject *batch_labels(batch_obj *self, void *c) {
+    (void)c;
+    Py_ssize_t shape[1] = {self->b->count}, strides[1] = {4};
+    /* labels are the pipeline's memory too: read-only for consumers */
+    return (PyObject *)pfpy_tensor_view((void *)self->b->labels, 1, shape, strides, PF_S32, PF_MEM_HOST, 0, 1,
+                                        (PyObject *)self);
+}
+
+static PyObject *batch_meta(batch_obj *self, void *c) {
+    (void)c;
+    PyObject *list = PyList_New(self->b->count);
+    for (int i = 0; list && i < self->b->count; i++) {
+        const pf_sample_meta *m = &self->b->meta[i];
+        PyObject *lb = pfpy_fields_to_dict(pfpy_letterbox_fields, &m->letterbox);
+        PyObject *d = lb ? Py_BuildValue("{s:K,s:K,s:i,s:s,s:i,s:i,s:N,s:i}", "index", (unsigned long long)m->index,
+                                         "position", (unsigned long long)m->position, "label", m->label, "name",
+                                         m->name ? m->name : "", "width", m->width, "height", m->height,
+                                         "letterbox", lb, "warnings", m->warnings)
+                         : NULL;
+        if (d == NULL) Py_CLEAR(list);
+        else PyList_SET_ITEM(list, i, d);
+    }
+    return list;
+}
+
+#define BATCH_U64(field)                                                     \
+    static PyObject *batch_##field(batch_obj *self, void *c) {               \
+        (void)c;                                                             \
+        return PyLong_FromUnsignedLongLong((unsigned long long)self->b->field); \
+    }
+BATCH_U64(epoch)
+BATCH_U64(batch_index)
+BATCH_U64(next_epoch)
+BATCH_U64(next_position)
+static PyObject *batch_count(batch_obj *self, void *c) { (void)c; return PyLong_FromLong(self->b->count); }
+static PyObject *batch_skipped(batch_obj *self, void *c) { (void)c; return PyLong_FromLong(self->b->skipped); }
+
+static PyGetSetDef batch_getset[] = {
+    {"images", (getter)batch_images, NULL, "A pixflow.Tensor view of the batch (count samples).", NULL},
+    {"labels", (getter)batch_labels, NULL, "A read-only int32 pixflow.Tensor of the labels.", NULL},
+    {"meta", (getter)batch_meta, NULL, "Per-sample metadata dicts (index, position, label, name, size, letterbox).",
+     NULL},
+    {"epoch", (getter)batch_epoch, NULL, "The batch's epoch.", NULL},
+    {"batch_index", (getter)batch_batch_index, NULL, "Index of the batch in its epoch.", NULL},
+    {"count", (getter)batch_count, NULL, "Samples in the batch.", NULL},
+    {"skipped", (getter)batch_skipped, NULL, "Samples skipped while it was assembled.", NULL},
+    {"next_epoch", (getter)batch_next_epoch, NULL, "Resume point (epoch) after this batch.", NULL},
+    {"next_position", (getter)batch_next_position, NULL, "Resume point (position) after this batch.", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+static PyTypeObject BatchType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "pixflow.Batch",
+    .tp_basicsize = sizeof(batch_obj),
+    .tp_dealloc = (destructor)batch_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A batch of a Pipeline: its buffer returns to the pipeline when the batch and every view of its\n"
+              "images are gone.",
+    .tp_getset = batch_getset,
+};
+
+/* -------------------------------------------------------------- methods */
+
+static PyObject *pipe_next(pipe_obj *self, PyObject *args, PyObject *kw) {
+    static char *kwlist[] = {"timeout", NULL};
+    double timeout = -1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|d:next", kwlist, &timeout)) return NULL;
+    if (self->p == NULL) return pfpy_invalid("the pipeline is closed");
+    const pf_batch *b = NULL;
+    pf_status st;
+    double waited = 0;
+    int stalls = 0;
+    for (;;) {
+        int64_t slice = 100;
+        if (timeout >= 0 && timeout * 1000 - waited < (double)slice)
+            slice = (int64_t)(timeout * 1000 - waited > 0 ? timeout * 1000 - waited : 0);
+        Py_BEGIN_ALLOW_THREADS
+        st = pf_pipeline_next(self->p, &b, slice);
+        Py_END_ALLOW_THREADS
+        if (st != PF_ERR_TIMEOUT) break;
+        waited += (double)slice;
+        if (PyErr_CheckSignals() < 0) return NULL;
+        if (timeout >= 0 && waited >= timeout * 1000) return pfpy_raise(st);
+        /* every buffer held by the consumer: nothing can ever come */
+        if (self->live >= self->buffers || (self->live >= self->buffers - 1 && ++stalls >= 20))
+            return pfpy_raise_msg(PF_ERR_INVALID_ARGUMENT,
+                                  "pipeline: %d of its %d batch buffers are still referenced (batches, tensors or "
+                                  "arrays made from them), so it cannot fill another; drop old batches or copy "
+                                  "what you keep (tensor.clone(), array.copy())",
+                                  self->live, self->buffers);
+    }
+    if (st != PF_OK) return pfpy_raise(st);
+    if (b == NULL) Py_RETURN_NONE;
+    batch_obj *o = PyObject_New(batch_obj, &BatchType);
+    if (o == NULL) {
+        pf_batch_release(self->p, b);
+        return NULL;
+    }
+    o->pipe = (pipe_obj *)Py_NewRef((PyObject *)self);
+    o->b = b;
+    self->live++;
+    return (PyObject *)o;
+}
+
+static PyObject *pipe_state(pipe_obj *self, PyObject *noarg) {
+    (void)noarg;
+    if (self->p == NULL) return PyUnicode_FromString("closed");
+    pf_status cause;
+    pf_pipeline_state s = pf_pipeline_state_get(self->p, &cause);
+    return PyUnicode_FromString(s == PF_PIPELINE_RUNNING ? "running" : s == PF_PIPELINE_ENDED ? "ended" : "failed");
+}
+
+static PyObject *stage_dict(const pf_stage_stats *g) {
+    return Py_BuildValue("{s:i,s:K,s:d,s:d,s:i,s:i}", "threads", g->threads, "items", (unsigned long long)g->items,
+                         "busy_s", g->busy_s, "wait_s", g->wait_s, "queue_depth", g->queue_depth, "queue_capacity",
+                         g->queue_capacity);
+}
+
+static PyObject *pipe_stats(pipe_obj *self, PyObject *noarg) {
+    (void)noarg;
+    if (self->p == NULL) return pfpy_invalid("the pipeline is closed");
+    pf_pipeline_stats s;
+    pf_status st = pf_pipeline_stats_get(self->p, &s);
+    if (st != PF_OK) return pfpy_raise(st);
+    PyObject *stages = PyDict_New();
+    for (int i = 0; stages && i < PF_PIPELINE_STAGES; i++) {
+        PyObject *g = stage_dict(&s.stage[i]);
+        if (g == NULL || PyDict_SetItemString(stages, s.stage[i].name ? s.stage[i].name : "?", g) < 0) Py_CLEAR(stages);
+        Py_XDECREF(g);
+    }
+    if (stages == NULL) return NULL;
+    return Py_BuildValue("{s:N,s:K,s:K,s:K,s:K,s:d,s:d,s:d,s:d,s:i,s:i,s:n,s:i}", "stages", stages, "batches",
+                         (unsigned long long)s.batches, "samples", (unsigned long long)s.samples, "skipped",
+                         (unsigned long long)s.skipped, "failed_batches", (unsigned long long)s.failed_batches,
+                         "elapsed_s", s.elapsed_s, "starvation_s", s.starvation_s, "latency_p50_ms", s.latency_p50_ms,
+                         "latency_p99_ms", s.latency_p99_ms, "buffers", s.buffers, "buffers_free", s.buffers_free,
+                         "batch_bytes", (Py_ssize_t)s.batch_bytes, "live_batches", self->live);
+}
+
+static PyObject *pipe_errors(pipe_obj *self, PyObject *noarg) {
+    (void)noarg;
+    if (self->p == NULL) return PyList_New(0);
+    pf_sample_error e[64];
+    int n = pf_pipeline_errors(self->p, e, 64);
+    PyObject *list = PyList_New(n);
+    for (int i = 0; list && i < n; i++) {
+        PyObject *d = Py_BuildValue("{s:K,s:K,s:s,s:s,s:s}", "epoch", (unsigned long long)e[i].epoch, "index",
+                                    (unsigned long long)e[i].index, "status", pf_status_str(e[i].status), "name",
+                                    e[i].name, "reason", e[i].reason);
+        if (d == NULL) Py_CLEAR(list);
+        else PyList_SET_ITEM(list, i, d);
+    }
+    return list;
+}
+
+static PyObject *pipe_close(pipe_obj *self, PyObject *noarg) {
+    (void)noarg;
+    self->closed = 1;
+    if (self->live == 0) pipe_destroy(self);
+    Py_RETURN_NONE;
+}
+
+static PyObject *get_live(pipe_obj *self, void *c) { (void)c; return PyLong_FromLong(self->live); }
+static PyObject *get_buffers(pipe_obj *self, void *c) { (void)c; return PyLong_FromLong(self->buffers); }
+
+static PyMethodDef pipe_methods[] = {
+    {"next", FN(pipe_next), KW,
+     "next(timeout=-1)\n--\n\nThe next batch (pixflow.Batch), or None after the last epoch. timeout in seconds\n"
+     "(< 0: wait as long as needed); raises pixflow.Timeout when none came in time."},
+    {"state", (PyCFunction)pipe_state, METH_NOARGS, "state()\n--\n\n'running', 'ended', 'failed' or 'closed'."},
+    {"stats", (PyCFunction)pipe_stats, METH_NOARGS, "stats()\n--\n\nThe stage table and counters as a dict."},
+    {"errors", (PyCFunction)pipe_errors, METH_NOARGS, "errors()\n--\n\nThe most recent sample failures."},
+    {"close", (PyCFunction)pipe_close, METH_NOARGS,
+     "close()\n--\n\nStops the pipeline (at once, or when the last batch still referenced is gone)."},
+    {NULL, NULL, 0, NULL}};
+
+static PyGetSetDef pipe_getset[] = {
+    {"live_batches", (getter)get_live, NULL, "Batches handed out and still referenced.", NULL},
+    {"buffers", (getter)get_buffers, NULL, "Size of the batch buffer pool.", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+static PyTypeObject PipeType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "pixflow.Pipeline",
+    .tp_basicsize = sizeof(pipe_obj),
+    .tp_weaklistoffset = offsetof(pipe_obj, weakrefs),
+    .tp_dealloc = (destructor)pipe_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Pipeline(source, desc=None, policy=None, config=None, device=None)\n--\n\n"
+              "pf_pipeline: read -> decode+augment -> collate, on C threads. Use pixflow.data.Loader.",
+    .tp_methods = pipe_methods,
+    .tp_getset = pipe_getset,
+    .tp_init = (initproc)pipe_init,
+    .tp_new = PyType_GenericNew,
+};
+
+int pfpy_pipeline_init(PyObject *module) {
+    if (PyType_Ready(&PipeType) < 0 || PyType_Ready(&BatchType) < 0) return -1;
+    if (PyModule_AddObjectRef(module, "Pipeline", (PyObject *)&PipeType) < 0) return -1;
+    return PyModule_AddObjectRef(module, "Batch", (PyObject *)&BatchType);
+}

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The Python part of the test command: the cached venv (scripts/python_venv.sh:
+# Debian's python3 + numpy/cv2/PIL, torch 2.15.0 + torchvision 0.29.2 from
+# PyPI), `pip install .` of this checkout into it (scikit-build-core, the
+# top-level CMake, libpixflow linked statically; the in-tree build folder
+# build/python-* makes a rebuild incremental), then pytest on tests/python.
+# Fails on any failure, and when pytest collected no test (its exit 5).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install_deps.sh
+t0=$SECONDS
+venv="$(bash scripts/python_venv.sh | tail -1)"
+py="$venv/bin/python"
+echo "== python: pip install . into $venv"
+"$py" -m pip install -q --disable-pip-version-check --no-input --no-build-isolation --force-reinstall --no-deps . \
+  > build-python-install.log 2>&1 || { tail -50 build-python-install.log; echo "pip install . failed"; exit 1; }
+echo "== python: installed in $((SECONDS - t0)) s; running pytest"
+# run from outside the tree so `import pixflow` is the installed package
+set +e
+(cd /tmp && "$py" -m pytest -q -p no:cacheprovider "$OLDPWD/tests/python" "$@")
+rc=$?
+set -e
+if [ "$rc" -eq 5 ]; then echo "pytest collected no tests: that is a failure here"; exit 1; fi
+if [ "$rc" -ne 0 ]; then echo "pytest failed (exit $rc)"; exit "$rc"; fi
+# the ops' kernels at every ISA cap against the same oracles (the uncapped
+# run above is AVX-512 where the CPU has it)
+for cap in scalar sse4 avx2; do
+  echo "== python: PIXFLOW_CPU=$cap: pixflow.cv vs cv2, photometric ops vs torchvision"
+  (cd /tmp && PIXFLOW_CPU=$cap "$py" -m pytest -q -p no:cacheprovider \
+     "$OLDPWD/tests/python/test_cv.py" "$OLDPWD/tests/python/test_photo_torchvision.py") || {
+    echo "pytest failed under PIXFLOW_CPU=$cap"; exit 1; }
+done
+echo "== python: done in $((SECONDS - t0)) s"
