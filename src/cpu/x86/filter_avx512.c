@@ -70,6 +70,6 @@ static inline void stf8(uint8_t *p, __m512i v) {
     _mm_storeu_si128((__m128i *)(void *)p, _mm512_cvtepi32_epi8(v));
 }
 
-#include "cpu/filter_simd_impl.h"
+#include "cpu/x86/filter_simd_impl.h"
 
 void pfi_filter_fill_avx512(pfi_kfn *slots) { fill_avx512(slots); }

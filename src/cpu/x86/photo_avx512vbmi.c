@@ -11,8 +11,8 @@
 
 #define PFS(name) name##_avx512vbmi
 #define PF_PHOTO_VBMI 1
-#include "cpu/photo_avx512_vocab.h"
-#include "cpu/photo_simd_impl.h"
+#include "cpu/x86/photo_avx512_vocab.h"
+#include "cpu/x86/photo_simd_impl.h"
 
 void pfi_photo_fill_avx512vbmi(pfi_kfn *slots) {
     pfi_kfn all[PFI_PHOTO_SLOTS];

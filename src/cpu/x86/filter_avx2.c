@@ -70,6 +70,6 @@ static inline void stf8(uint8_t *p, __m256i v) {
     _mm_storel_epi64((__m128i *)(void *)p, _mm_packus_epi16(w, w));
 }
 
-#include "cpu/filter_simd_impl.h"
+#include "cpu/x86/filter_simd_impl.h"
 
 void pfi_filter_fill_avx2(pfi_kfn *slots) { fill_avx2(slots); }

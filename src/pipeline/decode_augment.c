@@ -3,7 +3,7 @@
  * -> the crop mapped to a (DCT-scaled) JPEG ROI -> decode of that ROI into
  * a worker's scratch -> the fused preprocess into the sample's tensor slot.
  * The glue between the codec room and the fused preprocess, so it lives in
- * cpu/ and talks to the codec through its public API.
+ * pipeline/ (the room above both) and uses each through its public API.
  *
  * Each sample is one task on the stream; a worker owns a decoder, a
  * preprocess plan (plans keep per-run scratch, one run at a time) and a

@@ -166,6 +166,6 @@ PFS_AI void inv_bytes(const uint8_t *s, uint8_t *d, int32_t n) {
                          _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(s + j)), _mm_set1_epi8(-1)));
 }
 
-#include "cpu/photo_simd_impl.h"
+#include "cpu/x86/photo_simd_impl.h"
 
 void pfi_photo_fill_avx2(pfi_kfn *slots) { PFS(fill)(slots); }

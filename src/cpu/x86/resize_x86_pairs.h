@@ -10,7 +10,7 @@
 
 #include <immintrin.h>
 
-#include "cpu/resize_x86_pixel.h"
+#include "cpu/x86/resize_x86_pixel.h"
 #include "kernels/resize_math.h"
 #include "ref/resize_rows.h"
 

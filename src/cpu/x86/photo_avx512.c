@@ -11,8 +11,8 @@
 
 #define PFS(name) name##_avx512
 #define PF_PHOTO_VBMI 0
-#include "cpu/photo_avx512_vocab.h"
+#include "cpu/x86/photo_avx512_vocab.h"
 
-#include "cpu/photo_simd_impl.h"
+#include "cpu/x86/photo_simd_impl.h"
 
 void pfi_photo_fill_avx512(pfi_kfn *slots) { PFS(fill)(slots); }

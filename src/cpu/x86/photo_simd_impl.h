@@ -247,7 +247,7 @@ static uint64_t PFS(graysum_u8)(const uint8_t *src, int32_t n) {
 
 static void PFS(invert_u8)(const uint8_t *src, uint8_t *dst, int32_t n) { inv_bytes(src, dst, n); }
 
-#include "cpu/photo_noise_simd_impl.h"
+#include "cpu/x86/photo_noise_simd_impl.h"
 
 static void PFS(fill)(pfi_kfn *slots) {
     slots[PFI_PHOTO_CONTRAST_F32] = (pfi_kfn)PFS(contrast_f32);

@@ -79,7 +79,7 @@ static inline void yv_store_uv_sp(uint8_t *uv, V pk, int swap) {
     yv_store(uv, swap ? _mm_unpacklo_epi8(hi, pk) : _mm_unpacklo_epi8(pk, hi));
 }
 
-#include "cpu/yuv_simd_impl.h"
+#include "cpu/x86/yuv_simd_impl.h"
 
 /* Builds its tables with SSE4.1 code: kfamily.c calls it only on SSE4.1 CPUs. */
 void pfi_yuv_fill_sse4(pfi_kfn *slots) { YV(fill)(slots); }

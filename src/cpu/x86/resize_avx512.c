@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "cpu/resize_exec.h"
-#include "cpu/resize_x86_pixel.h"
-#include "cpu/resize_x86_pairs.h"
+#include "cpu/x86/resize_x86_pixel.h"
+#include "cpu/x86/resize_x86_pairs.h"
 #include "kernels/resize_math.h"
 
 #define PFS_N 16
@@ -63,7 +63,7 @@ static inline void store_u8_from16(uint8_t *d, VI v) {
 #define PFS_AA_PIXELS pfi_x86_aa_pixels
 #define PFS_PAIR16_PIXELS pfi_x86_pair16_pixels
 #define PFS_PAIR_PIXELS pfi_x86_pair_pixels
-#include "cpu/resize_simd_impl.h"
+#include "cpu/x86/resize_simd_impl.h"
 
 /* The VBMI file's LINEAR kernel continues with this one where its
  * byte-permute blocks stop. */

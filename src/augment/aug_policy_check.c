@@ -4,7 +4,7 @@
 #include <math.h>
 
 #include "core/error.h"
-#include "cpu/aug_sampler.h"
+#include "augment/aug_sampler.h"
 
 static pf_status check_p(const char *op, const char *name, float p) {
     if (p >= 0.0f && p <= 1.0f) return PF_OK;

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cpu/resize_exec.h"
-#include "cpu/resize_x86_pixel.h"
+#include "cpu/x86/resize_x86_pixel.h"
 #include "kernels/resize_math.h"
 
 #define PFS_N 4
@@ -66,7 +66,7 @@ static inline void store_u8_from16(uint8_t *d, VI v) {
 #define PFS_AA_PIXELS pfi_h_aa_u8_pixels
 #define PFS_PAIR16_PIXELS pfi_h_u8_pair16_pixels
 #define PFS_PAIR_PIXELS pfi_h_u8_pair_pixels
-#include "cpu/resize_simd_impl.h"
+#include "cpu/x86/resize_simd_impl.h"
 
 static int nn_u8_sse4(const pfi_nnrow *r, int x0, int x1) { return pfi_nn_u8_pixels(r, x0, x1); }
 

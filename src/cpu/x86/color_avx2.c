@@ -94,6 +94,6 @@ static inline void st4(uint8_t *p, VI a, VI b, VI c, VI d) {
     _mm256_storeu_si256((__m256i *)(void *)p, v);
 }
 
-#include "cpu/color_simd_impl.h"
+#include "cpu/x86/color_simd_impl.h"
 
 void pfi_color_fill_avx2(pfi_kfn *slots) { PFS(fill)(slots); }

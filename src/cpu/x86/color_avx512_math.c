@@ -91,7 +91,7 @@ static inline void st4(uint8_t *p, VI a, VI b, VI c, VI d) {
     _mm512_storeu_si512(p, v);
 }
 
-#include "cpu/color_simd_impl.h"
+#include "cpu/x86/color_simd_impl.h"
 
 void pfi_color_fill_avx512_math(pfi_kfn *slots) {
     PFS(fill)(slots);

@@ -11,8 +11,8 @@
 #include <stdint.h>
 
 #include "core/error.h"
-#include "cpu/aug_sampler.h"
-#include "cpu/aug_stream.h"
+#include "augment/aug_sampler.h"
+#include "augment/aug_stream.h"
 
 pf_aug_policy pf_aug_policy_defaults(void) {
     pf_aug_policy p = {0};

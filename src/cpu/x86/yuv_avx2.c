@@ -101,7 +101,7 @@ static inline void yv_store_uv_sp(uint8_t *uv, V pk, int swap) {
     store16(uv + 16, _mm_unpackhi_epi8(a, b));
 }
 
-#include "cpu/yuv_simd_impl.h"
+#include "cpu/x86/yuv_simd_impl.h"
 
 /* Builds its tables with AVX2 code: kfamily.c calls it only on AVX2 CPUs. */
 void pfi_yuv_fill_avx2(pfi_kfn *slots) { YV(fill)(slots); }
