@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec/video_internal.h"
+#include "pipeline/video_internal.h"
 #include "core/error.h"
 
 #define OP "pf_video_next"
@@ -23,13 +23,13 @@ enum { PICK_WAIT = -1, PICK_DONE = -2 };
  * stream has ended and been drained. Called with the mutex held. */
 static int pick(pf_video *v) {
     int live = 0;
-    for (int k = 0; k < v->n; k++) {
-        int s = (v->cursor + k) % v->n;
+    for (int k = 0; k < v->hub.n; k++) {
+        int s = (v->cursor + k) % v->hub.n;
         pfi_vstream *st = &v->streams[s];
         if (st->qlen > 0) return s;
         if (!st->ended) {
             live = 1;
-            if (!v->cfg.realtime) return PICK_WAIT; /* its turn: wait for it */
+            if (!v->hub.cfg.realtime) return PICK_WAIT; /* its turn: wait for it */
         }
     }
     return live ? PICK_WAIT : PICK_DONE;
@@ -42,11 +42,21 @@ static void take(pf_video *v, int s, pfi_vslot *slot) {
     st->q[st->qhead].av = NULL;
     st->qhead = (st->qhead + 1) % st->qcap;
     st->qlen--;
-    v->cursor = (s + 1) % v->n;
+    v->cursor = (s + 1) % v->hub.n;
     pthread_cond_signal(&st->space);
 }
 
 /* Fills the frame records, runs the fused preprocess, stamps latency. */
+/* The frame's colour options: the configured ones, or (color_from_stream)
+ * the defaults with what the stream says about its matrix and range. */
+static pf_color_opts frame_color(const pf_video_config *cfg, int bt709, int full_range) {
+    if (!cfg->color_from_stream) return cfg->color;
+    pf_color_opts c = pf_color_opts_defaults();
+    if (bt709) c.yuv_matrix = PF_YUV_BT709;
+    if (full_range) c.yuv_range = PF_YUV_FULL;
+    return c;
+}
+
 static pf_status convert(pf_video *v, pfi_vslot *slot) {
     int n = slot->nheld;
     pf_yuv planes[64];
@@ -58,7 +68,11 @@ static pf_status convert(pf_video *v, pfi_vslot *slot) {
     for (int base = 0; base < n; base += 64) {
         int m = n - base < 64 ? n - base : 64;
         for (int k = 0; k < m; k++)
-            pfi_vframe_describe(v, slot->held[base + k].av, &planes[k], &codes[k], &color[k]);
+            {
+            int bt709, full;
+            pfi_vframe_describe(slot->held[base + k].av, &planes[k], &codes[k], &bt709, &full);
+            color[k] = frame_color(&v->hub.cfg, bt709, full);
+        }
         pf_tensor t = slot->batch.tensor;
         t.data = (char *)t.data + (ptrdiff_t)base * t.sample_stride;
         t.n -= base;
@@ -92,23 +106,23 @@ pf_status pf_video_next(pf_video *v, pf_video_batch **batch, int wait_ms) {
     if (v == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, OP ": video is NULL");
     if (wait_ms < -1) return pfi_fail(PF_ERR_INVALID_ARGUMENT, OP ": wait_ms is %d; use -1 (forever) or >= 0", wait_ms);
     pfi_vslot *slot = NULL;
-    for (int k = 0; k < v->cfg.batches_in_flight && slot == NULL; k++)
+    for (int k = 0; k < v->hub.cfg.batches_in_flight && slot == NULL; k++)
         if (!v->slots[k].busy) slot = &v->slots[k];
     if (slot == NULL)
         return pfi_fail(PF_ERR_INVALID_ARGUMENT,
                         OP ": all %d batches (config.batches_in_flight) are still held; release one first",
-                        v->cfg.batches_in_flight);
+                        v->hub.cfg.batches_in_flight);
     double start = pfi_video_now();
     double first_deadline = wait_ms < 0 ? -1.0 : start + wait_ms * 1e-3, batch_deadline = -1.0;
     int done = 0, timed_out = 0;
-    pthread_mutex_lock(&v->mu);
-    while (slot->nheld < v->cfg.batch) {
+    pthread_mutex_lock(&v->hub.mu);
+    while (slot->nheld < v->hub.cfg.batch) {
         int s = pick(v);
         if (s >= 0) {
             take(v, s, slot);
             slot->frames[slot->nheld - 1].stream = s;
-            if (slot->nheld == 1 && v->cfg.batch_timeout_ms >= 0)
-                batch_deadline = pfi_video_now() + v->cfg.batch_timeout_ms * 1e-3;
+            if (slot->nheld == 1 && v->hub.cfg.batch_timeout_ms >= 0)
+                batch_deadline = pfi_video_now() + v->hub.cfg.batch_timeout_ms * 1e-3;
             continue;
         }
         if (s == PICK_DONE) {
@@ -120,9 +134,9 @@ pf_status pf_video_next(pf_video *v, pf_video_batch **batch, int wait_ms) {
             timed_out = 1;
             break;
         }
-        pfi_video_wait(&v->ready, &v->mu, deadline);
+        pfi_video_wait(&v->hub.ready, &v->hub.mu, deadline);
     }
-    pthread_mutex_unlock(&v->mu);
+    pthread_mutex_unlock(&v->hub.mu);
     v->wait_s += pfi_video_now() - start;
     if (slot->nheld == 0) {
         if (done) return PF_OK; /* the end: *batch stays NULL */
@@ -147,7 +161,7 @@ pf_status pf_video_next(pf_video *v, pf_video_batch **batch, int wait_ms) {
     slot->batch.count = slot->nheld;
     v->delivered += slot->nheld;
     v->batches++;
-    if (slot->nheld < v->cfg.batch) v->partial++;
+    if (slot->nheld < v->hub.cfg.batch) v->partial++;
     *batch = &slot->batch;
     return PF_OK;
 }

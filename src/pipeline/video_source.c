@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec/video_internal.h"
+#include "pipeline/video_internal.h"
 #include "core/error.h"
 
 #define OP "pf_video_open"
@@ -65,13 +65,13 @@ static pf_status check_config(const pf_video_config *c) {
 
 /* Batch slots: tensor storage (64-byte aligned) and frame records. */
 static pf_status make_slots(pf_video *v) {
-    const pf_preprocess_desc *d = &v->cfg.desc;
-    int nb = v->cfg.batch;
+    const pf_preprocess_desc *d = &v->hub.cfg.desc;
+    int nb = v->hub.cfg.batch;
     size_t bytes = pf_tensor_packed_size(nb, d->out_channels, d->out_height, d->out_width, d->out_dtype);
     if (bytes == 0) return pfi_fail(PF_ERR_INVALID_ARGUMENT, OP ": the batch tensor's size overflows");
-    v->slots = calloc((size_t)v->cfg.batches_in_flight, sizeof *v->slots);
+    v->slots = calloc((size_t)v->hub.cfg.batches_in_flight, sizeof *v->slots);
     if (v->slots == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, OP ": out of memory for batch slots");
-    for (int k = 0; k < v->cfg.batches_in_flight; k++) {
+    for (int k = 0; k < v->hub.cfg.batches_in_flight; k++) {
         pfi_vslot *s = &v->slots[k];
         s->mem = aligned_alloc(64, (bytes + 63) / 64 * 64);
         s->frames = calloc((size_t)nb, sizeof *s->frames);
@@ -101,44 +101,44 @@ pf_status pf_video_open(const pf_video_config *config, pf_video **out) {
     if (st != PF_OK) return st;
     pf_video *v = calloc(1, sizeof *v);
     if (v == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, OP ": out of memory");
-    v->cfg = *config;
-    v->cfg.sources = NULL; /* the caller's array need not outlive the call */
-    v->n = config->nsources;
-    atomic_init(&v->stop, 0);
-    if (pthread_mutex_init(&v->mu, NULL) != 0) {
+    v->hub.cfg = *config;
+    v->hub.cfg.sources = NULL; /* the caller's array need not outlive the call */
+    v->hub.n = config->nsources;
+    atomic_init(&v->hub.stop, 0);
+    if (pthread_mutex_init(&v->hub.mu, NULL) != 0) {
         free(v);
         return pfi_fail(PF_ERR_OUT_OF_MEMORY, OP ": cannot create a mutex");
     }
-    if (pfi_video_cond_init(&v->ready) != PF_OK) {
-        pthread_mutex_destroy(&v->mu);
+    if (pfi_video_cond_init(&v->hub.ready) != PF_OK) {
+        pthread_mutex_destroy(&v->hub.mu);
         free(v);
         return pfi_fail(PF_ERR_OUT_OF_MEMORY, OP ": cannot create a condition variable");
     }
-    v->streams = calloc((size_t)v->n, sizeof *v->streams);
+    v->streams = calloc((size_t)v->hub.n, sizeof *v->streams);
     if (v->streams == NULL) {
         pf_video_close(v);
         return pfi_fail(PF_ERR_OUT_OF_MEMORY, OP ": out of memory for %d streams", config->nsources);
     }
     /* the cheap checks of the description before any file is opened */
-    if ((st = pf_preprocess_plan_create(&v->cfg.desc, &v->plan)) != PF_OK ||
-        (st = pf_stream_create_cpu(v->cfg.threads, &v->pstream)) != PF_OK || (st = make_slots(v)) != PF_OK) {
+    if ((st = pf_preprocess_plan_create(&v->hub.cfg.desc, &v->plan)) != PF_OK ||
+        (st = pf_stream_create_cpu(v->hub.cfg.threads, &v->pstream)) != PF_OK || (st = make_slots(v)) != PF_OK) {
         char msg[512];
         snprintf(msg, sizeof msg, "%s", pf_last_error());
         pf_video_close(v);
         return pfi_fail(st, "%s%s", strncmp(msg, OP, strlen(OP)) == 0 ? "" : OP ": config->desc: ", msg);
     }
-    for (int i = 0; i < v->n; i++) {
+    for (int i = 0; i < v->hub.n; i++) {
         pfi_vstream *s = &v->streams[i];
         s->id = i;
         s->url = strdup(config->sources[i]);
         if (s->url == NULL) st = pfi_fail(PF_ERR_OUT_OF_MEMORY, OP ": out of memory");
-        else st = pfi_vstream_open(v, s);
+        else st = pfi_vstream_open(&v->hub, s);
         if (st != PF_OK) {
             pf_video_close(v);
             return st;
         }
     }
-    for (int i = 0; i < v->n; i++) {
+    for (int i = 0; i < v->hub.n; i++) {
         if (pthread_create(&v->streams[i].thread, NULL, pfi_vstream_main, &v->streams[i]) != 0) {
             pf_video_close(v);
             return pfi_fail(PF_ERR_OUT_OF_MEMORY, OP ": cannot start the decoder thread of sources[%d]", i);
@@ -151,20 +151,20 @@ pf_status pf_video_open(const pf_video_config *config, pf_video **out) {
 
 void pf_video_close(pf_video *v) {
     if (v == NULL) return;
-    atomic_store(&v->stop, 1);
-    pthread_mutex_lock(&v->mu);
-    pthread_cond_broadcast(&v->ready);
-    for (int i = 0; v->streams && i < v->n; i++)
+    atomic_store(&v->hub.stop, 1);
+    pthread_mutex_lock(&v->hub.mu);
+    pthread_cond_broadcast(&v->hub.ready);
+    for (int i = 0; v->streams && i < v->hub.n; i++)
         if (v->streams[i].space_ok) pthread_cond_broadcast(&v->streams[i].space);
-    pthread_mutex_unlock(&v->mu);
-    for (int i = 0; v->streams && i < v->n; i++)
+    pthread_mutex_unlock(&v->hub.mu);
+    for (int i = 0; v->streams && i < v->hub.n; i++)
         if (v->streams[i].started) pthread_join(v->streams[i].thread, NULL);
-    for (int i = 0; v->streams && i < v->n; i++) {
+    for (int i = 0; v->streams && i < v->hub.n; i++) {
         pfi_vstream_free(&v->streams[i]);
         free(v->streams[i].url);
     }
     free(v->streams);
-    for (int k = 0; v->slots && k < v->cfg.batches_in_flight; k++) {
+    for (int k = 0; v->slots && k < v->hub.cfg.batches_in_flight; k++) {
         release_slot(&v->slots[k]);
         free(v->slots[k].mem);
         free(v->slots[k].frames);
@@ -173,14 +173,14 @@ void pf_video_close(pf_video *v) {
     free(v->slots);
     pf_preprocess_plan_destroy(v->plan);
     pf_stream_destroy(v->pstream);
-    pthread_cond_destroy(&v->ready);
-    pthread_mutex_destroy(&v->mu);
+    pthread_cond_destroy(&v->hub.ready);
+    pthread_mutex_destroy(&v->hub.mu);
     free(v);
 }
 
 void pf_video_batch_release(pf_video *v, pf_video_batch *batch) {
     if (v == NULL || batch == NULL) return;
-    for (int k = 0; k < v->cfg.batches_in_flight; k++)
+    for (int k = 0; k < v->hub.cfg.batches_in_flight; k++)
         if (&v->slots[k].batch == batch && v->slots[k].busy) release_slot(&v->slots[k]);
 }
 
@@ -195,8 +195,8 @@ pf_status pf_video_stats_get(const pf_video *v, pf_video_stats *out) {
         return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_video_stats_get: %s is NULL", v ? "out" : "video");
     memset(out, 0, sizeof *out);
     pf_video *mv = (pf_video *)v; /* the mutex, not the state, changes */
-    pthread_mutex_lock(&mv->mu);
-    for (int i = 0; i < v->n; i++) {
+    pthread_mutex_lock(&mv->hub.mu);
+    for (int i = 0; i < v->hub.n; i++) {
         const pfi_vstream *s = &v->streams[i];
         out->frames_decoded += s->decoded;
         out->frames_dropped += s->dropped;
@@ -205,7 +205,7 @@ pf_status pf_video_stats_get(const pf_video *v, pf_video_stats *out) {
         out->streams_ended += s->ended;
         out->streams_failed += s->error != NULL;
     }
-    pthread_mutex_unlock(&mv->mu);
+    pthread_mutex_unlock(&mv->hub.mu);
     out->frames_delivered = v->delivered;
     out->batches = v->batches;
     out->partial_batches = v->partial;
@@ -227,10 +227,10 @@ pf_status pf_video_stats_get(const pf_video *v, pf_video_stats *out) {
 }
 
 const char *pf_video_stream_error(const pf_video *v, int stream) {
-    if (v == NULL || stream < 0 || stream >= v->n) return NULL;
+    if (v == NULL || stream < 0 || stream >= v->hub.n) return NULL;
     pf_video *mv = (pf_video *)v;
-    pthread_mutex_lock(&mv->mu);
+    pthread_mutex_lock(&mv->hub.mu);
     const char *e = v->streams[stream].error;
-    pthread_mutex_unlock(&mv->mu);
+    pthread_mutex_unlock(&mv->hub.mu);
     return e;
 }
