@@ -10,9 +10,10 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "core/error.h"
 #include "augment/aug_sampler.h"
 #include "augment/aug_stream.h"
+#include "core/error.h"
+#include "ops/op_args.h"
 
 pf_aug_policy pf_aug_policy_defaults(void) {
     pf_aug_policy p = {0};
@@ -213,7 +214,7 @@ pf_status pf_aug_sample(const pf_aug_policy *policy, uint64_t seed, uint64_t epo
     if (!policy) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: policy is NULL", op);
     pf_status st = pfi_aug_check_policy(op, policy);
     if (st != PF_OK) return st;
-    if (count < 0) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: count is %d; need >= 0", op, count);
+    if ((st = pfi_check_count(op, count)) != PF_OK) return st;
     if (epoch > UINT32_MAX)
         return pfi_fail(PF_ERR_INVALID_ARGUMENT,
                         "%s: epoch is %llu; the sampler keys epochs with 32 bits (need < 2^32)", op,

@@ -1,7 +1,7 @@
-/* Filter kernel family (slots) and the per-sample plan the executor runs.
+/* Filter kernel family (slots) and the executor's internals.
  * pf_gaussian_blur, pf_box_blur, pf_median_blur, pf_filter_2d, pf_erode,
- * pf_dilate and pf_sharpen all reduce to a plan (filter_api.c) executed
- * band by band (filter_run.c). */
+ * pf_dilate and pf_sharpen all reduce to a plan (src/ops/filter_plan.h)
+ * executed band by band (filter_run.c). */
 #ifndef PF_CPU_FILTER_EXEC_H
 #define PF_CPU_FILTER_EXEC_H
 
@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "cpu/kfamily.h"
+#include "ops/filter_plan.h"
 #include "pixflow/ops.h"
 #include "ref/filter_rows.h"
 
@@ -29,35 +30,7 @@ extern pfi_kfamily pfi_filter_family;
 void pfi_filter_fill_avx2(pfi_kfn *slots);
 void pfi_filter_fill_avx512(pfi_kfn *slots);
 
-typedef enum pfi_filter_kind {
-    PFI_FK_COPY, PFI_FK_GAUSS, PFI_FK_BOX, PFI_FK_MEDIAN, PFI_FK_CONV2D, PFI_FK_ERODE, PFI_FK_DILATE,
-    PFI_FK_SHARPEN
-} pfi_filter_kind;
-
-/* Everything one sample needs. Arrays point into `mem` (one allocation
- * owned by the plan, freed by pfi_filter_plan_free). */
-typedef struct pfi_filter_plan {
-    pfi_filter_kind kind;
-    int32_t kx, ky;     /* window */
-    int32_t ax, ay;     /* anchor inside the window */
-    int border;         /* pf_border (median: REPLICATE) */
-    uint16_t *qx, *qy;  /* Gaussian u8: 8.8 taps (reduced by 2^sx, 2^sy when gshift > 0) */
-    int32_t gshift;     /* Gaussian u8: > 0 selects the 16-bit vertical pass with this shift */
-    float *fx, *fy;     /* Gaussian f32: taps */
-    uint32_t *wx, *wy;  /* Gaussian u16: 16.16 taps; box u16: ones (wx) */
-    pfi_taps2d taps;    /* filter_2d: non-zero taps */
-    float delta;        /* filter_2d */
-    double border_value[4]; /* CONSTANT border value per channel (0 except morphology) */
-    float f, g;         /* sharpen: factor and 1 - factor */
-    void *mem;
-} pfi_filter_plan;
-
-void pfi_filter_plan_free(pfi_filter_plan *p);
-
-/* Runs plans[i] on src[i] -> dst[i] for every sample, row-band parallel.
- * Returns PF_OK or PF_ERR_OUT_OF_MEMORY (scratch rows), naming `op`. */
-pf_status pfi_filter_run(pf_stream *stream, const char *op, int count, const pf_image *src, pf_image *dst,
-                         const pfi_filter_plan *plans);
+/* The executor is pfi_cpu_filter (cpu_kernels.h). */
 
 /* ---- executor internals shared by filter_run.c and filter_morph.c ---- */
 

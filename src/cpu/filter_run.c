@@ -15,12 +15,8 @@
 #include "core/error.h"
 #include "core/image_util.h"
 #include "cpu/batch_rows.h"
+#include "cpu/cpu_kernels.h"
 #include "cpu/filter_exec.h"
-
-void pfi_filter_plan_free(pfi_filter_plan *p) {
-    free(p->mem);
-    p->mem = NULL;
-}
 
 /* Element size of the horizontal-pass rows the ring holds. */
 static size_t ring_elem_size(const pfi_filter_plan *p, const pfi_plane_geo *g) {
@@ -323,7 +319,7 @@ static void filter_band(void *ctx, int i, int32_t y0, int32_t y1) {
     free(mem);
 }
 
-pf_status pfi_filter_run(pf_stream *stream, const char *op, int count, const pf_image *src, pf_image *dst,
+pf_status pfi_cpu_filter(pf_stream *stream, const char *op, int count, const pf_image src[], pf_image dst[],
                          const pfi_filter_plan *plans) {
     int32_t *rows = malloc((size_t)count * 2 * sizeof *rows);
     if (rows == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "%s: out of memory for %d samples", op, count);

@@ -14,7 +14,7 @@
 #include "core/image_util.h"
 #include "cpu/convert_exec.h"
 #include "cpu/geom_exec.h"
-#include "cpu/preprocess_internal.h"
+#include "cpu/preprocess_cpu.h"
 
 #define CHUNK 256 /* pixels per mirrored chunk (stack buffer of CHUNK * 3 bytes) */
 
@@ -96,7 +96,7 @@ static int32_t emit_simd(const pfi_pp_emit *e, int32_t y, int32_t x, const uint8
              : d->out_dtype == PF_F16 ? PFI_NORM_U8C3_F16_CHW
              : d->out_dtype == PF_U8  ? PFI_FMT_U8C3_HWC_CHW : -1;
     if (slot < 0) return 0;
-    if (pl->rcp_exact && d->out_dtype != PF_U8) {
+    if (e->cpu->rcp_exact && d->out_dtype != PF_U8) {
         const pfi_ktable *pt = e->pp_table;
         int ps = d->out_dtype == PF_F32 ? PFI_PP_NORM_F32 : PFI_PP_NORM_F16;
         int32_t blk = n / 16 * 16;
@@ -106,7 +106,7 @@ static int32_t emit_simd(const pfi_pp_emit *e, int32_t y, int32_t x, const uint8
                 int32_t step;
                 dst[c] = out_ptr(e, c, x, y, &step);
             }
-            ((pfi_pp_norm_fn)pt->fn[ps])(px, e->order, dst, blk, &pl->norm_k);
+            ((pfi_pp_norm_fn)pt->fn[ps])(px, e->order, dst, blk, &e->cpu->norm_k);
             return blk;
         }
     }

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "cpu/color_exec.h"
+#include "ops/color_code.h"
 #include "cuda/gpu_jobs.h"
 #include "ref/color_rows.h"
 

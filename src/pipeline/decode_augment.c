@@ -17,6 +17,7 @@
 
 #include "core/error.h"
 #include "core/stream.h"
+#include "ops/op_args.h"
 #include "pixflow/codec.h"
 
 #define OP "pf_decode_augment"
@@ -278,8 +279,8 @@ pf_status pf_decode_augment(pf_decode_augmenter *aug, pf_stream *stream, int cou
                             pf_tensor *dst, pf_decode_aug_result results[]) {
     pfi_clear_error();
     if (aug == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, OP ": aug is NULL");
-    if (count < 0) return pfi_fail(PF_ERR_INVALID_ARGUMENT, OP ": count is %d; it must be >= 0", count);
-    if (count == 0) return PF_OK;
+    pf_status cst = pfi_check_count(OP, count);
+    if (cst != PF_OK || count == 0) return cst;
     if (data == NULL || size == NULL)
         return pfi_fail(PF_ERR_INVALID_ARGUMENT, OP ": %s is NULL", data ? "size" : "data");
     for (int i = 0; i < count; i++)
