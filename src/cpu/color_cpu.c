@@ -13,7 +13,7 @@ typedef struct color_job {
     const pf_image *src;
     pf_image *dst;
     pfi_color_code_info ci;
-    const pfi_ktable *k;
+    const pfi_color_kernels *k;
 } color_job;
 
 /* One segment of a row: the fast kernel on whole blocks; the rest by one
@@ -56,7 +56,7 @@ static void color_rows(void *ctx, int i, int32_t y0, int32_t y1) {
     desc.hrange = s->dtype == PF_F32 ? 360 : j->ci.hrange_u8;
     desc.hsv_trunc = 0;
     int slot = pfi_color_slot(&desc);
-    pfi_color_row_fn fast = slot >= 0 ? (pfi_color_row_fn)j->k->fn[slot] : NULL;
+    pfi_color_row_fn fast = slot >= 0 ? j->k->row[slot] : NULL;
     if (fast == pfi_color_row_ref) fast = NULL;
     int32_t w = s->width;
     int hsv2rgb_u8 = desc.kind == PFI_CK_HSV2RGB && desc.dtype == PF_U8;

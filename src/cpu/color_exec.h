@@ -23,14 +23,19 @@ enum {
     PFI_COLOR_SLOTS
 };
 
+/* One kernel per shape (u8 only), indexed by the enum above. */
+typedef struct pfi_color_kernels {
+    pfi_color_row_fn row[PFI_COLOR_SLOTS];
+} pfi_color_kernels;
+
 extern pfi_kfamily pfi_color_family;
 
 /* Slot for a conversion, or -1 when only the reference handles it. */
 int pfi_color_slot(const pfi_color_desc *d);
 
-void pfi_color_fill_avx2(pfi_kfn *slots);
-void pfi_color_fill_avx512vbmi(pfi_kfn *slots);
+void pfi_color_fill_avx2(pfi_color_kernels *k);
+void pfi_color_fill_avx512vbmi(pfi_color_kernels *k);
 /* The YCrCb / HSV kernels of the AVX-512 level (color_avx512_math.c). */
-void pfi_color_fill_avx512_math(pfi_kfn *slots);
+void pfi_color_fill_avx512_math(pfi_color_kernels *k);
 
 #endif

@@ -9,7 +9,7 @@
 
 typedef struct cvt_job {
     const pfi_cvt_sample *s;
-    const pfi_ktable *k;
+    const pfi_convert_kernels *k;
 } cvt_job;
 
 /* Pointer and element step of channel ch of image im at row y. */
@@ -166,7 +166,7 @@ static void cvt_rows(void *ctx, int i, int32_t y0, int32_t y1) {
             r.dst[c] = (char *)r0.dst[c] + (ptrdiff_t)k * dst[c];
         }
         if (!same_shape) slot = pick_slot(&r, &s->xf);
-        run_row(&r, &s->xf, slot < 0 ? pfi_cvt_fast_ref : (pfi_cvt_fast_fn)j->k->fn[slot], width);
+        run_row(&r, &s->xf, slot < 0 ? pfi_cvt_fast_ref : j->k->row[slot], width);
     }
 }
 

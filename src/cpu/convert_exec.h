@@ -29,11 +29,16 @@ enum {
     PFI_CVT_SLOTS
 };
 
+/* One kernel per row shape, indexed by the enum above. */
+typedef struct pfi_convert_kernels {
+    pfi_cvt_fast_fn row[PFI_CVT_SLOTS];
+} pfi_convert_kernels;
+
 extern pfi_kfamily pfi_convert_family;
 
-void pfi_convert_fill_avx2(pfi_kfn *slots);
-void pfi_convert_fill_avx512(pfi_kfn *slots);
-void pfi_convert_fill_avx512vbmi(pfi_kfn *slots); /* after the AVX-512 fill, with VBMI */
+void pfi_convert_fill_avx2(pfi_convert_kernels *k);
+void pfi_convert_fill_avx512(pfi_convert_kernels *k);
+void pfi_convert_fill_avx512vbmi(pfi_convert_kernels *k); /* after the AVX-512 fill, with VBMI */
 
 /* The reference behind every slot that an ISA does not accelerate. */
 void pfi_cvt_fast_ref(const pfi_cvt_row *r, const pfi_cvt_xform *x, int32_t n);

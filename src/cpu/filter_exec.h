@@ -13,22 +13,34 @@
 #include "pixflow/ops.h"
 #include "ref/filter_rows.h"
 
-enum {
-    PFI_FILTER_HSUM_U8 = 0, PFI_FILTER_VGAUSS_U8, PFI_FILTER_VBOX_U8,
-    PFI_FILTER_HMIN_U8, PFI_FILTER_HMAX_U8, PFI_FILTER_VMIN_U8, PFI_FILTER_VMAX_U8,
-    PFI_FILTER_HCONV_F32, PFI_FILTER_VCONV_F32, PFI_FILTER_CONV2D_U8,
-    PFI_FILTER_MEDIAN3_U8, PFI_FILTER_MEDIAN5_U8, PFI_FILTER_SHARPEN_U8, PFI_FILTER_VGAUSS16_U8,
-    PFI_FILTER_HMIN_U16, PFI_FILTER_HMAX_U16, PFI_FILTER_VMIN_U16, PFI_FILTER_VMAX_U16,
-    PFI_FILTER_HMIN_F32, PFI_FILTER_HMAX_F32, PFI_FILTER_VMIN_F32, PFI_FILTER_VMAX_F32,
-    PFI_FILTER_HSUM_F32_F64, PFI_FILTER_VBOX_F64_F32, PFI_FILTER_CONV2D_F32, PFI_FILTER_SHARPEN_F32,
-    PFI_FILTER_HSUM_U16, PFI_FILTER_VGAUSS_U16,
-    PFI_FILTER_SLOTS
-};
+typedef struct pfi_filter_kernels {
+    pfi_hsum_u8_fn hsum_u8;
+    pfi_vgauss_u8_fn vgauss_u8;
+    pfi_vbox_u8_fn vbox_u8;
+    pfi_hmorph_u8_fn hmin_u8, hmax_u8;
+    pfi_vmorph_u8_fn vmin_u8, vmax_u8;
+    pfi_hconv_f32_fn hconv_f32;
+    pfi_vconv_f32_fn vconv_f32;
+    pfi_conv2d_u8_fn conv2d_u8;
+    pfi_median_u8_fn median3_u8, median5_u8;
+    pfi_sharpen_u8_fn sharpen_u8;
+    pfi_vgauss16_u8_fn vgauss16_u8;
+    pfi_hmorph_u16_fn hmin_u16, hmax_u16;
+    pfi_vmorph_u16_fn vmin_u16, vmax_u16;
+    pfi_hmorph_f32_fn hmin_f32, hmax_f32;
+    pfi_vmorph_f32_fn vmin_f32, vmax_f32;
+    pfi_hsum_f32_f64_fn hsum_f32_f64;
+    pfi_vbox_f64_f32_fn vbox_f64_f32;
+    pfi_conv2d_f32_fn conv2d_f32;
+    pfi_sharpen_f32_fn sharpen_f32;
+    pfi_hsum_u16_fn hsum_u16;
+    pfi_vgauss_u16_fn vgauss_u16;
+} pfi_filter_kernels;
 
 extern pfi_kfamily pfi_filter_family;
 
-void pfi_filter_fill_avx2(pfi_kfn *slots);
-void pfi_filter_fill_avx512(pfi_kfn *slots);
+void pfi_filter_fill_avx2(pfi_filter_kernels *k);
+void pfi_filter_fill_avx512(pfi_filter_kernels *k);
 
 /* The executor is pfi_cpu_filter (cpu_kernels.h). */
 
@@ -38,7 +50,7 @@ typedef struct pfi_filter_job {
     const pf_image *src;
     pf_image *dst;
     const pfi_filter_plan *plans;
-    const pfi_ktable *k;
+    const pfi_filter_kernels *k;
     atomic_int oom; /* a band could not get scratch memory */
 } pfi_filter_job;
 

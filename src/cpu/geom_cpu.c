@@ -20,7 +20,7 @@ typedef struct geom_job {
     const pf_image *src;
     pf_image *dst;
     const geom_kind *kind;
-    const pfi_ktable *k;
+    const pfi_geom_kernels *k;
 } geom_job;
 
 static int32_t pixel_bytes(const pf_image *im) {

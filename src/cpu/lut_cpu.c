@@ -53,8 +53,8 @@ pf_status pfi_cpu_lut(pf_stream *stream, int count, const pf_image src[], pf_ima
         rows[i] = src[i].height;
         rows[count + i] = src[i].width * src[i].channels;
     }
-    const pfi_ktable *k = pfi_kfamily_table(&pfi_lut_family, pf_stream_isa(stream));
-    lut_job j = {src, dst, tables, o, (pfi_lut_row_fn)k->fn[PFI_LUT_U8]};
+    const pfi_lut_kernels *k = pfi_kfamily_table(&pfi_lut_family, pf_stream_isa(stream));
+    lut_job j = {src, dst, tables, o, k->u8};
     pfi_run_rows(stream, count, rows, rows + count, 1, lut_rows, &j);
     free(rows);
     return PF_OK;

@@ -182,8 +182,7 @@ pf_status pfi_cpu_adjust_contrast(pf_stream *stream, int count, const pf_image s
         rows[count + i] = src[i].width * src[i].channels;
     }
     sum_job sj = {src, sums, first,
-                  (pfi_graysum_u8_fn)pfi_kfamily_table(&pfi_photo_family, pf_stream_isa(stream))
-                      ->fn[PFI_PHOTO_GRAYSUM_U8]};
+                  ((const pfi_photo_kernels *)pfi_kfamily_table(&pfi_photo_family, pf_stream_isa(stream)))->graysum_u8};
     pfi_run_rows(stream, count, rows, rows + count, 1, sum_rows, &sj);
     int any_f32 = 0;
     for (int i = 0; i < count; i++) {

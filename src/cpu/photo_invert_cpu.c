@@ -43,7 +43,7 @@ static void inv_rows(void *ctx, int i, int32_t y0, int32_t y1) {
 
 pf_status pfi_cpu_invert(pf_stream *stream, int count, const pf_image src[], pf_image dst[]) {
     inv_job j = {src, dst,
-                 (pfi_bytes_fn)pfi_kfamily_table(&pfi_photo_family, pf_stream_isa(stream))->fn[PFI_PHOTO_INVERT_U8]};
+                 ((const pfi_photo_kernels *)pfi_kfamily_table(&pfi_photo_family, pf_stream_isa(stream)))->invert_u8};
     pfi_photo_rows(stream, count, src, inv_rows, &j);
     return PF_OK;
 }

@@ -86,9 +86,8 @@ pf_status pfi_cpu_gaussian_noise(pf_stream *stream, int count, const pf_image sr
         rows[i] = src[i].height;
         rows[count + i] = src[i].width * src[i].channels;
     }
-    const pfi_ktable *kt = pfi_kfamily_table(&pfi_photo_family, pf_stream_isa(stream));
-    noise_job j = {src, dst, ks,
-                   {(pfi_noise_row_fn)kt->fn[PFI_PHOTO_NOISE_U8], (pfi_noise_row_fn)kt->fn[PFI_PHOTO_NOISE_F32]}};
+    const pfi_photo_kernels *kt = pfi_kfamily_table(&pfi_photo_family, pf_stream_isa(stream));
+    noise_job j = {src, dst, ks, {kt->noise_u8, kt->noise_f32}};
     pfi_run_rows(stream, count, rows, rows + count, 1, noise_rows, &j);
     free(ks);
     free(rows);

@@ -38,7 +38,7 @@ static void px_rows(void *ctx, int i, int32_t y0, int32_t y1) {
 
 pfi_photo_row_fn pfi_photo_kernel(pf_stream *stream, int slot, pfi_photo_row_fn ref) {
     if (slot < 0) return ref;
-    return (pfi_photo_row_fn)pfi_kfamily_table(&pfi_photo_family, pf_stream_isa(stream))->fn[slot];
+    return ((const pfi_photo_kernels *)pfi_kfamily_table(&pfi_photo_family, pf_stream_isa(stream)))->px[slot];
 }
 
 void pfi_photo_run_px(pf_stream *stream, int count, const pf_image src[], pf_image dst[],

@@ -52,9 +52,10 @@ typedef struct pfi_pp_emit {
     pf_image out;              /* the tensor's sample view */
     int8_t order[4];           /* output channel c reads canvas channel order[c] */
     int flip_h, flip_v;
-    const void *cvt_table;     /* pfi_ktable of the convert family */
-    const void *geom_table;    /* pfi_ktable of the geometry family */
-    const void *pp_table;      /* pfi_ktable of the preprocess family */
+    const struct pfi_convert_kernels *cvt_table;
+    const struct pfi_geom_kernels *geom_table;
+    const struct pfi_preprocess_kernels *pp_table;
+    int pp_simd[PFI_PP_SLOTS]; /* the preprocess family's norm slot is SIMD at this level */
     const struct pfi_pp_cpu *cpu; /* the plan's CPU state (the reciprocal kernels' constants) */
 } pfi_pp_emit;
 

@@ -37,7 +37,10 @@ typedef struct run_job {
     const pfi_pp_sample *smp;
     const pfi_pp_source *source; /* NULL: src[] are the images */
     size_t source_off;           /* where the source image starts in a worker's scratch */
-    const pfi_ktable *cvt, *geo, *pp;
+    const pfi_convert_kernels *cvt;
+    const pfi_geom_kernels *geo;
+    const pfi_preprocess_kernels *pp;
+    int pp_simd[PFI_PP_SLOTS];
     atomic_int failed;       /* sample index + 1 of a failure, 0 when none */
     pf_status status;
 } run_job;
@@ -58,6 +61,7 @@ static void emit_init(const run_job *j, int i, const pf_image *canvas, const pf_
     e->geom_table = j->geo;
     e->pp_table = j->pp;
     e->cpu = j->cpu;
+    for (int k = 0; k < PFI_PP_SLOTS; k++) e->pp_simd[k] = j->pp_simd[k];
 }
 
 static void fail_sample(run_job *j, int i, pf_status st) {
@@ -201,6 +205,8 @@ pf_status pfi_pp_execute(pf_preprocess_plan *plan, pf_stream *stream, int count,
                  .geo = pfi_kfamily_table(&pfi_geom_family, isa),
                  .pp = pfi_kfamily_table(&pfi_preprocess_family, isa), .status = PF_OK,
                  .source = source, .source_off = source_off};
+    for (int k = 0; k < PFI_PP_SLOTS; k++)
+        j.pp_simd[k] = pfi_kfamily_slot_isa(&pfi_preprocess_family, isa, k) != PF_ISA_SCALAR;
     atomic_init(&j.failed, 0);
     if (!banded) {
         pfi_stream_parallel(stream, count, sample_task, &j);

@@ -35,7 +35,7 @@ typedef struct warp_job {
     const pf_image *mx, *my;
     warp_sample *smp;
     const pf_warp_opts *o;
-    const pfi_ktable *k;
+    const pfi_warp_kernels *k;
 } warp_job;
 
 static void plane_src(const warp_job *j, int i, int c, pfi_warp_src *ps) {
@@ -62,17 +62,17 @@ static void coords(const warp_job *j, int i, int32_t y, int32_t x0, int32_t n, i
     if (j->kind == W_AFFINE) {
         int32_t X0 = pfk_affine_row(w->m[1], w->m[2], y, nearest);
         int32_t Y0 = pfk_affine_row(w->m[4], w->m[5], y, nearest);
-        ((pfi_warp_affine_xy_fn)j->k->fn[PFI_WARP_AFFINE_XY])(w->adelta + x0, w->bdelta + x0, X0, Y0, n, nearest,
+        j->k->affine_xy(w->adelta + x0, w->bdelta + x0, X0, Y0, n, nearest,
                                                               xy, a);
     } else if (j->kind == W_PERSP) {
         int32_t bx = x0 / w->bw * w->bw; /* chunks stay inside one block */
         double o[3];
         pfk_persp_origin(w->m, bx, y, o);
-        ((pfi_warp_persp_xy_fn)j->k->fn[PFI_WARP_PERSP_XY])(w->m, o, x0 - bx, n, nearest, xy, a);
+        j->k->persp_xy(w->m, o, x0 - bx, n, nearest, xy, a);
     } else {
         const float *fx = (const float *)pfi_row_ptr(&j->mx[i], 0, y) + x0;
         const float *fy = (const float *)pfi_row_ptr(&j->my[i], 0, y) + x0;
-        ((pfi_warp_remap_xy_fn)j->k->fn[PFI_WARP_REMAP_XY])(fx, fy, n, nearest, xy, a);
+        j->k->remap_xy(fx, fy, n, nearest, xy, a);
     }
 }
 
@@ -90,7 +90,7 @@ static void warp_rows(void *ctx, int i, int32_t y0, int32_t y1) {
     if (d->dtype == PF_U8 && j->kind == W_AFFINE) {
         /* coordinates and sampling in one pass, straight from the column terms */
         const warp_sample *w = &j->smp[i];
-        pfi_warp_affine_u8_fn fused = pfi_warp_affine_u8(j->k, interp);
+        pfi_warp_affine_u8_fn fused = j->k->affine_u8[interp];
         for (int32_t y = y0; y < y1; y++) {
             int32_t X0 = pfk_affine_row(w->m[1], w->m[2], y, interp == PF_INTERP_NEAREST);
             int32_t Y0 = pfk_affine_row(w->m[4], w->m[5], y, interp == PF_INTERP_NEAREST);
@@ -100,7 +100,7 @@ static void warp_rows(void *ctx, int i, int32_t y0, int32_t y1) {
         return;
     }
     if (d->dtype == PF_U8 && j->kind == W_REMAP) {
-        pfi_warp_remap_u8_fn fused = pfi_warp_remap_u8(j->k, interp);
+        pfi_warp_remap_u8_fn fused = j->k->remap_u8[interp];
         for (int32_t y = y0; y < y1; y++) {
             const float *fx = (const float *)pfi_row_ptr(&j->mx[i], 0, y);
             const float *fy = (const float *)pfi_row_ptr(&j->my[i], 0, y);
@@ -108,7 +108,7 @@ static void warp_rows(void *ctx, int i, int32_t y0, int32_t y1) {
         }
         return;
     }
-    pfi_warp_u8_row_fn row_u8 = d->dtype == PF_U8 ? pfi_warp_u8_row(j->k, interp) : NULL;
+    pfi_warp_u8_row_fn row_u8 = d->dtype == PF_U8 ? j->k->u8_row[interp] : NULL;
     int32_t chunk = j->kind == W_PERSP ? j->smp[i].bw : WARP_CHUNK;
     for (int32_t y = y0; y < y1; y++) {
         for (int32_t x0 = 0; x0 < d->width; x0 += chunk) {

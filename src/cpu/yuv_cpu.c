@@ -16,13 +16,11 @@ typedef struct yuv_job {
     const pf_image *images;
     pfi_yuv_code c;
     pfi_yuv_params p;
-    pfi_kfn fast; /* the dispatched kernel for c.kind and the direction */
+    const pfi_yuv_kernels *k; /* the dispatched kernels */
 } yuv_job;
 
 /* Columns the fast kernel covers (the reference takes the rest). */
-static int32_t fast_cols(pfi_kfn fast, pfi_kfn ref, int32_t w) {
-    return fast == ref ? 0 : w / PFI_YUV_BLOCK * PFI_YUV_BLOCK;
-}
+static int32_t fast_cols(int is_ref, int32_t w) { return is_ref ? 0 : w / PFI_YUV_BLOCK * PFI_YUV_BLOCK; }
 
 /* Where the fast kernel runs once more for the tail: the last whole
  * block, overlapping the columns already done (it rewrites them with the
@@ -48,16 +46,16 @@ static void decode_rows(void *ctx, int i, int32_t y0, int32_t y1) {
         }
         if (j->c.kind == PFI_FRAME_SP) {
             const uint8_t *uv = pfi_row_ptr(&f->uv, 0, y / 2);
-            pfi_yuv_sp_to_rgb_fn k = (pfi_yuv_sp_to_rgb_fn)j->fast;
-            int32_t n = fast_cols(j->fast, (pfi_kfn)pfi_yuv_sp_to_rgb_ref, w), t = tail_start(n, w);
+            pfi_yuv_sp_to_rgb_fn k = j->k->sp_to_rgb;
+            int32_t n = fast_cols(k == pfi_yuv_sp_to_rgb_ref, w), t = tail_start(n, w);
             if (n) k(l0, l1, uv, o0, o1, n, &j->p);
             if (t < w) k(l0 + t, l1 + t, uv + t, o0 + t * cn, o1 + t * cn, PFI_YUV_BLOCK, &j->p);
             else if (n < w)
                 pfi_yuv_sp_to_rgb_ref(l0 + n, l1 + n, uv + n, o0 + n * cn, o1 + n * cn, w - n, &j->p);
         } else {
             const uint8_t *u = pfi_row_ptr(&f->u, 0, y / 2), *v = pfi_row_ptr(&f->v, 0, y / 2);
-            pfi_yuv_p_to_rgb_fn k = (pfi_yuv_p_to_rgb_fn)j->fast;
-            int32_t n = fast_cols(j->fast, (pfi_kfn)pfi_yuv_p_to_rgb_ref, w), t = tail_start(n, w);
+            pfi_yuv_p_to_rgb_fn k = j->k->p_to_rgb;
+            int32_t n = fast_cols(k == pfi_yuv_p_to_rgb_ref, w), t = tail_start(n, w);
             if (n) k(l0, l1, u, v, o0, o1, n, &j->p);
             if (t < w)
                 k(l0 + t, l1 + t, u + t / 2, v + t / 2, o0 + t * cn, o1 + t * cn, PFI_YUV_BLOCK, &j->p);
@@ -78,16 +76,16 @@ static void encode_rows(void *ctx, int i, int32_t y0, int32_t y1) {
         uint8_t *l0 = pfi_row_ptr(&f->y, 0, y), *l1 = pfi_row_ptr(&f->y, 0, y + 1);
         if (j->c.kind == PFI_FRAME_SP) {
             uint8_t *uv = pfi_row_ptr(&f->uv, 0, y / 2);
-            pfi_rgb_to_yuv_sp_fn k = (pfi_rgb_to_yuv_sp_fn)j->fast;
-            int32_t n = fast_cols(j->fast, (pfi_kfn)pfi_rgb_to_yuv_sp_ref, w), t = tail_start(n, w);
+            pfi_rgb_to_yuv_sp_fn k = j->k->rgb_to_sp;
+            int32_t n = fast_cols(k == pfi_rgb_to_yuv_sp_ref, w), t = tail_start(n, w);
             if (n) k(i0, i1, l0, l1, uv, n, &j->p);
             if (t < w) k(i0 + t * cn, i1 + t * cn, l0 + t, l1 + t, uv + t, PFI_YUV_BLOCK, &j->p);
             else if (n < w)
                 pfi_rgb_to_yuv_sp_ref(i0 + n * cn, i1 + n * cn, l0 + n, l1 + n, uv + n, w - n, &j->p);
         } else {
             uint8_t *u = pfi_row_ptr(&f->u, 0, y / 2), *v = pfi_row_ptr(&f->v, 0, y / 2);
-            pfi_rgb_to_yuv_p_fn k = (pfi_rgb_to_yuv_p_fn)j->fast;
-            int32_t n = fast_cols(j->fast, (pfi_kfn)pfi_rgb_to_yuv_p_ref, w), t = tail_start(n, w);
+            pfi_rgb_to_yuv_p_fn k = j->k->rgb_to_p;
+            int32_t n = fast_cols(k == pfi_rgb_to_yuv_p_ref, w), t = tail_start(n, w);
             if (n) k(i0, i1, l0, l1, u, v, n, &j->p);
             if (t < w)
                 k(i0 + t * cn, i1 + t * cn, l0 + t, l1 + t, u + t / 2, v + t / 2, PFI_YUV_BLOCK, &j->p);
@@ -105,10 +103,7 @@ static pf_status run(pf_stream *stream, int count, const char *fn, yuv_job *j, i
         rows[i] = j->frames[i].y.height;
         rows[count + i] = j->frames[i].y.width;
     }
-    const pfi_ktable *k = pfi_kfamily_table(&pfi_yuv_family, pf_stream_isa(stream));
-    int slot = encode ? (j->c.kind == PFI_FRAME_SP ? PFI_YUV_RGB_TO_NV12 : PFI_YUV_RGB_TO_I420)
-                      : (j->c.kind == PFI_FRAME_SP ? PFI_YUV_NV12_TO_RGB : PFI_YUV_I420_TO_RGB);
-    j->fast = k->fn[slot];
+    j->k = pfi_kfamily_table(&pfi_yuv_family, pf_stream_isa(stream));
     pfi_run_rows(stream, count, rows, rows + count, 2, encode ? encode_rows : decode_rows, j);
     free(rows);
     return PF_OK;

@@ -107,7 +107,6 @@ typedef int (*pfi_nn_fn)(const pfi_nnrow *r, int x0, int x1);
 enum { PFI_T_U8 = 0, PFI_T_U16 = 1, PFI_T_F32 = 2, PFI_T_COUNT = 3 };
 
 typedef struct pfi_resize_kernels {
-    pf_isa isa;
     pfi_h_fn h_u8_i32;                  /* PFI_H_U8_I32, even ksize */
     pfi_h_fn h_u8_lin16;                /* PFI_H_U8_LIN16 */
     pfi_h_fn h_f32[PFI_T_COUNT];        /* PFI_H_F32 by source type */
@@ -122,8 +121,6 @@ typedef struct pfi_resize_kernels {
     int want_hblocks;                   /* h_u8_lin16 reads pfi_hrow.blk and src2/buf2: the
                                            executor builds blocks (and passes two rows)
                                            only for tables that set this */
-    /* ISA each slot really uses (a level may reuse a lower one's kernel) */
-    pf_isa slot_isa[15];
 } pfi_resize_kernels;
 
 /* Scalar reference kernels (the specification). */

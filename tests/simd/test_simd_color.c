@@ -49,11 +49,11 @@ static const slot_case k_slot_cases[] = {
 #define NSLOTCASES ((int)(sizeof k_slot_cases / sizeof k_slot_cases[0]))
 
 static void test_kernels(pf_isa isa, uint64_t *seed) {
-    const pfi_ktable *t = pfi_kfamily_table(&pfi_color_family, isa);
+    const pfi_color_kernels *t = pfi_kfamily_table(&pfi_color_family, isa);
     int nfast = 0;
     for (size_t c = 0; c < sizeof k_slot_cases / sizeof k_slot_cases[0]; c++) {
         const slot_case *sc = &k_slot_cases[c];
-        pfi_color_row_fn fn = (pfi_color_row_fn)t->fn[sc->slot];
+        pfi_color_row_fn fn = t->row[sc->slot];
         if (fn != pfi_color_row_ref) nfast++;
         pfi_color_desc d = {sc->kind, PF_U8, sc->scn, sc->dcn, sc->bidx, sc->swap, sc->hrange, sc->trunc};
         const int32_t ns[] = {64, 128, 192, 64 * 31};
@@ -71,7 +71,7 @@ static void test_kernels(pf_isa isa, uint64_t *seed) {
                     size_t i = 0;
                     while (((uint8_t *)gd.data)[i] == ((uint8_t *)gr.data)[i]) i++;
                     fprintf(stderr, "isa %s slot %s scn %d dcn %d swap %d bidx %d n %d mis %d: byte %zu differs\n",
-                            pf_isa_name(isa), pfi_color_family.names[sc->slot], sc->scn, sc->dcn,
+                            pf_isa_name(isa), pfi_color_family.slots[sc->slot].name, sc->scn, sc->dcn,
                             sc->swap, sc->bidx, (int)n, mis, i);
                     CHECK(0);
                 } else {
@@ -114,7 +114,7 @@ static void test_exhaustive(const pf_isa *levels, int nlev) {
         pfi_color_row_ref(src, ref, n, d);
         for (int l = 0; l < nlev; l++) {
             pfi_color_row_fn fn =
-                (pfi_color_row_fn)pfi_kfamily_table(&pfi_color_family, levels[l])->fn[pfi_color_slot(d)];
+                ((const pfi_color_kernels *)pfi_kfamily_table(&pfi_color_family, levels[l]))->row[pfi_color_slot(d)];
             if (fn == pfi_color_row_ref) continue;
             fn(src, got, n, d);
             size_t bad = 0;

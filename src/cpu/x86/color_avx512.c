@@ -205,7 +205,7 @@ static void gray_u8c4(const void *s, void *d, int32_t n, const pfi_color_desc *c
     gray_run(&g_gray4, 4, s, d, n, c->bidx);
 }
 
-void pfi_color_fill_avx512vbmi(pfi_kfn *slots) {
+void pfi_color_fill_avx512vbmi(pfi_color_kernels *k) {
     int ok = plan_build(&g_swap3, 3, 3, 1) && plan_build(&g_swap4, 4, 4, 1) &&
              plan_build(&g_add[0], 3, 4, 0) && plan_build(&g_add[1], 3, 4, 1) &&
              plan_build(&g_drop[0], 4, 3, 0) && plan_build(&g_drop[1], 4, 3, 1) &&
@@ -213,13 +213,13 @@ void pfi_color_fill_avx512vbmi(pfi_kfn *slots) {
     if (!ok) return; /* cannot happen for these shapes; keep the reference */
     gray_plan_build(&g_gray3, 3);
     gray_plan_build(&g_gray4, 4);
-    slots[PFI_COLOR_SWAP_U8C3] = (pfi_kfn)swap_u8c3;
-    slots[PFI_COLOR_SWAP_U8C4] = (pfi_kfn)swap_u8c4;
-    slots[PFI_COLOR_ADD_ALPHA_U8] = (pfi_kfn)add_alpha_u8;
-    slots[PFI_COLOR_DROP_ALPHA_U8] = (pfi_kfn)drop_alpha_u8;
-    slots[PFI_COLOR_GRAY_U8C3] = (pfi_kfn)gray_u8c3;
-    slots[PFI_COLOR_GRAY_U8C4] = (pfi_kfn)gray_u8c4;
-    slots[PFI_COLOR_GRAY2BGR_U8] = (pfi_kfn)gray2bgr_u8;
-    slots[PFI_COLOR_GRAY2BGRA_U8] = (pfi_kfn)gray2bgra_u8;
-    pfi_color_fill_avx512_math(slots);
+    k->row[PFI_COLOR_SWAP_U8C3] = swap_u8c3;
+    k->row[PFI_COLOR_SWAP_U8C4] = swap_u8c4;
+    k->row[PFI_COLOR_ADD_ALPHA_U8] = add_alpha_u8;
+    k->row[PFI_COLOR_DROP_ALPHA_U8] = drop_alpha_u8;
+    k->row[PFI_COLOR_GRAY_U8C3] = gray_u8c3;
+    k->row[PFI_COLOR_GRAY_U8C4] = gray_u8c4;
+    k->row[PFI_COLOR_GRAY2BGR_U8] = gray2bgr_u8;
+    k->row[PFI_COLOR_GRAY2BGRA_U8] = gray2bgra_u8;
+    pfi_color_fill_avx512_math(k);
 }

@@ -93,6 +93,6 @@ static inline void st4(uint8_t *p, VI a, VI b, VI c, VI d) {
 
 #include "cpu/x86/color_simd_impl.h"
 
-void pfi_color_fill_avx512_math(pfi_kfn *slots) {
-    PFS(fill)(slots);
+void pfi_color_fill_avx512_math(pfi_color_kernels *k) {
+    PFS(fill)(k);
 }

@@ -292,21 +292,21 @@ static void PFS(hsv2rgb_u8)(const void *s, void *d, int32_t n, const pfi_color_d
 #endif
 
 /* Installs the kernels of this file. */
-static void PFS(fill)(pfi_kfn *slots) {
+static void PFS(fill)(pfi_color_kernels *k) {
 #if PFS_SHUFFLES
-    slots[PFI_COLOR_SWAP_U8C3] = (pfi_kfn)PFS(swap_u8c3);
-    slots[PFI_COLOR_SWAP_U8C4] = (pfi_kfn)PFS(swap_u8c4);
-    slots[PFI_COLOR_ADD_ALPHA_U8] = (pfi_kfn)PFS(add_alpha_u8);
-    slots[PFI_COLOR_DROP_ALPHA_U8] = (pfi_kfn)PFS(drop_alpha_u8);
-    slots[PFI_COLOR_GRAY_U8C3] = (pfi_kfn)PFS(gray_u8c3);
-    slots[PFI_COLOR_GRAY_U8C4] = (pfi_kfn)PFS(gray_u8c4);
-    slots[PFI_COLOR_GRAY2BGR_U8] = (pfi_kfn)PFS(gray2bgr_u8);
-    slots[PFI_COLOR_GRAY2BGRA_U8] = (pfi_kfn)PFS(gray2bgra_u8);
+    k->row[PFI_COLOR_SWAP_U8C3] = PFS(swap_u8c3);
+    k->row[PFI_COLOR_SWAP_U8C4] = PFS(swap_u8c4);
+    k->row[PFI_COLOR_ADD_ALPHA_U8] = PFS(add_alpha_u8);
+    k->row[PFI_COLOR_DROP_ALPHA_U8] = PFS(drop_alpha_u8);
+    k->row[PFI_COLOR_GRAY_U8C3] = PFS(gray_u8c3);
+    k->row[PFI_COLOR_GRAY_U8C4] = PFS(gray_u8c4);
+    k->row[PFI_COLOR_GRAY2BGR_U8] = PFS(gray2bgr_u8);
+    k->row[PFI_COLOR_GRAY2BGRA_U8] = PFS(gray2bgra_u8);
 #endif
-    slots[PFI_COLOR_YCRCB_U8] = (pfi_kfn)PFS(ycrcb_u8);
-    slots[PFI_COLOR_YCRCB2RGB_U8] = (pfi_kfn)PFS(ycrcb2rgb_u8);
-    slots[PFI_COLOR_HSV_U8] = (pfi_kfn)PFS(hsv_u8);
+    k->row[PFI_COLOR_YCRCB_U8] = PFS(ycrcb_u8);
+    k->row[PFI_COLOR_YCRCB2RGB_U8] = PFS(ycrcb2rgb_u8);
+    k->row[PFI_COLOR_HSV_U8] = PFS(hsv_u8);
 #if PFS_FMA
-    slots[PFI_COLOR_HSV2RGB_U8] = (pfi_kfn)PFS(hsv2rgb_u8); /* FMA: part of the AVX2 level */
+    k->row[PFI_COLOR_HSV2RGB_U8] = PFS(hsv2rgb_u8); /* FMA: part of the AVX2 level */
 #endif
 }

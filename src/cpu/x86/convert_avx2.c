@@ -296,16 +296,16 @@ static void chw_hwc_u8c4(const pfi_cvt_row *r, const pfi_cvt_xform *x, int32_t n
     }
 }
 
-void pfi_convert_fill_avx2(pfi_kfn *slots) {
+void pfi_convert_fill_avx2(pfi_convert_kernels *k) {
     /* FMA and F16C are part of the AVX2 level (pfi_isa_best) */
-    slots[PFI_CVT_U8_F32] = (pfi_kfn)u8_f32;
-    slots[PFI_CVT_F32_U8] = (pfi_kfn)f32_u8;
-    slots[PFI_CVT_F32_F16] = (pfi_kfn)f32_f16;
-    slots[PFI_CVT_F16_F32] = (pfi_kfn)f16_f32;
-    slots[PFI_NORM_U8C3_F16_CHW] = (pfi_kfn)norm_u8c3_f16;
-    slots[PFI_NORM_U8C3_F32_CHW] = (pfi_kfn)norm_u8c3_f32;
-    slots[PFI_FMT_U8C3_HWC_CHW] = (pfi_kfn)hwc_chw_u8c3;
-    slots[PFI_FMT_U8C3_CHW_HWC] = (pfi_kfn)chw_hwc_u8c3;
-    slots[PFI_FMT_U8C4_HWC_CHW] = (pfi_kfn)hwc_chw_u8c4;
-    slots[PFI_FMT_U8C4_CHW_HWC] = (pfi_kfn)chw_hwc_u8c4;
+    k->row[PFI_CVT_U8_F32] = u8_f32;
+    k->row[PFI_CVT_F32_U8] = f32_u8;
+    k->row[PFI_CVT_F32_F16] = f32_f16;
+    k->row[PFI_CVT_F16_F32] = f16_f32;
+    k->row[PFI_NORM_U8C3_F16_CHW] = norm_u8c3_f16;
+    k->row[PFI_NORM_U8C3_F32_CHW] = norm_u8c3_f32;
+    k->row[PFI_FMT_U8C3_HWC_CHW] = hwc_chw_u8c3;
+    k->row[PFI_FMT_U8C3_CHW_HWC] = chw_hwc_u8c3;
+    k->row[PFI_FMT_U8C4_HWC_CHW] = hwc_chw_u8c4;
+    k->row[PFI_FMT_U8C4_CHW_HWC] = chw_hwc_u8c4;
 }

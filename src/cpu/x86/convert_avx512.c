@@ -222,15 +222,15 @@ static void norm_f32c3(const pfi_cvt_row *r, const pfi_cvt_xform *x, int32_t n, 
 static void norm_f32c3_f32(const pfi_cvt_row *r, const pfi_cvt_xform *x, int32_t n) { norm_f32c3(r, x, n, 0); }
 static void norm_f32c3_f16(const pfi_cvt_row *r, const pfi_cvt_xform *x, int32_t n) { norm_f32c3(r, x, n, 1); }
 
-void pfi_convert_fill_avx512(pfi_kfn *slots) {
-    slots[PFI_CVT_U8_F32] = (pfi_kfn)u8_f32;
-    slots[PFI_CVT_F32_U8] = (pfi_kfn)f32_u8;
-    slots[PFI_NORM_U8C3_F32_CHW] = (pfi_kfn)norm_u8c3_f32;
-    slots[PFI_NORM_U8C3_F16_CHW] = (pfi_kfn)norm_u8c3_f16;
-    slots[PFI_CVT_F32_F16] = (pfi_kfn)f32_f16;
-    slots[PFI_CVT_F16_F32] = (pfi_kfn)f16_f32;
-    slots[PFI_NORM_U8C3_F32_HWC] = (pfi_kfn)norm_u8c3_f32_hwc;
-    slots[PFI_NORM_U8C3_F16_HWC] = (pfi_kfn)norm_u8c3_f16_hwc;
-    slots[PFI_NORM_F32C3_F32_CHW] = (pfi_kfn)norm_f32c3_f32;
-    slots[PFI_NORM_F32C3_F16_CHW] = (pfi_kfn)norm_f32c3_f16;
+void pfi_convert_fill_avx512(pfi_convert_kernels *k) {
+    k->row[PFI_CVT_U8_F32] = u8_f32;
+    k->row[PFI_CVT_F32_U8] = f32_u8;
+    k->row[PFI_NORM_U8C3_F32_CHW] = norm_u8c3_f32;
+    k->row[PFI_NORM_U8C3_F16_CHW] = norm_u8c3_f16;
+    k->row[PFI_CVT_F32_F16] = f32_f16;
+    k->row[PFI_CVT_F16_F32] = f16_f32;
+    k->row[PFI_NORM_U8C3_F32_HWC] = norm_u8c3_f32_hwc;
+    k->row[PFI_NORM_U8C3_F16_HWC] = norm_u8c3_f16_hwc;
+    k->row[PFI_NORM_F32C3_F32_CHW] = norm_f32c3_f32;
+    k->row[PFI_NORM_F32C3_F16_CHW] = norm_f32c3_f16;
 }

@@ -190,9 +190,9 @@ static void chw_hwc_u8c4(const pfi_cvt_row *r, const pfi_cvt_xform *x, int32_t n
     }
 }
 
-void pfi_convert_fill_avx512vbmi(pfi_kfn *slots) {
-    slots[PFI_FMT_U8C3_HWC_CHW] = (pfi_kfn)hwc_chw_u8c3;
-    slots[PFI_FMT_U8C3_CHW_HWC] = (pfi_kfn)chw_hwc_u8c3;
-    slots[PFI_FMT_U8C4_HWC_CHW] = (pfi_kfn)hwc_chw_u8c4;
-    slots[PFI_FMT_U8C4_CHW_HWC] = (pfi_kfn)chw_hwc_u8c4;
+void pfi_convert_fill_avx512vbmi(pfi_convert_kernels *k) {
+    k->row[PFI_FMT_U8C3_HWC_CHW] = hwc_chw_u8c3;
+    k->row[PFI_FMT_U8C3_CHW_HWC] = chw_hwc_u8c3;
+    k->row[PFI_FMT_U8C4_HWC_CHW] = hwc_chw_u8c4;
+    k->row[PFI_FMT_U8C4_CHW_HWC] = chw_hwc_u8c4;
 }

@@ -72,4 +72,4 @@ static inline void stf8(uint8_t *p, __m256i v) {
 
 #include "cpu/x86/filter_simd_impl.h"
 
-void pfi_filter_fill_avx2(pfi_kfn *slots) { fill_avx2(slots); }
+void pfi_filter_fill_avx2(pfi_filter_kernels *k) { fill_avx2(k); }

@@ -72,4 +72,4 @@ static inline void stf8(uint8_t *p, __m512i v) {
 
 #include "cpu/x86/filter_simd_impl.h"
 
-void pfi_filter_fill_avx512(pfi_kfn *slots) { fill_avx512(slots); }
+void pfi_filter_fill_avx512(pfi_filter_kernels *k) { fill_avx512(k); }

@@ -432,31 +432,31 @@ static int32_t PFS(sharpen_f32)(const float *r0, const float *r1, const float *r
     return i;
 }
 
-static void PFS(fill)(pfi_kfn *slots) {
-    slots[PFI_FILTER_HSUM_U8] = (pfi_kfn)PFS(hsum_u8);
-    slots[PFI_FILTER_VGAUSS_U8] = (pfi_kfn)PFS(vgauss_u8);
-    slots[PFI_FILTER_VBOX_U8] = (pfi_kfn)PFS(vbox_u8);
-    slots[PFI_FILTER_HMIN_U8] = (pfi_kfn)PFS(hmin_u8);
-    slots[PFI_FILTER_HMAX_U8] = (pfi_kfn)PFS(hmax_u8);
-    slots[PFI_FILTER_VMIN_U8] = (pfi_kfn)PFS(vmin_u8);
-    slots[PFI_FILTER_VMAX_U8] = (pfi_kfn)PFS(vmax_u8);
-    slots[PFI_FILTER_HCONV_F32] = (pfi_kfn)PFS(hconv_f32);
-    slots[PFI_FILTER_VCONV_F32] = (pfi_kfn)PFS(vconv_f32);
-    slots[PFI_FILTER_CONV2D_U8] = (pfi_kfn)PFS(conv2d_u8);
-    slots[PFI_FILTER_MEDIAN3_U8] = (pfi_kfn)PFS(median3_u8);
-    slots[PFI_FILTER_MEDIAN5_U8] = (pfi_kfn)PFS(median5_u8);
-    slots[PFI_FILTER_SHARPEN_U8] = (pfi_kfn)PFS(sharpen_u8);
-    slots[PFI_FILTER_VGAUSS16_U8] = (pfi_kfn)PFS(vgauss16_u8);
-    slots[PFI_FILTER_HMIN_U16] = (pfi_kfn)PFS(hmin_u16);
-    slots[PFI_FILTER_HMAX_U16] = (pfi_kfn)PFS(hmax_u16);
-    slots[PFI_FILTER_VMIN_U16] = (pfi_kfn)PFS(vmin_u16);
-    slots[PFI_FILTER_VMAX_U16] = (pfi_kfn)PFS(vmax_u16);
-    slots[PFI_FILTER_HMIN_F32] = (pfi_kfn)PFS(hmin_f32);
-    slots[PFI_FILTER_HMAX_F32] = (pfi_kfn)PFS(hmax_f32);
-    slots[PFI_FILTER_VMIN_F32] = (pfi_kfn)PFS(vmin_f32);
-    slots[PFI_FILTER_VMAX_F32] = (pfi_kfn)PFS(vmax_f32);
-    slots[PFI_FILTER_HSUM_F32_F64] = (pfi_kfn)PFS(hsum_f32_f64);
-    slots[PFI_FILTER_VBOX_F64_F32] = (pfi_kfn)PFS(vbox_f64_f32);
-    slots[PFI_FILTER_CONV2D_F32] = (pfi_kfn)PFS(conv2d_f32);
-    slots[PFI_FILTER_SHARPEN_F32] = (pfi_kfn)PFS(sharpen_f32);
+static void PFS(fill)(pfi_filter_kernels *k) {
+    k->hsum_u8 = PFS(hsum_u8);
+    k->vgauss_u8 = PFS(vgauss_u8);
+    k->vbox_u8 = PFS(vbox_u8);
+    k->hmin_u8 = PFS(hmin_u8);
+    k->hmax_u8 = PFS(hmax_u8);
+    k->vmin_u8 = PFS(vmin_u8);
+    k->vmax_u8 = PFS(vmax_u8);
+    k->hconv_f32 = PFS(hconv_f32);
+    k->vconv_f32 = PFS(vconv_f32);
+    k->conv2d_u8 = PFS(conv2d_u8);
+    k->median3_u8 = PFS(median3_u8);
+    k->median5_u8 = PFS(median5_u8);
+    k->sharpen_u8 = PFS(sharpen_u8);
+    k->vgauss16_u8 = PFS(vgauss16_u8);
+    k->hmin_u16 = PFS(hmin_u16);
+    k->hmax_u16 = PFS(hmax_u16);
+    k->vmin_u16 = PFS(vmin_u16);
+    k->vmax_u16 = PFS(vmax_u16);
+    k->hmin_f32 = PFS(hmin_f32);
+    k->hmax_f32 = PFS(hmax_f32);
+    k->vmin_f32 = PFS(vmin_f32);
+    k->vmax_f32 = PFS(vmax_f32);
+    k->hsum_f32_f64 = PFS(hsum_f32_f64);
+    k->vbox_f64_f32 = PFS(vbox_f64_f32);
+    k->conv2d_f32 = PFS(conv2d_f32);
+    k->sharpen_f32 = PFS(sharpen_f32);
 }

@@ -108,11 +108,11 @@ TILE_KERNEL(tile_px2, load_px2, store_px2)
 TILE_KERNEL(tile_px3, load_px3, store_px3)
 TILE_KERNEL(tile_px4, load_px4, store_px4)
 
-void pfi_geom_fill_avx2(pfi_kfn *slots) {
-    slots[PFI_GEOM_FLIP_PX1] = (pfi_kfn)flip_px1;
-    slots[PFI_GEOM_FLIP_PX4] = (pfi_kfn)flip_px4;
-    slots[PFI_GEOM_TILE_PX1] = (pfi_kfn)tile_px1;
-    slots[PFI_GEOM_TILE_PX2] = (pfi_kfn)tile_px2;
-    slots[PFI_GEOM_TILE_PX3] = (pfi_kfn)tile_px3;
-    slots[PFI_GEOM_TILE_PX4] = (pfi_kfn)tile_px4;
+void pfi_geom_fill_avx2(pfi_geom_kernels *k) {
+    k->flip[0] = flip_px1;
+    k->flip[3] = flip_px4;
+    k->tile8[0] = tile_px1;
+    k->tile8[1] = tile_px2;
+    k->tile8[2] = tile_px3;
+    k->tile8[3] = tile_px4;
 }

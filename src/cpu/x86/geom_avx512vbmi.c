@@ -36,10 +36,10 @@ static void flip_px2(const uint8_t *s, uint8_t *d, int32_t n) { flip_blocks(s, d
 static void flip_px3(const uint8_t *s, uint8_t *d, int32_t n) { flip_blocks(s, d, n, 3); }
 static void flip_px4(const uint8_t *s, uint8_t *d, int32_t n) { flip_blocks(s, d, n, 4); }
 
-void pfi_geom_fill_avx512vbmi(pfi_kfn *slots) {
+void pfi_geom_fill_avx512vbmi(pfi_geom_kernels *k) {
     for (int px = 1; px <= 4; px++) build_reverse_index(px);
-    slots[PFI_GEOM_FLIP_PX1] = (pfi_kfn)flip_px1;
-    slots[PFI_GEOM_FLIP_PX2] = (pfi_kfn)flip_px2;
-    slots[PFI_GEOM_FLIP_PX3] = (pfi_kfn)flip_px3;
-    slots[PFI_GEOM_FLIP_PX4] = (pfi_kfn)flip_px4;
+    k->flip[0] = flip_px1;
+    k->flip[1] = flip_px2;
+    k->flip[2] = flip_px3;
+    k->flip[3] = flip_px4;
 }

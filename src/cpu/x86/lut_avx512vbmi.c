@@ -62,6 +62,6 @@ static void lut_row_vbmi(const uint8_t *src, uint8_t *dst, int32_t n, int32_t cn
     }
 }
 
-void pfi_lut_fill_avx512vbmi(pfi_kfn *slots) {
-    slots[PFI_LUT_U8] = (pfi_kfn)lut_row_vbmi;
+void pfi_lut_fill_avx512vbmi(pfi_lut_kernels *k) {
+    k->u8 = lut_row_vbmi;
 }

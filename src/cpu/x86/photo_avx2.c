@@ -168,4 +168,4 @@ PFS_AI void inv_bytes(const uint8_t *s, uint8_t *d, int32_t n) {
 
 #include "cpu/x86/photo_simd_impl.h"
 
-void pfi_photo_fill_avx2(pfi_kfn *slots) { PFS(fill)(slots); }
+void pfi_photo_fill_avx2(pfi_photo_kernels *k) { PFS(fill)(k); }

@@ -15,4 +15,4 @@
 
 #include "cpu/x86/photo_simd_impl.h"
 
-void pfi_photo_fill_avx512(pfi_kfn *slots) { PFS(fill)(slots); }
+void pfi_photo_fill_avx512(pfi_photo_kernels *k) { PFS(fill)(k); }

@@ -14,10 +14,11 @@
 #include "cpu/x86/photo_avx512_vocab.h"
 #include "cpu/x86/photo_simd_impl.h"
 
-void pfi_photo_fill_avx512vbmi(pfi_kfn *slots) {
-    pfi_kfn all[PFI_PHOTO_SLOTS];
-    PFS(fill)(all);
+void pfi_photo_fill_avx512vbmi(pfi_photo_kernels *k) {
+    pfi_photo_kernels all;
+    PFS(fill)(&all);
     static const int u8_rgb[] = {PFI_PHOTO_SAT_U8, PFI_PHOTO_HUE_U8, PFI_PHOTO_TWIST_U8, PFI_PHOTO_GRAY3_U8,
-                                 PFI_PHOTO_GRAY1_U8, PFI_PHOTO_GRAYSUM_U8};
-    for (size_t i = 0; i < sizeof u8_rgb / sizeof u8_rgb[0]; i++) slots[u8_rgb[i]] = all[u8_rgb[i]];
+                                 PFI_PHOTO_GRAY1_U8};
+    for (size_t i = 0; i < sizeof u8_rgb / sizeof u8_rgb[0]; i++) k->px[u8_rgb[i]] = all.px[u8_rgb[i]];
+    k->graysum_u8 = all.graysum_u8;
 }

@@ -249,18 +249,18 @@ static void PFS(invert_u8)(const uint8_t *src, uint8_t *dst, int32_t n) { inv_by
 
 #include "cpu/x86/photo_noise_simd_impl.h"
 
-static void PFS(fill)(pfi_kfn *slots) {
-    slots[PFI_PHOTO_CONTRAST_F32] = (pfi_kfn)PFS(contrast_f32);
-    slots[PFI_PHOTO_SAT_U8] = (pfi_kfn)PFS(saturation_u8);
-    slots[PFI_PHOTO_SAT_F32] = (pfi_kfn)PFS(saturation_f32);
-    slots[PFI_PHOTO_HUE_U8] = (pfi_kfn)PFS(hue_u8);
-    slots[PFI_PHOTO_HUE_F32] = (pfi_kfn)PFS(hue_f32);
-    slots[PFI_PHOTO_TWIST_U8] = (pfi_kfn)PFS(twist_u8);
-    slots[PFI_PHOTO_TWIST_F32] = (pfi_kfn)PFS(twist_f32);
-    slots[PFI_PHOTO_GRAY1_U8] = (pfi_kfn)PFS(gray1_u8);
-    slots[PFI_PHOTO_GRAY3_U8] = (pfi_kfn)PFS(gray3_u8);
-    slots[PFI_PHOTO_GRAYSUM_U8] = (pfi_kfn)PFS(graysum_u8);
-    slots[PFI_PHOTO_NOISE_U8] = (pfi_kfn)PFS(noise_u8);
-    slots[PFI_PHOTO_NOISE_F32] = (pfi_kfn)PFS(noise_f32);
-    slots[PFI_PHOTO_INVERT_U8] = (pfi_kfn)PFS(invert_u8);
+static void PFS(fill)(pfi_photo_kernels *k) {
+    k->px[PFI_PHOTO_CONTRAST_F32] = PFS(contrast_f32);
+    k->px[PFI_PHOTO_SAT_U8] = PFS(saturation_u8);
+    k->px[PFI_PHOTO_SAT_F32] = PFS(saturation_f32);
+    k->px[PFI_PHOTO_HUE_U8] = PFS(hue_u8);
+    k->px[PFI_PHOTO_HUE_F32] = PFS(hue_f32);
+    k->px[PFI_PHOTO_TWIST_U8] = PFS(twist_u8);
+    k->px[PFI_PHOTO_TWIST_F32] = PFS(twist_f32);
+    k->px[PFI_PHOTO_GRAY1_U8] = PFS(gray1_u8);
+    k->px[PFI_PHOTO_GRAY3_U8] = PFS(gray3_u8);
+    k->graysum_u8 = PFS(graysum_u8);
+    k->noise_u8 = PFS(noise_u8);
+    k->noise_f32 = PFS(noise_f32);
+    k->invert_u8 = PFS(invert_u8);
 }

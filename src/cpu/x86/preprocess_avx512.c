@@ -64,7 +64,7 @@ static void norm_f16(const uint8_t *px, const int8_t order[3], void *const dst[3
     norm(px, order, dst, n, k, 1);
 }
 
-void pfi_preprocess_fill_avx512(pfi_kfn *slots) {
-    slots[PFI_PP_NORM_F32] = (pfi_kfn)norm_f32;
-    slots[PFI_PP_NORM_F16] = (pfi_kfn)norm_f16;
+void pfi_preprocess_fill_avx512(pfi_preprocess_kernels *k) {
+    k->norm[PFI_PP_NORM_F32] = norm_f32;
+    k->norm[PFI_PP_NORM_F16] = norm_f16;
 }

@@ -98,8 +98,8 @@ static void remap_xy(const float *fx, const float *fy, int32_t n, int nearest, i
     if (k < n) pfi_warp_remap_xy_ref(fx + k, fy + k, n - k, nearest, xy + 2 * k, a + k);
 }
 
-void pfi_warp_fill_avx2(pfi_kfn *slots) {
-    slots[PFI_WARP_PERSP_XY] = (pfi_kfn)persp_xy;
-    slots[PFI_WARP_REMAP_XY] = (pfi_kfn)remap_xy;
-    slots[PFI_WARP_AFFINE_XY] = (pfi_kfn)affine_xy;
+void pfi_warp_fill_avx2(pfi_warp_kernels *k) {
+    k->persp_xy = persp_xy;
+    k->remap_xy = remap_xy;
+    k->affine_xy = affine_xy;
 }

@@ -514,14 +514,14 @@ PF_ENTRY(nearest, 0)
 PF_ENTRY(linear, 1)
 PF_ENTRY(cubic, 2)
 
-void pfi_warp_fill_u8_avx2(pfi_kfn *slots) {
-    slots[PFI_WARP_U8_NEAREST] = (pfi_kfn)row_nearest;
-    slots[PFI_WARP_U8_LINEAR] = (pfi_kfn)row_linear;
-    slots[PFI_WARP_U8_CUBIC] = (pfi_kfn)row_cubic;
-    slots[PFI_WARP_AFFINE_U8_NEAREST] = (pfi_kfn)affine_nearest;
-    slots[PFI_WARP_AFFINE_U8_LINEAR] = (pfi_kfn)affine_linear;
-    slots[PFI_WARP_AFFINE_U8_CUBIC] = (pfi_kfn)affine_cubic;
-    slots[PFI_WARP_REMAP_U8_NEAREST] = (pfi_kfn)remap_nearest;
-    slots[PFI_WARP_REMAP_U8_LINEAR] = (pfi_kfn)remap_linear;
-    slots[PFI_WARP_REMAP_U8_CUBIC] = (pfi_kfn)remap_cubic;
+void pfi_warp_fill_u8_avx2(pfi_warp_kernels *k) {
+    k->u8_row[0] = row_nearest;
+    k->u8_row[1] = row_linear;
+    k->u8_row[2] = row_cubic;
+    k->affine_u8[0] = affine_nearest;
+    k->affine_u8[1] = affine_linear;
+    k->affine_u8[2] = affine_cubic;
+    k->remap_u8[0] = remap_nearest;
+    k->remap_u8[1] = remap_linear;
+    k->remap_u8[2] = remap_cubic;
 }

@@ -104,4 +104,4 @@ static inline void yv_store_uv_sp(uint8_t *uv, V pk, int swap) {
 #include "cpu/x86/yuv_simd_impl.h"
 
 /* Builds its tables with AVX2 code: kfamily.c calls it only on AVX2 CPUs. */
-void pfi_yuv_fill_avx2(pfi_kfn *slots) { YV(fill)(slots); }
+void pfi_yuv_fill_avx2(pfi_yuv_kernels *k) { YV(fill)(k); }

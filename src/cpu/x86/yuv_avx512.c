@@ -304,10 +304,10 @@ static void rgb_to_sp(const uint8_t *s0, const uint8_t *s1, uint8_t *y0, uint8_t
     }
 }
 
-void pfi_yuv_fill_avx512vbmi(pfi_kfn *slots) {
+void pfi_yuv_fill_avx512vbmi(pfi_yuv_kernels *k) {
     build_tables();
-    slots[PFI_YUV_NV12_TO_RGB] = (pfi_kfn)sp_to_rgb;
-    slots[PFI_YUV_I420_TO_RGB] = (pfi_kfn)p_to_rgb;
-    slots[PFI_YUV_RGB_TO_I420] = (pfi_kfn)rgb_to_p;
-    slots[PFI_YUV_RGB_TO_NV12] = (pfi_kfn)rgb_to_sp;
+    k->sp_to_rgb = sp_to_rgb;
+    k->p_to_rgb = p_to_rgb;
+    k->rgb_to_p = rgb_to_p;
+    k->rgb_to_sp = rgb_to_sp;
 }

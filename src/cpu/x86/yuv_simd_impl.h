@@ -298,10 +298,10 @@ static void YV(rgb_to_sp)(const uint8_t *s0, const uint8_t *s1, uint8_t *y0, uin
     }
 }
 
-static void YV(fill)(pfi_kfn *slots) {
+static void YV(fill)(pfi_yuv_kernels *k) {
     build_tables();
-    slots[PFI_YUV_NV12_TO_RGB] = (pfi_kfn)YV(sp_to_rgb);
-    slots[PFI_YUV_I420_TO_RGB] = (pfi_kfn)YV(p_to_rgb);
-    slots[PFI_YUV_RGB_TO_I420] = (pfi_kfn)YV(rgb_to_p);
-    slots[PFI_YUV_RGB_TO_NV12] = (pfi_kfn)YV(rgb_to_sp);
+    k->sp_to_rgb = YV(sp_to_rgb);
+    k->p_to_rgb = YV(p_to_rgb);
+    k->rgb_to_p = YV(rgb_to_p);
+    k->rgb_to_sp = YV(rgb_to_sp);
 }

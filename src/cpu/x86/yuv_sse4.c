@@ -82,4 +82,4 @@ static inline void yv_store_uv_sp(uint8_t *uv, V pk, int swap) {
 #include "cpu/x86/yuv_simd_impl.h"
 
 /* Builds its tables with SSE4.1 code: kfamily.c calls it only on SSE4.1 CPUs. */
-void pfi_yuv_fill_sse4(pfi_kfn *slots) { YV(fill)(slots); }
+void pfi_yuv_fill_sse4(pfi_yuv_kernels *k) { YV(fill)(k); }
