@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernels/preprocess_chain.h"
 #include "pixflow/augment.h"
 #include "pixflow/runtime.h"
 
@@ -57,15 +58,6 @@ void pfi_pp_geometry(const pf_preprocess_plan *plan, const pf_image *src, const 
 void pfi_pp_letterbox(const pf_preprocess_desc *d, int32_t cw, int32_t ch, int32_t *rw, int32_t *rh,
                       int32_t *left, int32_t *top);
 
-/* How a sample's u8 canvas (rw x rh) is made from its crop. */
-typedef enum pfi_pp_sampler {
-    PFI_PP_COPY,   /* the crop has the canvas size: a copy (the CPU resize does it as its COPY plan) */
-    PFI_PP_RESIZE, /* pf_resize with the plan's interp / antialias */
-    PFI_PP_WARP    /* pf_warp_affine of the crop through g.m (pfi_pp_warp_opts) */
-} pfi_pp_sampler;
-
-#define PFI_PP_OP_NONE (-1) /* a colour step that does not run */
-
 /* The chain of one sample, in the order of the exactness contract:
  * sampler -> (swap R, B) -> ops[0..3] -> rgb_to_grayscale (3) -> gamma ->
  * rgb_to_grayscale (1) -> emit with `order`. Ops at their identity value
@@ -74,9 +66,9 @@ typedef enum pfi_pp_sampler {
  * the chain is defined without them. */
 typedef struct pfi_pp_sample {
     pfi_pp_geom g;
-    pfi_pp_sampler sampler;
+    int sampler;       /* PFK_PP_COPY (the CPU resize does it as its COPY plan), _RESIZE or _WARP */
     int swap_first;    /* swap R and B before the colour ops (they mix channels, so need RGB) */
-    int8_t ops[4];     /* PF_JITTER_* in jitter_order, PFI_PP_OP_NONE where skipped */
+    int8_t ops[4];     /* PF_JITTER_* in jitter_order, PFK_PP_OP_NONE where skipped */
     int gray3;         /* rgb_to_grayscale to 3 channels (params.grayscale on a 3-channel image) */
     int gamma;         /* gamma != 1 */
     int gray1;         /* the canvas becomes 1 channel (a 1-channel plan on a 3-channel image) */

@@ -48,11 +48,11 @@ void pfi_pp_sample_of(const pf_preprocess_plan *plan, const pf_image *src, const
     pfi_pp_geometry(plan, src, p, &s->g);
     const pfi_pp_geom *g = &s->g;
     int sc = src->channels;
-    s->sampler = p->affine ? PFI_PP_WARP : g->cw == g->rw && g->ch == g->rh ? PFI_PP_COPY : PFI_PP_RESIZE;
+    s->sampler = p->affine ? PFK_PP_WARP : g->cw == g->rw && g->ch == g->rh ? PFK_PP_COPY : PFK_PP_RESIZE;
     s->swap_first = plan->d.swap_rb && pfi_pp_needs_rgb(plan, src, p);
     for (int k = 0; k < 4; k++) {
         int op = p->jitter_order[k];
-        s->ops[k] = (int8_t)(step_runs(p, op, sc) ? op : PFI_PP_OP_NONE);
+        s->ops[k] = (int8_t)(step_runs(p, op, sc) ? op : PFK_PP_OP_NONE);
     }
     s->gray3 = p->grayscale && sc == 3;
     s->gamma = p->gamma != 1.0f;

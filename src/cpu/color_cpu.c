@@ -59,7 +59,7 @@ static void color_rows(void *ctx, int i, int32_t y0, int32_t y1) {
     pfi_color_row_fn fast = slot >= 0 ? j->k->row[slot] : NULL;
     if (fast == pfi_color_row_ref) fast = NULL;
     int32_t w = s->width;
-    int hsv2rgb_u8 = desc.kind == PFI_CK_HSV2RGB && desc.dtype == PF_U8;
+    int hsv2rgb_u8 = desc.kind == PFK_COLOR_HSV2RGB && desc.dtype == PF_U8;
     /* Rows stored back to back are one long row: no per-row call and tail
      * for small images. Not for u8 HSV -> RGB unless the whole row is
      * truncated (its rule depends on the x position). */

@@ -30,16 +30,16 @@ PFI_KFAMILY_DEFINE(pfi_color_family, pfi_color_kernels, slots,
 int pfi_color_slot(const pfi_color_desc *d) {
     if (d->dtype != PF_U8) return -1;
     switch (d->kind) {
-    case PFI_CK_RGB2RGB:
+    case PFK_COLOR_RGB2RGB:
         if (d->scn == 3 && d->dcn == 3) return d->swap ? PFI_COLOR_SWAP_U8C3 : -1;
         if (d->scn == 4 && d->dcn == 4) return d->swap ? PFI_COLOR_SWAP_U8C4 : -1;
         return d->scn == 3 ? PFI_COLOR_ADD_ALPHA_U8 : PFI_COLOR_DROP_ALPHA_U8;
-    case PFI_CK_RGB2GRAY: return d->scn == 3 ? PFI_COLOR_GRAY_U8C3 : PFI_COLOR_GRAY_U8C4;
-    case PFI_CK_GRAY2RGB: return d->dcn == 3 ? PFI_COLOR_GRAY2BGR_U8 : PFI_COLOR_GRAY2BGRA_U8;
-    case PFI_CK_RGB2YCRCB: return PFI_COLOR_YCRCB_U8;
-    case PFI_CK_YCRCB2RGB: return PFI_COLOR_YCRCB2RGB_U8;
-    case PFI_CK_RGB2HSV: return PFI_COLOR_HSV_U8;
-    case PFI_CK_HSV2RGB: return PFI_COLOR_HSV2RGB_U8;
+    case PFK_COLOR_RGB2GRAY: return d->scn == 3 ? PFI_COLOR_GRAY_U8C3 : PFI_COLOR_GRAY_U8C4;
+    case PFK_COLOR_GRAY2RGB: return d->dcn == 3 ? PFI_COLOR_GRAY2BGR_U8 : PFI_COLOR_GRAY2BGRA_U8;
+    case PFK_COLOR_RGB2YCRCB: return PFI_COLOR_YCRCB_U8;
+    case PFK_COLOR_YCRCB2RGB: return PFI_COLOR_YCRCB2RGB_U8;
+    case PFK_COLOR_RGB2HSV: return PFI_COLOR_HSV_U8;
+    case PFK_COLOR_HSV2RGB: return PFI_COLOR_HSV2RGB_U8;
     }
     return -1;
 }

@@ -106,7 +106,7 @@ static pf_status run(const char *op, int split, pf_stream *stream, int count, in
         const pf_image *multi = split ? &src[i] : &dst[i];
         int cn = split ? multi->channels : cn_merge;
         pfi_cvt_xform_scale(&smp[i].xf, multi->dtype, multi->dtype, 1, 0);
-        smp[i].xf.kind = PFI_CVT_COPY;
+        smp[i].xf.kind = PFK_CVT_COPY;
         smp[i].dcn = cn;
         smp[i].width = multi->width;
         smp[i].height = multi->height;

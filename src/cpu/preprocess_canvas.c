@@ -27,11 +27,11 @@ static void swap_rb_inplace(const pf_image *im) {
     }
 }
 
-/* The sampler: the CPU resize does PFI_PP_COPY as its own COPY plan. */
+/* The sampler: the CPU resize does PFK_PP_COPY as its own COPY plan. */
 static pf_status geometry_stage(const pf_preprocess_plan *plan, pf_stream *stream, pf_isa isa,
-                                const pf_image *roi, pfi_pp_sampler sampler, const pfi_pp_geom *g, const pf_image *a) {
+                                const pf_image *roi, int sampler, const pfi_pp_geom *g, const pf_image *a) {
     const pf_preprocess_desc *d = &plan->d;
-    if (sampler == PFI_PP_WARP) {
+    if (sampler == PFK_PP_WARP) {
         pf_warp_opts wo = pfi_pp_warp_opts(plan, roi->channels);
         return pf_warp_affine(stream, 1, roi, (pf_image *)a, g->m, 1, &wo);
     }
@@ -69,7 +69,7 @@ pf_status pfi_pp_canvas_isa(const pf_preprocess_plan *plan, pf_stream *stream, p
     if ((st = geometry_stage(plan, stream, isa, &roi, s->sampler, g, &a)) != PF_OK) return st;
     if (s->swap_first) swap_rb_inplace(&a);
     for (int k = 0; k < 4; k++)
-        if (s->ops[k] != PFI_PP_OP_NONE && (st = jitter_op(stream, &a, p, s->ops[k])) != PF_OK) return st;
+        if (s->ops[k] != PFK_PP_OP_NONE && (st = jitter_op(stream, &a, p, s->ops[k])) != PF_OK) return st;
     if (s->gray3 && (st = pf_rgb_to_grayscale(stream, 1, &a, &a)) != PF_OK) return st;
     if (s->gamma) {
         double gm = (double)p->gamma;

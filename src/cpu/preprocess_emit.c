@@ -115,7 +115,7 @@ static int32_t emit_simd(const pfi_pp_emit *e, int32_t y, int32_t x, const uint8
     if (done == 0) return 0;
     pfi_cvt_xform xf;
     memset(&xf, 0, sizeof xf);
-    xf.kind = d->out_dtype == PF_U8 ? PFI_CVT_COPY : PFI_CVT_NORM;
+    xf.kind = d->out_dtype == PF_U8 ? PFK_CVT_COPY : PFK_CVT_NORM;
     xf.sdt = PF_U8;
     xf.ddt = d->out_dtype;
     xf.scale = d->scale;

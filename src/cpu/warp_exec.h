@@ -6,6 +6,7 @@
 #define PF_CPU_WARP_EXEC_H
 
 #include "cpu/kfamily.h"
+#include "pixflow/ops.h"
 #include "ref/warp_rows.h"
 
 /* The u8 samplers, fused affine and fused remap kernels are indexed by

@@ -87,18 +87,16 @@ static pf_status fill_sampler(pfi_arena *a, const pf_preprocess_plan *plan, cons
     pf_image roi;
     pf_status st = pf_image_roi(src, g->cx, g->cy, g->cw, g->ch, &roi);
     if (st != PF_OK) return st;
-    if (s->sampler == PFI_PP_COPY) {
-        j->sampler = PFK_PP_COPY;
+    j->sampler = s->sampler;
+    if (s->sampler == PFK_PP_COPY) {
         j->src = roi.data;
         j->src_stride = roi.row_stride;
         return PF_OK;
     }
-    if (s->sampler == PFI_PP_WARP) { /* crop -> the whole output through the composed inverse matrix */
-        j->sampler = PFK_PP_WARP;
+    if (s->sampler == PFK_PP_WARP) { /* crop -> the whole output through the composed inverse matrix */
         pf_warp_opts wo = pfi_pp_warp_opts(plan, src->channels);
         return pfi_gpu_warp_job_fill(a, &roi, g->rw, g->rh, g->m, 0, &wo, &j->geo.warp);
     }
-    j->sampler = PFK_PP_RESIZE;
     pf_resize_opts ro = resize_opts(plan);
     return pfi_gpu_resize_job_fill(a, &roi, g->rw, g->rh, &ro, &j->geo.resize);
 }
@@ -109,7 +107,7 @@ static pf_status fill_colour(pfi_arena *a, const pfi_pp_sample *s, const pf_aug_
     j->swap_first = s->swap_first;
     j->contrast_at = -1;
     for (int k = 0; k < 4; k++) {
-        j->ops[k] = s->ops[k] == PFI_PP_OP_NONE ? PFK_PP_OP_NONE : s->ops[k];
+        j->ops[k] = s->ops[k];
         if (s->ops[k] == PF_JITTER_CONTRAST) j->contrast_at = k;
     }
     if (p->brightness != 1.0f && (st = op_table(a, bright_op, (double)p->brightness, &j->bright_lut)) != PF_OK)

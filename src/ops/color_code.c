@@ -11,7 +11,7 @@ pf_color_opts pf_color_opts_defaults(void) {
 }
 
 int pfi_color_decode(int code, pfi_color_code_info *ci) {
-    pfi_color_code_info c = {PFI_CK_RGB2RGB, 3, 4, 3, 3, 0, 0, 0, 0};
+    pfi_color_code_info c = {PFK_COLOR_RGB2RGB, 3, 4, 3, 3, 0, 0, 0, 0};
     switch (code) {
     case PF_COLOR_BGR2BGRA: c.dcn_min = c.dcn_max = 4; break;
     case PF_COLOR_BGRA2BGR: break;
@@ -21,35 +21,35 @@ int pfi_color_decode(int code, pfi_color_code_info *ci) {
     case PF_COLOR_BGRA2RGBA: c.dcn_min = c.dcn_max = 4; c.swap = 1; break;
     case PF_COLOR_BGR2GRAY: case PF_COLOR_BGRA2GRAY:
     case PF_COLOR_RGB2GRAY: case PF_COLOR_RGBA2GRAY:
-        c.kind = PFI_CK_RGB2GRAY;
+        c.kind = PFK_COLOR_RGB2GRAY;
         c.dcn_min = c.dcn_max = 1;
         c.bidx = (code == PF_COLOR_RGB2GRAY || code == PF_COLOR_RGBA2GRAY) ? 2 : 0;
         break;
     case PF_COLOR_GRAY2BGR: case PF_COLOR_GRAY2BGRA:
-        c.kind = PFI_CK_GRAY2RGB;
+        c.kind = PFK_COLOR_GRAY2RGB;
         c.scn_min = c.scn_max = 1;
         c.dcn_min = c.dcn_max = code == PF_COLOR_GRAY2BGR ? 3 : 4;
         break;
     case PF_COLOR_BGR2YCrCb: case PF_COLOR_RGB2YCrCb:
-        c.kind = PFI_CK_RGB2YCRCB;
+        c.kind = PFK_COLOR_RGB2YCRCB;
         c.bidx = code == PF_COLOR_RGB2YCrCb ? 2 : 0;
         break;
     case PF_COLOR_YCrCb2BGR: case PF_COLOR_YCrCb2RGB:
-        c.kind = PFI_CK_YCRCB2RGB;
+        c.kind = PFK_COLOR_YCRCB2RGB;
         c.scn_max = 3;
         c.dcn_max = 4;
         c.bidx = code == PF_COLOR_YCrCb2RGB ? 2 : 0;
         break;
     case PF_COLOR_BGR2HSV: case PF_COLOR_RGB2HSV:
     case PF_COLOR_BGR2HSV_FULL: case PF_COLOR_RGB2HSV_FULL:
-        c.kind = PFI_CK_RGB2HSV;
+        c.kind = PFK_COLOR_RGB2HSV;
         c.bidx = (code == PF_COLOR_RGB2HSV || code == PF_COLOR_RGB2HSV_FULL) ? 2 : 0;
         c.hrange_u8 = code >= PF_COLOR_BGR2HSV_FULL ? 256 : 180;
         c.no_u16 = 1;
         break;
     case PF_COLOR_HSV2BGR: case PF_COLOR_HSV2RGB:
     case PF_COLOR_HSV2BGR_FULL: case PF_COLOR_HSV2RGB_FULL:
-        c.kind = PFI_CK_HSV2RGB;
+        c.kind = PFK_COLOR_HSV2RGB;
         c.scn_max = 3;
         c.dcn_max = 4;
         c.bidx = (code == PF_COLOR_HSV2RGB || code == PF_COLOR_HSV2RGB_FULL) ? 2 : 0;

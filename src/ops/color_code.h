@@ -8,7 +8,7 @@
 #include "ref/color_rows.h"
 
 typedef struct pfi_color_code_info {
-    pfi_color_kind kind;
+    pfk_color_kind kind;
     int scn_min, scn_max; /* accepted src channels */
     int dcn_min, dcn_max; /* accepted dst channels */
     int bidx, swap, hrange_u8;

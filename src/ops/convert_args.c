@@ -65,7 +65,7 @@ pf_status pfi_cvt_make_samples(const char *op, int count, const pf_image src[], 
     for (int i = 0; i < count; i++) {
         pfi_cvt_sample_init(&smp[i], &src[i], &dst[i], order);
         pfi_cvt_xform_scale(&smp[i].xf, src[i].dtype, dst[i].dtype, alpha, beta);
-        if (copy) smp[i].xf.kind = PFI_CVT_COPY;
+        if (copy) smp[i].xf.kind = PFK_CVT_COPY;
         for (int c = 0; c < dst[i].channels; c++) pfi_cvt_encode_fill(fill, dst[i].dtype, smp[i].xf.fill[c]);
     }
     *out = smp;
@@ -85,7 +85,7 @@ pf_status pfi_norm_make_samples(int count, const pf_image src[], const pf_image 
         const pf_norm_params *p = o->per_sample ? &o->per_sample[i] : &o->params;
         pfi_cvt_xform *x = &smp[i].xf;
         memset(x, 0, sizeof *x);
-        x->kind = PFI_CVT_NORM;
+        x->kind = PFK_CVT_NORM;
         x->sdt = src[i].dtype;
         x->ddt = dst[i].dtype;
         x->scale = o->scale;

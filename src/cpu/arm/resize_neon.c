@@ -5,7 +5,7 @@
 #include "cpu/resize_exec.h"
 #include "kernels/resize_math.h"
 
-/* int16 rows (sum >> 4, PFI_H_U8_LIN16): the widening product's high
+/* int16 rows (sum >> 4, PFK_H_U8_LIN16): the widening product's high
  * half is (b * t) >> 16 exactly, as pmulhw on x86. */
 static int v_u8_linear_neon(const pfi_vrow *r, int x0, int x1) {
     const int16_t *s0 = r->rows[0], *s1 = r->rows[1];
@@ -45,5 +45,5 @@ static int v_f32_f32_neon(const pfi_vrow *r, int x0, int x1) {
 
 void pfi_resize_fill_neon(pfi_resize_kernels *k) {
     k->v_u8_linear = v_u8_linear_neon;
-    k->v_f32[PFI_T_F32] = v_f32_f32_neon;
+    k->v_f32[PFK_RZ_T_F32] = v_f32_f32_neon;
 }

@@ -1,6 +1,6 @@
 /* AVX-512 VBMI resize kernels (compiled with -mavx512vbmi for this file
  * only; installed only when CPUID reports VBMI):
- *  - LINEAR u8 horizontal (PFI_H_U8_LIN16) for any channel count: per 16
+ *  - LINEAR u8 horizontal (PFK_H_U8_LIN16) for any channel count: per 16
  *    output elements, vpermb from one to PFI_HBLOCK_WIN 64-byte source
  *    windows builds the (tap0, tap1) u16 pairs, one vpmaddwd applies the
  *    elements' weight pairs, >> 4 and a narrowing store give the int16

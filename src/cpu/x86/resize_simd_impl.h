@@ -42,7 +42,7 @@ static int PFS(h_u8_i32)(const pfi_hrow *r, int x0, int x1) {
     return e;
 }
 
-/* LINEAR: one tap pair, sums >> 4 stored as int16 (PFI_H_U8_LIN16). */
+/* LINEAR: one tap pair, sums >> 4 stored as int16 (PFK_H_U8_LIN16). */
 static int PFS(h_u8_lin16)(const pfi_hrow *r, int x0, int x1) {
     const uint8_t *s = r->src;
     int16_t *d = r->buf;
@@ -198,15 +198,15 @@ static int PFS(v_aa_u8)(const pfi_vrow *r, int x0, int x1) {
 static void PFS(fill)(pfi_resize_kernels *k) {
     k->h_u8_i32 = PFS(h_u8_i32);
     k->h_u8_lin16 = PFS(h_u8_lin16);
-    k->h_f32[PFI_T_U8] = PFS(h_f32_u8);
-    k->h_f32[PFI_T_U16] = PFS(h_f32_u16);
-    k->h_f32[PFI_T_F32] = PFS(h_f32_f32);
+    k->h_f32[PFK_RZ_T_U8] = PFS(h_f32_u8);
+    k->h_f32[PFK_RZ_T_U16] = PFS(h_f32_u16);
+    k->h_f32[PFK_RZ_T_F32] = PFS(h_f32_f32);
     k->h_aa_u8 = PFS(h_aa_u8);
     k->v_u8_linear = PFS(v_u8_linear);
     k->v_u8_fix22 = PFS(v_u8_fix22);
     k->v_u8_cubic = PFS(v_u8_cubic);
-    k->v_f32[PFI_T_U8] = PFS(v_f32_u8);
-    k->v_f32[PFI_T_U16] = PFS(v_f32_u16);
-    k->v_f32[PFI_T_F32] = PFS(v_f32_f32);
+    k->v_f32[PFK_RZ_T_U8] = PFS(v_f32_u8);
+    k->v_f32[PFK_RZ_T_U16] = PFS(v_f32_u16);
+    k->v_f32[PFK_RZ_T_F32] = PFS(v_f32_f32);
     k->v_aa_u8 = PFS(v_aa_u8);
 }

@@ -74,7 +74,7 @@ static inline int pfi_h_u8_pair_pixels_avx2(const pfi_hrow *r, int x0, int x1) {
     return e;
 }
 
-/* As pfi_h_u8_pair_pixels_avx2 for PFI_H_U8_LIN16: sums >> 4 as int16. */
+/* As pfi_h_u8_pair_pixels_avx2 for PFK_H_U8_LIN16: sums >> 4 as int16. */
 static inline int pfi_h_u8_pair16_pixels_avx2(const pfi_hrow *r, int x0, int x1) {
     int cn = r->cn;
     if (r->ksize != 2 || r->pair_off == NULL || x0 % cn != 0) return x0;

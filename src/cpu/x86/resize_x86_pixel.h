@@ -33,7 +33,7 @@ static inline int pfi_h_u8_pair_pixels(const pfi_hrow *r, int x0, int x1) {
     return e;
 }
 
-/* The same for PFI_H_U8_LIN16: the int32 sums shifted by 4 and packed to
+/* The same for PFK_H_U8_LIN16: the int32 sums shifted by 4 and packed to
  * int16 (exact: they fit), one 8-byte store per pixel. */
 static inline int pfi_h_u8_pair16_pixels(const pfi_hrow *r, int x0, int x1) {
     int cn = r->cn;

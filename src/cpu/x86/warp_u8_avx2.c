@@ -30,11 +30,10 @@
 
 #include "cpu/warp_exec.h"
 #include "kernels/warp_math.h"
+#include "pixflow/ops.h"
 
 #define PF_INLINE static inline __attribute__((always_inline))
 #define PREFETCH_AHEAD 32
-#define BORDER_CONSTANT 0
-#define BORDER_TRANSPARENT 5
 
 enum { BLK_FAST, BLK_CONST, BLK_MIXED };
 
@@ -70,13 +69,13 @@ static inline __m256i in_box(__m256i v, __m256i lo, __m256i span) {
 static void ctx_init(u8ctx *c, const pfi_warp_src *s, int interp) {
     int32_t w = s->width, h = s->height, cn = s->cn;
     c->s = s;
-    c->tab = interp == 2 ? pfi_warp_tab_i(1) : NULL;
+    c->tab = interp == PF_INTERP_CUBIC ? pfi_warp_tab_i(1) : NULL;
     /* fast box: the loads of each interpolation stay inside the row */
     int32_t fxl = 0, fxh, fyl = 0, fyh;
-    if (interp == 0) {
+    if (interp == PF_INTERP_NEAREST) {
         fxh = w - (cn == 4 ? 1 : cn == 3 ? 2 : 4); /* 4-byte gather */
         fyh = h - 1;
-    } else if (interp == 1) {
+    } else if (interp == PF_INTERP_LINEAR) {
         fxh = w - (cn == 3 ? 3 : 2); /* 8-byte (cn 3, 4) or 2-byte (cn 1) row loads */
         fyh = h - 2;
     } else {
@@ -89,10 +88,10 @@ static void ctx_init(u8ctx *c, const pfi_warp_src *s, int interp) {
               cn != 2 && reach < 2147483647.0;
     /* border box: pixels outside it are the border value / untouched */
     int32_t lo = 0, xh = w - 1, yh = h - 1;
-    c->cmode = s->border == BORDER_CONSTANT ? 1 : s->border == BORDER_TRANSPARENT ? 2 : 0;
-    if (c->cmode == 1 && interp == 1) lo = -1;
-    if (c->cmode == 1 && interp == 2) lo = -2, xh = w, yh = h;
-    if (c->cmode == 2 && interp == 1) xh = w - 2, yh = h - 2;
+    c->cmode = s->border == PF_BORDER_CONSTANT ? 1 : s->border == PF_BORDER_TRANSPARENT ? 2 : 0;
+    if (c->cmode == 1 && interp == PF_INTERP_LINEAR) lo = -1;
+    if (c->cmode == 1 && interp == PF_INTERP_CUBIC) lo = -2, xh = w, yh = h;
+    if (c->cmode == 2 && interp == PF_INTERP_LINEAR) xh = w - 2, yh = h - 2;
     c->call = c->cmode && !(set_box(lo, xh, &c->cx_lo, &c->cx_span) & set_box(lo, yh, &c->cy_lo, &c->cy_span));
     c->stride = _mm256_set1_epi32((int32_t)s->row_stride);
     uint32_t cv;
@@ -368,21 +367,21 @@ PF_INLINE void block8(const u8ctx *c, int interp, int32_t cn, __m256i sx, __m256
             return;
         }
     }
-    if (interp == 2) {
+    if (interp == PF_INTERP_CUBIC) {
         const __m256i one = _mm256_set1_epi32(1);
         sx = _mm256_sub_epi32(sx, one);
         sy = _mm256_sub_epi32(sy, one);
     }
     __m256i off = _mm256_add_epi32(_mm256_mullo_epi32(sy, c->stride), mul_cn(sx, cn));
     if (slow) off = _mm256_and_si256(off, fast);
-    if (interp == 0) {
+    if (interp == PF_INTERP_NEAREST) {
         nearest8(s, cn, off, dst);
     } else {
         int32_t o[8], e[8];
         _mm256_storeu_si256((__m256i *)(void *)o, off);
         av = _mm256_and_si256(av, _mm256_set1_epi32(PFK_INTER_TAB2 - 1));
         _mm256_storeu_si256((__m256i *)(void *)e, av);
-        if (interp == 1) linear8(s, cn, o, av, dst);
+        if (interp == PF_INTERP_LINEAR) linear8(s, cn, o, av, dst);
         else cubic8(s, cn, c->tab, o, e, dst);
     }
     while (slow) { /* runs of consecutive lanes: one reference call each */
@@ -398,9 +397,9 @@ PF_INLINE void block8(const u8ctx *c, int interp, int32_t cn, __m256i sx, __m256
  * otherwise wait on L2. A prefetch never faults; the address is formed as
  * an integer, so it may lie anywhere. */
 PF_INLINE void prefetch_taps(const pfi_warp_src *s, int32_t cn, int interp, int32_t x, int32_t y) {
-    if (interp == 2) x -= 1, y -= 1;
+    if (interp == PF_INTERP_CUBIC) x -= 1, y -= 1;
     uintptr_t at = (uintptr_t)s->data + (uintptr_t)((ptrdiff_t)y * s->row_stride + (ptrdiff_t)x * cn);
-    int rows = interp == 0 ? 1 : interp == 1 ? 2 : 4;
+    int rows = interp == PF_INTERP_NEAREST ? 1 : interp == PF_INTERP_LINEAR ? 2 : 4;
     for (int r = 0; r < rows; r++, at += (uintptr_t)s->row_stride) _mm_prefetch((const char *)at, _MM_HINT_T0);
 }
 
@@ -415,7 +414,7 @@ PF_INLINE void row_xy(const pfi_warp_src *s, const int16_t *xy, const uint16_t *
             prefetch_taps(s, cn, interp, xy[2 * (k + PREFETCH_AHEAD)], xy[2 * (k + PREFETCH_AHEAD) + 1]);
         __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(xy + 2 * k));
         __m256i sx = _mm256_srai_epi32(_mm256_slli_epi32(v, 16), 16), sy = _mm256_srai_epi32(v, 16);
-        __m256i av = interp ? _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(const void *)(a + k)))
+        __m256i av = interp != PF_INTERP_NEAREST ? _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(const void *)(a + k)))
                             : _mm256_setzero_si256();
         block8(&c, interp, cn, sx, sy, av, xy + 2 * k, a + k, dst + (size_t)k * px);
     }
@@ -434,7 +433,7 @@ PF_INLINE void affine_row(const pfi_warp_src *s, const int32_t *ad, const int32_
         __m256i X = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(ad + k)), vx0);
         __m256i Y = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(bd + k)), vy0);
         __m256i sx, sy, av = _mm256_setzero_si256();
-        if (interp == 0) {
+        if (interp == PF_INTERP_NEAREST) {
             sx = _mm256_srai_epi32(X, PFK_AB_BITS);
             sy = _mm256_srai_epi32(Y, PFK_AB_BITS);
         } else {
@@ -459,7 +458,7 @@ PF_INLINE void remap_row(const pfi_warp_src *s, const float *fx, const float *fy
     u8ctx c;
     ctx_init(&c, s, interp);
     size_t px = (size_t)cn;
-    const __m256 scale = _mm256_set1_ps(interp ? (float)PFK_INTER_TAB : 1.f);
+    const __m256 scale = _mm256_set1_ps(interp != PF_INTERP_NEAREST ? (float)PFK_INTER_TAB : 1.f);
     const __m256i mask = _mm256_set1_epi32(PFK_INTER_TAB - 1);
     int32_t k = 0;
     for (; k + 8 <= n; k += 8) {
@@ -515,13 +514,13 @@ PF_ENTRY(linear, 1)
 PF_ENTRY(cubic, 2)
 
 void pfi_warp_fill_u8_avx2(pfi_warp_kernels *k) {
-    k->u8_row[0] = row_nearest;
-    k->u8_row[1] = row_linear;
-    k->u8_row[2] = row_cubic;
-    k->affine_u8[0] = affine_nearest;
-    k->affine_u8[1] = affine_linear;
-    k->affine_u8[2] = affine_cubic;
-    k->remap_u8[0] = remap_nearest;
-    k->remap_u8[1] = remap_linear;
-    k->remap_u8[2] = remap_cubic;
+    k->u8_row[PF_INTERP_NEAREST] = row_nearest;
+    k->u8_row[PF_INTERP_LINEAR] = row_linear;
+    k->u8_row[PF_INTERP_CUBIC] = row_cubic;
+    k->affine_u8[PF_INTERP_NEAREST] = affine_nearest;
+    k->affine_u8[PF_INTERP_LINEAR] = affine_linear;
+    k->affine_u8[PF_INTERP_CUBIC] = affine_cubic;
+    k->remap_u8[PF_INTERP_NEAREST] = remap_nearest;
+    k->remap_u8[PF_INTERP_LINEAR] = remap_linear;
+    k->remap_u8[PF_INTERP_CUBIC] = remap_cubic;
 }
