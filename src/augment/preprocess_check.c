@@ -111,6 +111,19 @@ static pf_status check_params(const pf_preprocess_plan *plan, int i, const pf_im
     return PF_OK;
 }
 
+pf_status pfi_pp_dst_span(const pf_tensor *dst, int count, const char **lo, const char **hi) {
+    pf_image first, last;
+    pf_status st = pf_tensor_views(dst, 0, 1, &first);
+    if (st == PF_OK) st = pf_tensor_views(dst, count - 1, 1, &last);
+    if (st != PF_OK) return st;
+    const char *lo0, *hi0, *lo1, *hi1;
+    pfi_image_extent(&first, &lo0, &hi0);
+    pfi_image_extent(&last, &lo1, &hi1);
+    *lo = lo0 < lo1 ? lo0 : lo1;
+    *hi = hi0 > hi1 ? hi0 : hi1;
+    return PF_OK;
+}
+
 /* images: src[] are the pixels (checked, and checked against dst for
  * overlap); else they only carry each sample's size and channels. host:
  * views must be host memory (the CPU path; the device path's routing has
@@ -128,13 +141,8 @@ static pf_status check_batch(const pf_preprocess_plan *plan, int count, const pf
     pf_aug_params id = pf_aug_params_identity();
     /* the bytes samples [0, count) of dst span (samples run in parallel, so
      * a source may overlap no written sample at all) */
-    pf_image first, last;
-    if ((st = pf_tensor_views(dst, 0, 1, &first)) != PF_OK) return st;
-    if ((st = pf_tensor_views(dst, count - 1, 1, &last)) != PF_OK) return st;
-    const char *lo0, *hi0, *lo1, *hi1;
-    pfi_image_extent(&first, &lo0, &hi0);
-    pfi_image_extent(&last, &lo1, &hi1);
-    const char *dlo = lo0 < lo1 ? lo0 : lo1, *dhi = hi0 > hi1 ? hi0 : hi1;
+    const char *dlo, *dhi;
+    if ((st = pfi_pp_dst_span(dst, count, &dlo, &dhi)) != PF_OK) return st;
     for (int i = 0; i < count; i++) {
         if (images && (st = check_src(i, &src[i], host)) != PF_OK) return st;
         if ((st = check_params(plan, i, &src[i], params ? &params[i] : &id)) != PF_OK) return st;

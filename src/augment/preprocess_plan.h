@@ -101,6 +101,10 @@ pf_status pfi_pp_check_shapes(const pf_preprocess_plan *plan, int count, const p
 pf_status pfi_pp_check_device(const pf_preprocess_plan *plan, int count, const pf_image src[],
                               const pf_aug_params params[], const pf_tensor *dst);
 pf_status pfi_pp_check_desc(const pf_preprocess_desc *d, const char *op);
+/* The bytes [*lo, *hi) that samples [0, count) of dst span (validated
+ * tensor, count >= 1): samples run in parallel, so a source may overlap
+ * no written sample at all. */
+pf_status pfi_pp_dst_span(const pf_tensor *dst, int count, const char **lo, const char **hi);
 
 /* pf_preprocess_run_yuv: the fused paths take the 3-channel decode codes
  * of NV12/NV21 (kind 0), YV12/I420 (kind 1) and GRAY (kind 2, 1 channel);

@@ -140,13 +140,8 @@ pf_status pfi_pp_yuv_check(const pf_preprocess_plan *plan, int count, const pf_y
     if (dst->n < count)
         return pfi_fail(PF_ERR_INVALID_ARGUMENT, OP ": dst->n is %d but count is %d; the tensor needs n >= count",
                         (int)dst->n, count);
-    pf_image first, last;
-    if ((st = pf_tensor_views(dst, 0, 1, &first)) != PF_OK) return st;
-    if ((st = pf_tensor_views(dst, count - 1, 1, &last)) != PF_OK) return st;
-    const char *lo0, *hi0, *lo1, *hi1;
-    pfi_image_extent(&first, &lo0, &hi0);
-    pfi_image_extent(&last, &lo1, &hi1);
-    const char *dlo = lo0 < lo1 ? lo0 : lo1, *dhi = hi0 > hi1 ? hi0 : hi1;
+    const char *dlo, *dhi;
+    if ((st = pfi_pp_dst_span(dst, count, &dlo, &dhi)) != PF_OK) return st;
     pf_image *shapes = malloc((size_t)count * sizeof *shapes);
     if (shapes == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, OP ": out of memory for %d samples", count);
     for (int i = 0; i < count && st == PF_OK; i++)
