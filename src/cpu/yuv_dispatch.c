@@ -1,5 +1,5 @@
 /* 4:2:0 YUV kernel family: the reference everywhere; on x86 the SSE4 and
- * AVX2 levels take the kernels of src/cpu/yuv_simd_impl.h (yuv_sse4.c,
+ * AVX2 levels take the kernels of src/cpu/x86/yuv_simd_impl.h (yuv_sse4.c,
  * yuv_avx2.c), and the AVX-512 level the VBMI kernels when the CPU has
  * VBMI (otherwise it keeps the AVX2 ones). Every slot is accelerated at
  * every x86 level. */

@@ -1,4 +1,4 @@
-/* Warp helpers shared by the CPU path (warp_api.c) and the GPU job
+/* Warp helpers shared by the CPU backend (src/cpu/warp_cpu.c) and the GPU job
  * builders (src/cuda/warp_jobs.c), so both use the same inverse matrix
  * and the same saturated border value. */
 #ifndef PF_OPS_WARP_MATRIX_H
