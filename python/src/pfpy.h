@@ -118,7 +118,7 @@ int pfpy_images_out(PyObject *dst, const char *name, const pfpy_images *src,
 PyObject *pfpy_numpy_empty(const pfpy_shape *s);
 PyObject *pfpy_numpy_empty_nd(int ndim, const Py_ssize_t *shape, pf_dtype dtype);
 
-/* ---------------------------------------------------------- tensor.c */
+/* ----------------------------------------------------- tensor_type.c */
 
 /* pixflow.Tensor: a strided view of memory that someone keeps alive
  * (`owner`), our own allocation, or an imported DLPack tensor. Exports

@@ -15,7 +15,7 @@
 
 #include <libavutil/pixdesc.h>
 
-#include "codec/video_internal.h"
+#include "codec/video_decoder.h"
 #include "core/error.h"
 
 /* Consecutive packets the decoder may reject before the stream counts as
@@ -57,8 +57,7 @@ static const char *pix_fmt_name(int fmt) {
     return n ? n : "unknown";
 }
 
-void pfi_vframe_describe(const pf_video *v, const AVFrame *f, pf_yuv *planes, pf_color_code *code,
-                         pf_color_opts *color) {
+void pfi_vframe_describe(const AVFrame *f, pf_yuv *planes, pf_color_code *code, int *bt709, int *full_range) {
     /* 4:2:0 views need even sizes: an odd last column / row is left out */
     int32_t w = f->width & ~1, h = f->height & ~1;
     memset(planes, 0, sizeof *planes);
@@ -71,13 +70,8 @@ void pfi_vframe_describe(const pf_video *v, const AVFrame *f, pf_yuv *planes, pf
         planes->v = pf_image_hwc(f->data[2], w / 2, h / 2, 1, PF_U8, f->linesize[2]);
         *code = PF_COLOR_YUV2RGB_I420;
     }
-    if (!v->cfg.color_from_stream) {
-        *color = v->cfg.color;
-        return;
-    }
-    *color = pf_color_opts_defaults();
-    if (f->colorspace == AVCOL_SPC_BT709) color->yuv_matrix = PF_YUV_BT709;
-    if (f->color_range == AVCOL_RANGE_JPEG || f->format == AV_PIX_FMT_YUVJ420P) color->yuv_range = PF_YUV_FULL;
+    *bt709 = f->colorspace == AVCOL_SPC_BT709;
+    *full_range = f->color_range == AVCOL_RANGE_JPEG || f->format == AV_PIX_FMT_YUVJ420P;
 }
 
 /* FFmpeg error -> pixflow status. */
@@ -98,7 +92,7 @@ static const char *av_err(int err, char *buf, size_t n) {
 }
 
 static int interrupt_cb(void *opaque) {
-    pf_video *v = opaque;
+    pfi_vhub *v = opaque;
     return atomic_load(&v->stop);
 }
 
@@ -110,8 +104,8 @@ static pf_status open_fail(pfi_vstream *s, pf_status st, const char *what, int e
     return r;
 }
 
-pf_status pfi_vstream_open(pf_video *v, pfi_vstream *s) {
-    s->v = v;
+pf_status pfi_vstream_open(pfi_vhub *v, pfi_vstream *s) {
+    s->hub = v;
     s->fmt = avformat_alloc_context();
     if (s->fmt == NULL) return open_fail(s, PF_ERR_OUT_OF_MEMORY, "out of memory", 0);
     s->fmt->interrupt_callback.callback = interrupt_cb;
@@ -200,7 +194,7 @@ static void publish(pfi_vstream *s, const decode_state *ds) {
 /* Ends the stream (with an error sentence, or none at the normal end). */
 static void finish(pfi_vstream *s, const decode_state *ds, const char *fmt, ...) PFI_PRINTF(3, 4);
 static void finish(pfi_vstream *s, const decode_state *ds, const char *fmt, ...) {
-    pf_video *v = s->v;
+    pfi_vhub *v = s->hub;
     char *msg = NULL;
     if (fmt != NULL && !atomic_load(&v->stop)) {
         msg = malloc(512);
@@ -224,7 +218,7 @@ static void finish(pfi_vstream *s, const decode_state *ds, const char *fmt, ...)
 /* Sleeps until the frame's presentation time (pace mode); returns 0 when
  * the source is being closed. */
 static int pace_until(pfi_vstream *s, double when) {
-    pf_video *v = s->v;
+    pfi_vhub *v = s->hub;
     pthread_mutex_lock(&v->mu);
     while (!atomic_load(&v->stop) && pfi_video_now() < when)
         if (pfi_video_wait(&s->space, &v->mu, when) != 0) break;
@@ -236,7 +230,7 @@ static int pace_until(pfi_vstream *s, double when) {
 /* Hands one decoded frame to the queue; takes ownership of *av. Returns 0
  * when the source is being closed. */
 static int deliver(pfi_vstream *s, const decode_state *ds, AVFrame *av, int64_t index, double capture) {
-    pf_video *v = s->v;
+    pfi_vhub *v = s->hub;
     pthread_mutex_lock(&v->mu);
     publish(s, ds);
     if (v->cfg.realtime && s->qlen == s->qcap) { /* keep only the newest */
@@ -266,7 +260,7 @@ static int deliver(pfi_vstream *s, const decode_state *ds, AVFrame *av, int64_t 
 /* Receives every frame the decoder has ready. Returns 1 to go on, 0 at
  * the end (closed, EOF drained, or failed: finish() already called). */
 static int drain(pfi_vstream *s, decode_state *ds) {
-    pf_video *v = s->v;
+    pfi_vhub *v = s->hub;
     for (;;) {
         double t = pfi_video_now();
         int err = avcodec_receive_frame(s->dec, ds->frame);
@@ -314,7 +308,7 @@ static int drain(pfi_vstream *s, decode_state *ds) {
 
 void *pfi_vstream_main(void *arg) {
     pfi_vstream *s = arg;
-    pf_video *v = s->v;
+    pfi_vhub *v = s->hub;
     char eb[128];
     decode_state ds = {.frame = av_frame_alloc(), .pts0 = AV_NOPTS_VALUE};
     AVPacket *pkt = av_packet_alloc();

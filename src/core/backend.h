@@ -1,8 +1,9 @@
 /* The backend table: everything a device kind must provide for the runtime
  * (memory, copies, streams, events) and for the ops (kernels). The CPU and
- * CUDA backends are two instances (backend_cpu.c, src/cuda/backend_cuda.c);
- * an OpenCL or Ascend ACL/DVPP backend would be a third, with no change to
- * the public API or to the op files, which only look up `kernels`.
+ * CUDA backends are two instances (src/cpu/backend_cpu.c,
+ * src/cuda/backend_cuda.c); an OpenCL or Ascend ACL/DVPP backend would be
+ * a third, with no change to the public API or to the op front-ends
+ * (src/ops, src/augment), which only look up `kernels`.
  *
  * Arguments reaching a table entry are already validated by the public
  * function (non-NULL, sizes, same device); entries return pf_status and
@@ -16,35 +17,85 @@
 #include "pixflow/ops.h"
 #include "pixflow/runtime.h"
 
-/* Device ops: one entry per public op, same arguments, called only with
- * device views on a stream of that backend (or NULL: the backend's
- * synchronous per-thread stream). NULL entry = op not available on that
- * backend (PF_ERR_UNSUPPORTED naming the op and backend). */
+struct pfi_filter_plan; /* src/ops/filter_plan.h */
+
+/* Ops: one entry per public op, same arguments, called by the op's
+ * front-end (src/ops, src/augment) after it validated them, with views
+ * in that backend's memory on a stream of that backend (or NULL: the
+ * CPU's inline stream, or the backend's synchronous per-thread stream).
+ * The filters take the per-sample plans their front-end resolved. A NULL
+ * entry means the op is not available on that backend (PF_ERR_UNSUPPORTED
+ * naming the op and the backend; PFI_KERNEL below). The CPU backend
+ * (src/cpu/backend_cpu.c) has every entry. */
+typedef pf_status (*pfi_photo_factors_fn)(pf_stream *s, int count, const pf_image src[], pf_image dst[],
+                                          const double factors[], int n);
+typedef pf_status (*pfi_image_op_fn)(pf_stream *s, int count, const pf_image src[], pf_image dst[]);
 typedef struct pfi_kernels {
+    /* resize, colour */
     pf_status (*resize)(pf_stream *s, int count, const pf_image src[], pf_image dst[],
                         const pf_resize_opts *opts);
     pf_status (*cvt_color)(pf_stream *s, int count, const pf_image src[], pf_image dst[],
                            pf_color_code code, const pf_color_opts *opts);
     pf_status (*cvt_color_from_yuv)(pf_stream *s, int count, const pf_yuv src[], pf_image dst[],
                                     pf_color_code code, const pf_color_opts *opts);
+    pf_status (*cvt_color_to_yuv)(pf_stream *s, int count, const pf_image src[], pf_yuv dst[],
+                                  pf_color_code code, const pf_color_opts *opts);
+    /* geometry */
     pf_status (*flip)(pf_stream *s, int count, const pf_image src[], pf_image dst[],
                       const pf_flip_code codes[], int ncodes);
+    pf_status (*rotate)(pf_stream *s, int count, const pf_image src[], pf_image dst[],
+                        const pf_rotate_code codes[], int ncodes);
+    pfi_image_op_fn transpose;
+    pf_status (*copy_make_border)(pf_stream *s, int count, const pf_image src[], pf_image dst[],
+                                  const pf_border_params params[], int nparams);
     pf_status (*warp_affine)(pf_stream *s, int count, const pf_image src[], pf_image dst[],
                              const double matrices[], int nmatrices, const pf_warp_opts *opts);
     pf_status (*warp_perspective)(pf_stream *s, int count, const pf_image src[], pf_image dst[],
                                   const double matrices[], int nmatrices, const pf_warp_opts *opts);
+    pf_status (*remap)(pf_stream *s, int count, const pf_image src[], pf_image dst[], const pf_image map_x[],
+                       const pf_image map_y[], const pf_warp_opts *opts);
+    /* conversions */
     pf_status (*convert)(pf_stream *s, int count, const pf_image src[], pf_image dst[],
                          const pf_convert_opts *opts);
     pf_status (*reformat)(pf_stream *s, int count, const pf_image src[], pf_image dst[],
                           const int8_t order[4], double fill);
     pf_status (*normalize)(pf_stream *s, int count, const pf_image src[], pf_image dst[],
                            const pf_normalize_opts *opts);
+    pfi_image_op_fn split;
+    pf_status (*merge)(pf_stream *s, int count, int channels, const pf_image src[], pf_image dst[]);
+    pf_status (*lut)(pf_stream *s, int count, const pf_image src[], pf_image dst[], const uint8_t *tables,
+                     const pf_lut_opts *opts);
+    /* photometric */
+    pfi_photo_factors_fn adjust_brightness, adjust_contrast, adjust_saturation, adjust_hue, solarize;
+    pf_status (*adjust_gamma)(pf_stream *s, int count, const pf_image src[], pf_image dst[],
+                              const double gammas[], const double gains[], int n);
+    pf_status (*posterize)(pf_stream *s, int count, const pf_image src[], pf_image dst[], const int bits[],
+                           int n);
+    pfi_image_op_fn rgb_to_grayscale, invert, autocontrast, equalize;
+    pf_status (*color_twist)(pf_stream *s, int count, const pf_image src[], pf_image dst[],
+                             const float matrices[], int n);
+    pf_status (*gaussian_noise)(pf_stream *s, int count, const pf_image src[], pf_image dst[],
+                                const double means[], const double sigmas[], int n, const pf_noise_opts *opts);
+    pf_status (*erase)(pf_stream *s, int count, const pf_image src[], pf_image dst[], const pf_erase_rect rects[],
+                       const int32_t rect_counts[], int ncounts);
+    /* filters: pf_gaussian_blur ... pf_sharpen, plans[i] for sample i (op names the public function) */
+    pf_status (*filter)(pf_stream *s, const char *op, int count, const pf_image src[], pf_image dst[],
+                        const struct pfi_filter_plan *plans);
+    /* the fused preprocess */
     pf_status (*preprocess)(pf_preprocess_plan *plan, pf_stream *s, int count, const pf_image src[],
                             const pf_aug_params params[], pf_tensor *dst, pf_letterbox_info info[]);
     pf_status (*preprocess_yuv)(pf_preprocess_plan *plan, pf_stream *s, int count, const pf_yuv src[],
                                 const pf_color_code codes[], const pf_color_opts opts[],
                                 const pf_aug_params params[], pf_tensor *dst, pf_letterbox_info info[]);
 } pfi_kernels;
+
+/* Calls entry `entry` of backend be (from pfi_route: NULL means the CPU
+ * backend) with the arguments that follow, or fails with
+ * PF_ERR_UNSUPPORTED naming op and the backend when it has none. */
+#define PFI_KERNEL(be, op, entry, ...)                                                  \
+    (pfi_backend_or_host(be)->kernels->entry != NULL                                    \
+         ? pfi_backend_or_host(be)->kernels->entry(__VA_ARGS__)                         \
+         : pfi_unsupported_on((op), pfi_backend_or_host(be)))
 
 typedef struct pfi_backend {
     const char *name;      /* "cpu", "cuda" */
@@ -97,16 +148,22 @@ typedef struct pfi_backend {
     const pfi_kernels *kernels;
 } pfi_backend;
 
-/* The backend of a kind: CPU always; CUDA NULL when built without it. */
+/* The backend of a kind: CPU always; CUDA NULL when built without it
+ * (core/backend_registry.c: the one place that names the backends). */
 const pfi_backend *pfi_backend_get(pf_device_kind kind);
-const pfi_backend *pfi_backend_cpu(void);
-const pfi_backend *pfi_backend_cuda(void); /* src/cuda/backend_cuda.c; NULL stub otherwise */
+const pfi_backend *pfi_backend_cpu(void);  /* src/cpu/backend_cpu.c */
+const pfi_backend *pfi_backend_cuda(void); /* src/cuda/backend_cuda.c; NULL without CUDA */
+/* The CPU backend, for the ops only it implements (their front-ends check
+ * that every view is host memory instead of routing). */
+static inline const pfi_backend *pfi_host_backend(void) { return pfi_backend_get(PF_DEVICE_CPU); }
+/* The backend pfi_route chose: be, or the CPU backend when be is NULL. */
+static inline const pfi_backend *pfi_backend_or_host(const pfi_backend *be) { return be ? be : pfi_host_backend(); }
 
 /* ---- what ops need from the runtime --------------------------------- */
 
 /* Decides where an op runs from its stream and its views' memory:
- *  - every view host and stream NULL or a CPU stream: *be = NULL (the host
- *    path runs as before);
+ *  - every view host and stream NULL or a CPU stream: *be = NULL (the
+ *    CPU backend: PFI_KERNEL resolves it), *stream_out = stream;
  *  - every view on device d of kind K and stream NULL or a K stream of d:
  *    *be = K's backend, and *stream_out the stream to queue on (the given
  *    one, or the calling thread's synchronous stream of d);
@@ -127,8 +184,7 @@ pf_status pfi_route(const char *op, pf_stream *stream, const pfi_view_ref views[
 /* The common case: count src and count dst images. */
 pf_status pfi_route_images(const char *op, pf_stream *stream, int count, const pf_image src[],
                            const pf_image dst[], const pfi_backend **be, pf_stream **stream_out);
-/* Calls be->kernels entry `fn` or fails with PF_ERR_UNSUPPORTED when the
- * backend has none. */
+/* PF_ERR_UNSUPPORTED: op has no entry on backend be. */
 pf_status pfi_unsupported_on(const char *op, const pfi_backend *be);
 
 /* Stream internals the backends and ops share. */

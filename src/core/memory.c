@@ -49,8 +49,8 @@ static void copy_backend(pf_stream *s, void *dst, const void *src, const pfi_bac
      * GPU the caller may not use, and make it the thread's current one) */
     *impl = NULL;
     *dev = 0;
-    *be = pfi_backend_cpu();
-    const pfi_backend *cuda = pfi_backend_cuda();
+    *be = pfi_backend_get(PF_DEVICE_CPU);
+    const pfi_backend *cuda = pfi_backend_get(PF_DEVICE_CUDA);
     if (pfi_cuda_in_use() && cuda != NULL && cuda->ptr_device != NULL) {
         int d = cuda->ptr_device(dst);
         if (d < 0) d = cuda->ptr_device(src);

@@ -181,9 +181,9 @@ static pf_status route_stream(const char *op, pf_stream *stream, const pfi_view_
                             "%s: stream is a CUDA stream but the views are host memory; pass a CPU stream or "
                             "NULL, or copy the images to the device",
                             op);
-        return PF_OK;
+        return PF_OK; /* *be stays NULL: the CPU backend */
     }
-    const pfi_backend *cuda = pfi_backend_cuda();
+    const pfi_backend *cuda = pfi_backend_get(PF_DEVICE_CUDA);
     if (cuda == NULL)
         return pfi_fail(PF_ERR_UNSUPPORTED,
                         "%s: the views are CUDA device memory but this pixflow was built without the CUDA backend",

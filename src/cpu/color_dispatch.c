@@ -5,32 +5,41 @@
  * it keeps the AVX2 kernels). */
 #include "cpu/color_exec.h"
 
-static const char *const k_names[PFI_COLOR_SLOTS] = {
-    "color.swap_rb_u8c3", "color.swap_rb_u8c4", "color.add_alpha_u8", "color.drop_alpha_u8",
-    "color.gray_u8c3",    "color.gray_u8c4",    "color.gray2bgr_u8",  "color.gray2bgra_u8",
-    "color.ycrcb_u8",     "color.ycrcb2rgb_u8", "color.hsv_u8",       "color.hsv2rgb_u8"};
+static const pfi_kslot slots[] = {
+    PFI_KSLOT(pfi_color_kernels, row[PFI_COLOR_SWAP_U8C3], "color.swap_rb_u8c3"),
+    PFI_KSLOT(pfi_color_kernels, row[PFI_COLOR_SWAP_U8C4], "color.swap_rb_u8c4"),
+    PFI_KSLOT(pfi_color_kernels, row[PFI_COLOR_ADD_ALPHA_U8], "color.add_alpha_u8"),
+    PFI_KSLOT(pfi_color_kernels, row[PFI_COLOR_DROP_ALPHA_U8], "color.drop_alpha_u8"),
+    PFI_KSLOT(pfi_color_kernels, row[PFI_COLOR_GRAY_U8C3], "color.gray_u8c3"),
+    PFI_KSLOT(pfi_color_kernels, row[PFI_COLOR_GRAY_U8C4], "color.gray_u8c4"),
+    PFI_KSLOT(pfi_color_kernels, row[PFI_COLOR_GRAY2BGR_U8], "color.gray2bgr_u8"),
+    PFI_KSLOT(pfi_color_kernels, row[PFI_COLOR_GRAY2BGRA_U8], "color.gray2bgra_u8"),
+    PFI_KSLOT(pfi_color_kernels, row[PFI_COLOR_YCRCB_U8], "color.ycrcb_u8"),
+    PFI_KSLOT(pfi_color_kernels, row[PFI_COLOR_YCRCB2RGB_U8], "color.ycrcb2rgb_u8"),
+    PFI_KSLOT(pfi_color_kernels, row[PFI_COLOR_HSV_U8], "color.hsv_u8"),
+    PFI_KSLOT(pfi_color_kernels, row[PFI_COLOR_HSV2RGB_U8], "color.hsv2rgb_u8"),
+};
 
-static void fill_ref(pfi_kfn *slots) {
-    for (int k = 0; k < PFI_COLOR_SLOTS; k++) slots[k] = (pfi_kfn)pfi_color_row_ref;
+static void fill_ref(pfi_color_kernels *k) {
+    for (int i = 0; i < PFI_COLOR_SLOTS; i++) k->row[i] = pfi_color_row_ref;
 }
 
-pfi_kfamily pfi_color_family = PFI_KFAMILY_INIT(k_names, PFI_COLOR_SLOTS, fill_ref, NULL,
-                                                PFI_X86(pfi_color_fill_avx2), NULL,
-                                                PFI_X86(pfi_color_fill_avx512vbmi), NULL);
+PFI_KFAMILY_DEFINE(pfi_color_family, pfi_color_kernels, slots,
+                  fill_ref, NULL, PFI_X86(pfi_color_fill_avx2), NULL, PFI_X86(pfi_color_fill_avx512vbmi), NULL);
 
 int pfi_color_slot(const pfi_color_desc *d) {
     if (d->dtype != PF_U8) return -1;
     switch (d->kind) {
-    case PFI_CK_RGB2RGB:
+    case PFK_COLOR_RGB2RGB:
         if (d->scn == 3 && d->dcn == 3) return d->swap ? PFI_COLOR_SWAP_U8C3 : -1;
         if (d->scn == 4 && d->dcn == 4) return d->swap ? PFI_COLOR_SWAP_U8C4 : -1;
         return d->scn == 3 ? PFI_COLOR_ADD_ALPHA_U8 : PFI_COLOR_DROP_ALPHA_U8;
-    case PFI_CK_RGB2GRAY: return d->scn == 3 ? PFI_COLOR_GRAY_U8C3 : PFI_COLOR_GRAY_U8C4;
-    case PFI_CK_GRAY2RGB: return d->dcn == 3 ? PFI_COLOR_GRAY2BGR_U8 : PFI_COLOR_GRAY2BGRA_U8;
-    case PFI_CK_RGB2YCRCB: return PFI_COLOR_YCRCB_U8;
-    case PFI_CK_YCRCB2RGB: return PFI_COLOR_YCRCB2RGB_U8;
-    case PFI_CK_RGB2HSV: return PFI_COLOR_HSV_U8;
-    case PFI_CK_HSV2RGB: return PFI_COLOR_HSV2RGB_U8;
+    case PFK_COLOR_RGB2GRAY: return d->scn == 3 ? PFI_COLOR_GRAY_U8C3 : PFI_COLOR_GRAY_U8C4;
+    case PFK_COLOR_GRAY2RGB: return d->dcn == 3 ? PFI_COLOR_GRAY2BGR_U8 : PFI_COLOR_GRAY2BGRA_U8;
+    case PFK_COLOR_RGB2YCRCB: return PFI_COLOR_YCRCB_U8;
+    case PFK_COLOR_YCRCB2RGB: return PFI_COLOR_YCRCB2RGB_U8;
+    case PFK_COLOR_RGB2HSV: return PFI_COLOR_HSV_U8;
+    case PFK_COLOR_HSV2RGB: return PFI_COLOR_HSV2RGB_U8;
     }
     return -1;
 }

@@ -23,27 +23,19 @@ enum {
     PFI_COLOR_SLOTS
 };
 
+/* One kernel per shape (u8 only), indexed by the enum above. */
+typedef struct pfi_color_kernels {
+    pfi_color_row_fn row[PFI_COLOR_SLOTS];
+} pfi_color_kernels;
+
 extern pfi_kfamily pfi_color_family;
-
-/* What a pf_cvt_color code means: the kind, its channel rules and dtypes
- * (decoded in color_api.c; shared with the GPU job builder). */
-typedef struct pfi_color_code_info {
-    pfi_color_kind kind;
-    int scn_min, scn_max; /* accepted src channels */
-    int dcn_min, dcn_max; /* accepted dst channels */
-    int bidx, swap, hrange_u8;
-    int no_u16;           /* HSV: u8 and f32 only (as OpenCV) */
-} pfi_color_code_info;
-
-/* 0 when the code is not one pf_cvt_color handles. */
-int pfi_color_decode(int code, pfi_color_code_info *ci);
 
 /* Slot for a conversion, or -1 when only the reference handles it. */
 int pfi_color_slot(const pfi_color_desc *d);
 
-void pfi_color_fill_avx2(pfi_kfn *slots);
-void pfi_color_fill_avx512vbmi(pfi_kfn *slots);
+void pfi_color_fill_avx2(pfi_color_kernels *k);
+void pfi_color_fill_avx512vbmi(pfi_color_kernels *k);
 /* The YCrCb / HSV kernels of the AVX-512 level (color_avx512_math.c). */
-void pfi_color_fill_avx512_math(pfi_kfn *slots);
+void pfi_color_fill_avx512_math(pfi_color_kernels *k);
 
 #endif

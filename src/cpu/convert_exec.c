@@ -9,7 +9,7 @@
 
 typedef struct cvt_job {
     const pfi_cvt_sample *s;
-    const pfi_ktable *k;
+    const pfi_convert_kernels *k;
 } cvt_job;
 
 /* Pointer and element step of channel ch of image im at row y. */
@@ -26,7 +26,7 @@ static const void *chan_ptr(const pf_image *im, int ch, int32_t y, int32_t *step
 /* One HWC image read (and one written) channel c -> c for all channels:
  * the row is one channel of width * channels elements. */
 static int flattenable(const pfi_cvt_sample *s) {
-    if (s->xf.kind == PFI_CVT_NORM) return 0;
+    if (s->xf.kind == PFK_CVT_NORM) return 0;
     for (int c = 0; c < s->dcn; c++)
         if (s->sim[c] != s->sim[0] || s->dim[c] != s->dim[0] || s->sch[c] != c || s->dch[c] != c)
             return 0;
@@ -48,7 +48,7 @@ static void build_row(const pfi_cvt_sample *s, int32_t y, int flat, pfi_cvt_row 
 
 /* The slot whose kernel handles this row shape, or -1. */
 static int pick_slot(const pfi_cvt_row *r, const pfi_cvt_xform *x) {
-    if (r->dcn == 1 && r->src[0] && r->sstep[0] == 1 && r->dstep[0] == 1 && x->kind == PFI_CVT_SCALE &&
+    if (r->dcn == 1 && r->src[0] && r->sstep[0] == 1 && r->dstep[0] == 1 && x->kind == PFK_CVT_SCALE &&
         !x->dbl) {
         if (x->sdt == PF_U8 && x->ddt == PF_F32) return PFI_CVT_U8_F32;
         if (x->sdt == PF_F32 && x->ddt == PF_U8) return PFI_CVT_F32_U8;
@@ -71,15 +71,15 @@ static int pick_slot(const pfi_cvt_row *r, const pfi_cvt_xform *x) {
         planar_src &= r->sstep[c] == 1;
         hwc_dst &= r->dstep[c] == cn && (const char *)r->dst[c] == dbase + c * des;
     }
-    int norm = x->kind == PFI_CVT_NORM && cn == 3, f32 = x->ddt == PF_F32, f16 = x->ddt == PF_F16;
+    int norm = x->kind == PFK_CVT_NORM && cn == 3, f32 = x->ddt == PF_F32, f16 = x->ddt == PF_F16;
     if (hwc_src && planar_dst) {
         if (norm && x->sdt == PF_U8 && (f32 || f16)) return f32 ? PFI_NORM_U8C3_F32_CHW : PFI_NORM_U8C3_F16_CHW;
         if (norm && x->sdt == PF_F32 && (f32 || f16)) return f32 ? PFI_NORM_F32C3_F32_CHW : PFI_NORM_F32C3_F16_CHW;
-        if (x->kind == PFI_CVT_COPY && x->sdt == PF_U8) return cn == 3 ? PFI_FMT_U8C3_HWC_CHW : PFI_FMT_U8C4_HWC_CHW;
+        if (x->kind == PFK_CVT_COPY && x->sdt == PF_U8) return cn == 3 ? PFI_FMT_U8C3_HWC_CHW : PFI_FMT_U8C4_HWC_CHW;
     }
     if (hwc_src && hwc_dst && norm && x->sdt == PF_U8 && (f32 || f16))
         return f32 ? PFI_NORM_U8C3_F32_HWC : PFI_NORM_U8C3_F16_HWC;
-    if (planar_src && hwc_dst && x->kind == PFI_CVT_COPY && x->sdt == PF_U8)
+    if (planar_src && hwc_dst && x->kind == PFK_CVT_COPY && x->sdt == PF_U8)
         return cn == 3 ? PFI_FMT_U8C3_CHW_HWC : PFI_FMT_U8C4_CHW_HWC;
     return -1;
 }
@@ -166,7 +166,7 @@ static void cvt_rows(void *ctx, int i, int32_t y0, int32_t y1) {
             r.dst[c] = (char *)r0.dst[c] + (ptrdiff_t)k * dst[c];
         }
         if (!same_shape) slot = pick_slot(&r, &s->xf);
-        run_row(&r, &s->xf, slot < 0 ? pfi_cvt_fast_ref : (pfi_cvt_fast_fn)j->k->fn[slot], width);
+        run_row(&r, &s->xf, slot < 0 ? pfi_cvt_fast_ref : j->k->row[slot], width);
     }
 }
 

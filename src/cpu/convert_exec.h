@@ -8,6 +8,7 @@
 #define PF_CPU_CONVERT_EXEC_H
 
 #include "cpu/kfamily.h"
+#include "ops/convert_args.h"
 #include "ref/convert_rows.h"
 
 enum {
@@ -28,24 +29,19 @@ enum {
     PFI_CVT_SLOTS
 };
 
+/* One kernel per row shape, indexed by the enum above. */
+typedef struct pfi_convert_kernels {
+    pfi_cvt_fast_fn row[PFI_CVT_SLOTS];
+} pfi_convert_kernels;
+
 extern pfi_kfamily pfi_convert_family;
 
-void pfi_convert_fill_avx2(pfi_kfn *slots);
-void pfi_convert_fill_avx512(pfi_kfn *slots);
-void pfi_convert_fill_avx512vbmi(pfi_kfn *slots); /* after the AVX-512 fill, with VBMI */
+void pfi_convert_fill_avx2(pfi_convert_kernels *k);
+void pfi_convert_fill_avx512(pfi_convert_kernels *k);
+void pfi_convert_fill_avx512vbmi(pfi_convert_kernels *k); /* after the AVX-512 fill, with VBMI */
 
 /* The reference behind every slot that an ISA does not accelerate. */
 void pfi_cvt_fast_ref(const pfi_cvt_row *r, const pfi_cvt_xform *x, int32_t n);
-
-typedef struct pfi_cvt_sample {
-    const pf_image *sim[4]; /* src image of dst channel c (NULL: fill) */
-    int8_t sch[4];          /* and its channel */
-    const pf_image *dim[4]; /* dst image of dst channel c */
-    int8_t dch[4];
-    int dcn;
-    int32_t width, height;
-    pfi_cvt_xform xf;
-} pfi_cvt_sample;
 
 /* Runs all samples on the stream's threads; never fails (arguments were
  * validated and the job needs no memory beyond `rows` scratch). Returns

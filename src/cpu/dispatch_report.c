@@ -1,11 +1,11 @@
 /* pf_dispatch_count / pf_dispatch_entry: which ISA every optimized kernel
- * uses under the current default dispatch level: the resize table first,
- * then every registered kernel family (kfamily.h) in order. */
+ * uses under the current default dispatch level: every registered kernel
+ * family (kfamily.h) in order, resize first. */
 #include "core/error.h"
 #include "cpu/kfamily.h"
-#include "cpu/resize_exec.h"
 
 /* One line per family, so adding one never touches another line. */
+extern pfi_kfamily pfi_resize_family;
 extern pfi_kfamily pfi_color_family;
 extern pfi_kfamily pfi_yuv_family;
 extern pfi_kfamily pfi_convert_family;
@@ -17,6 +17,7 @@ extern pfi_kfamily pfi_filter_family;
 extern pfi_kfamily pfi_preprocess_family;
 
 pfi_kfamily *const pfi_kfamilies[] = {
+    &pfi_resize_family,
     &pfi_color_family,
     &pfi_yuv_family,
     &pfi_convert_family,
@@ -29,7 +30,7 @@ pfi_kfamily *const pfi_kfamilies[] = {
     NULL};
 
 int pf_dispatch_count(void) {
-    int n = PFI_RESIZE_SLOTS;
+    int n = 0;
     for (int f = 0; pfi_kfamilies[f]; f++) n += pfi_kfamilies[f]->nslots;
     return n;
 }
@@ -39,19 +40,11 @@ pf_status pf_dispatch_entry(int i, const char **kernel, pf_isa *isa) {
     if (i < 0 || i >= n)
         return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_dispatch_entry: index %d is outside 0..%d", i, n - 1);
     pf_isa level = pf_cpu_active_isa();
-    if (i < PFI_RESIZE_SLOTS) {
-        const pfi_resize_kernels *k = pfi_resize_kernels_for(level);
-        if (kernel) *kernel = pfi_resize_slot_names[i];
-        if (isa) *isa = k->slot_isa[i];
-        return PF_OK;
-    }
-    i -= PFI_RESIZE_SLOTS;
     for (int f = 0; pfi_kfamilies[f]; f++) {
         pfi_kfamily *fam = pfi_kfamilies[f];
         if (i < fam->nslots) {
-            const pfi_ktable *t = pfi_kfamily_table(fam, level);
-            if (kernel) *kernel = fam->names[i];
-            if (isa) *isa = t->isa[i];
+            if (kernel) *kernel = fam->slots[i].name;
+            if (isa) *isa = pfi_kfamily_slot_isa(fam, level, i);
             return PF_OK;
         }
         i -= fam->nslots;

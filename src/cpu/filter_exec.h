@@ -1,7 +1,7 @@
-/* Filter kernel family (slots) and the per-sample plan the executor runs.
+/* Filter kernel family (slots) and the executor's internals.
  * pf_gaussian_blur, pf_box_blur, pf_median_blur, pf_filter_2d, pf_erode,
- * pf_dilate and pf_sharpen all reduce to a plan (filter_api.c) executed
- * band by band (filter_run.c). */
+ * pf_dilate and pf_sharpen all reduce to a plan (src/ops/filter_plan.h)
+ * executed band by band (filter_run.c). */
 #ifndef PF_CPU_FILTER_EXEC_H
 #define PF_CPU_FILTER_EXEC_H
 
@@ -9,55 +9,40 @@
 #include <stddef.h>
 
 #include "cpu/kfamily.h"
+#include "ops/filter_plan.h"
 #include "pixflow/ops.h"
 #include "ref/filter_rows.h"
 
-enum {
-    PFI_FILTER_HSUM_U8 = 0, PFI_FILTER_VGAUSS_U8, PFI_FILTER_VBOX_U8,
-    PFI_FILTER_HMIN_U8, PFI_FILTER_HMAX_U8, PFI_FILTER_VMIN_U8, PFI_FILTER_VMAX_U8,
-    PFI_FILTER_HCONV_F32, PFI_FILTER_VCONV_F32, PFI_FILTER_CONV2D_U8,
-    PFI_FILTER_MEDIAN3_U8, PFI_FILTER_MEDIAN5_U8, PFI_FILTER_SHARPEN_U8, PFI_FILTER_VGAUSS16_U8,
-    PFI_FILTER_HMIN_U16, PFI_FILTER_HMAX_U16, PFI_FILTER_VMIN_U16, PFI_FILTER_VMAX_U16,
-    PFI_FILTER_HMIN_F32, PFI_FILTER_HMAX_F32, PFI_FILTER_VMIN_F32, PFI_FILTER_VMAX_F32,
-    PFI_FILTER_HSUM_F32_F64, PFI_FILTER_VBOX_F64_F32, PFI_FILTER_CONV2D_F32, PFI_FILTER_SHARPEN_F32,
-    PFI_FILTER_HSUM_U16, PFI_FILTER_VGAUSS_U16,
-    PFI_FILTER_SLOTS
-};
+typedef struct pfi_filter_kernels {
+    pfi_hsum_u8_fn hsum_u8;
+    pfi_vgauss_u8_fn vgauss_u8;
+    pfi_vbox_u8_fn vbox_u8;
+    pfi_hmorph_u8_fn hmin_u8, hmax_u8;
+    pfi_vmorph_u8_fn vmin_u8, vmax_u8;
+    pfi_hconv_f32_fn hconv_f32;
+    pfi_vconv_f32_fn vconv_f32;
+    pfi_conv2d_u8_fn conv2d_u8;
+    pfi_median_u8_fn median3_u8, median5_u8;
+    pfi_sharpen_u8_fn sharpen_u8;
+    pfi_vgauss16_u8_fn vgauss16_u8;
+    pfi_hmorph_u16_fn hmin_u16, hmax_u16;
+    pfi_vmorph_u16_fn vmin_u16, vmax_u16;
+    pfi_hmorph_f32_fn hmin_f32, hmax_f32;
+    pfi_vmorph_f32_fn vmin_f32, vmax_f32;
+    pfi_hsum_f32_f64_fn hsum_f32_f64;
+    pfi_vbox_f64_f32_fn vbox_f64_f32;
+    pfi_conv2d_f32_fn conv2d_f32;
+    pfi_sharpen_f32_fn sharpen_f32;
+    pfi_hsum_u16_fn hsum_u16;
+    pfi_vgauss_u16_fn vgauss_u16;
+} pfi_filter_kernels;
 
 extern pfi_kfamily pfi_filter_family;
 
-void pfi_filter_fill_avx2(pfi_kfn *slots);
-void pfi_filter_fill_avx512(pfi_kfn *slots);
+void pfi_filter_fill_avx2(pfi_filter_kernels *k);
+void pfi_filter_fill_avx512(pfi_filter_kernels *k);
 
-typedef enum pfi_filter_kind {
-    PFI_FK_COPY, PFI_FK_GAUSS, PFI_FK_BOX, PFI_FK_MEDIAN, PFI_FK_CONV2D, PFI_FK_ERODE, PFI_FK_DILATE,
-    PFI_FK_SHARPEN
-} pfi_filter_kind;
-
-/* Everything one sample needs. Arrays point into `mem` (one allocation
- * owned by the plan, freed by pfi_filter_plan_free). */
-typedef struct pfi_filter_plan {
-    pfi_filter_kind kind;
-    int32_t kx, ky;     /* window */
-    int32_t ax, ay;     /* anchor inside the window */
-    int border;         /* pf_border (median: REPLICATE) */
-    uint16_t *qx, *qy;  /* Gaussian u8: 8.8 taps (reduced by 2^sx, 2^sy when gshift > 0) */
-    int32_t gshift;     /* Gaussian u8: > 0 selects the 16-bit vertical pass with this shift */
-    float *fx, *fy;     /* Gaussian f32: taps */
-    uint32_t *wx, *wy;  /* Gaussian u16: 16.16 taps; box u16: ones (wx) */
-    pfi_taps2d taps;    /* filter_2d: non-zero taps */
-    float delta;        /* filter_2d */
-    double border_value[4]; /* CONSTANT border value per channel (0 except morphology) */
-    float f, g;         /* sharpen: factor and 1 - factor */
-    void *mem;
-} pfi_filter_plan;
-
-void pfi_filter_plan_free(pfi_filter_plan *p);
-
-/* Runs plans[i] on src[i] -> dst[i] for every sample, row-band parallel.
- * Returns PF_OK or PF_ERR_OUT_OF_MEMORY (scratch rows), naming `op`. */
-pf_status pfi_filter_run(pf_stream *stream, const char *op, int count, const pf_image *src, pf_image *dst,
-                         const pfi_filter_plan *plans);
+/* The executor is pfi_cpu_filter (cpu_kernels.h). */
 
 /* ---- executor internals shared by filter_run.c and filter_morph.c ---- */
 
@@ -65,7 +50,7 @@ typedef struct pfi_filter_job {
     const pf_image *src;
     pf_image *dst;
     const pfi_filter_plan *plans;
-    const pfi_ktable *k;
+    const pfi_filter_kernels *k;
     atomic_int oom; /* a band could not get scratch memory */
 } pfi_filter_job;
 

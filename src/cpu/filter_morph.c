@@ -22,7 +22,7 @@
 #include "core/image_util.h"
 #include "cpu/filter_exec.h"
 
-#define MORPH_BAND(T, SFX, HFN, VFN, SLOT)                                                                       \
+#define MORPH_BAND(T, SFX, HFN, VFN)                                                                             \
     /* Vertical pass of output row y into a padded row, edges included. */                                      \
     static void vrow_##SFX(const pfi_filter_plan *p, const pfi_plane_geo *g, const pf_image *s, int c,         \
                            int32_t y, VFN vfn, VFN vref, const T **rows, const T *crow, const int32_t *colmap,  \
@@ -43,9 +43,8 @@
     static int morph_band_##SFX(const pfi_filter_job *j, const pfi_filter_plan *p, const pfi_plane_geo *g,      \
                                 const pf_image *s, const pf_image *d, int planes, int32_t y0, int32_t y1) {     \
         int dil = p->kind == PFI_FK_DILATE;                                                                      \
-        const pfi_kfn *fn = j->k->fn;                                                                            \
-        HFN hfn = (HFN)fn[dil ? PFI_FILTER_HMAX_##SLOT : PFI_FILTER_HMIN_##SLOT];                                \
-        VFN vfn = (VFN)fn[dil ? PFI_FILTER_VMAX_##SLOT : PFI_FILTER_VMIN_##SLOT];                                \
+        HFN hfn = dil ? j->k->hmax_##SFX : j->k->hmin_##SFX;                                                     \
+        VFN vfn = dil ? j->k->vmax_##SFX : j->k->vmin_##SFX;                                                     \
         HFN href = dil ? pfi_hmax_##SFX##_ref : pfi_hmin_##SFX##_ref;                                            \
         VFN vref = dil ? pfi_vmax_##SFX##_ref : pfi_vmin_##SFX##_ref;                                            \
         int32_t cn = g->cn, n = g->n, W = g->W, kx = p->kx, ky = p->ky, L = p->ax, R = kx - 1 - p->ax;           \
@@ -81,8 +80,8 @@
         return 0;                                                                                                \
     }
 
-MORPH_BAND(uint8_t, u8, pfi_hmorph_u8_fn, pfi_vmorph_u8_fn, U8)
-MORPH_BAND(uint16_t, u16, pfi_hmorph_u16_fn, pfi_vmorph_u16_fn, U16)
+MORPH_BAND(uint8_t, u8, pfi_hmorph_u8_fn, pfi_vmorph_u8_fn)
+MORPH_BAND(uint16_t, u16, pfi_hmorph_u16_fn, pfi_vmorph_u16_fn)
 
 int pfi_filter_morph_band(const pfi_filter_job *j, const pfi_filter_plan *p, const pfi_plane_geo *g,
                           const pf_image *s, const pf_image *d, int planes, int32_t y0, int32_t y1) {

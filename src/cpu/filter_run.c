@@ -15,12 +15,8 @@
 #include "core/error.h"
 #include "core/image_util.h"
 #include "cpu/batch_rows.h"
+#include "cpu/cpu_kernels.h"
 #include "cpu/filter_exec.h"
-
-void pfi_filter_plan_free(pfi_filter_plan *p) {
-    free(p->mem);
-    p->mem = NULL;
-}
 
 /* Element size of the horizontal-pass rows the ring holds. */
 static size_t ring_elem_size(const pfi_filter_plan *p, const pfi_plane_geo *g) {
@@ -85,33 +81,32 @@ static int32_t strip_pixels(const pfi_filter_plan *p, const pfi_plane_geo *g, si
 /* Horizontal pass of a separable plan: padded row -> ring slot. */
 static void hpass(const pfi_filter_job *j, const pfi_filter_plan *p, const pfi_plane_geo *g, const void *pad, void *out) {
     int32_t n = g->n, step = g->cn;
-    const pfi_ktable *k = j->k;
+    const pfi_filter_kernels *k = j->k;
     if (g->dt == PF_U16 && p->kind == PFI_FK_GAUSS) {
-        int32_t e = ((pfi_hsum_u16_fn)k->fn[PFI_FILTER_HSUM_U16])(pad, out, p->wx, p->kx, step, 0, n);
+        int32_t e = k->hsum_u16(pad, out, p->wx, p->kx, step, 0, n);
         pfi_hsum_u16_ref(pad, out, p->wx, p->kx, step, e, n);
     } else if (g->dt == PF_U16) { /* box */
         pfi_hsum1_u16_ref(pad, out, p->kx, step, n);
     } else if (p->kind == PFI_FK_GAUSS && g->is_u8) {
-        int32_t e = ((pfi_hsum_u8_fn)k->fn[PFI_FILTER_HSUM_U8])(pad, out, p->qx, p->kx, step, 0, n);
+        int32_t e = k->hsum_u8(pad, out, p->qx, p->kx, step, 0, n);
         pfi_hsum_u8_ref(pad, out, p->qx, p->kx, step, e, n);
     } else if (p->kind == PFI_FK_GAUSS) {
-        int32_t e = ((pfi_hconv_f32_fn)k->fn[PFI_FILTER_HCONV_F32])((const float *)pad, out, p->fx, p->kx, step, 0, n);
+        int32_t e = k->hconv_f32((const float *)pad, out, p->fx, p->kx, step, 0, n);
         pfi_hconv_f32_ref((const float *)pad, out, p->fx, p->kx, step, e, n);
     } else if (p->kind == PFI_FK_BOX && g->is_u8 && p->kx * p->ky <= 256) {
-        int32_t e = ((pfi_hsum_u8_fn)k->fn[PFI_FILTER_HSUM_U8])(pad, out, p->qx, p->kx, step, 0, n);
+        int32_t e = k->hsum_u8(pad, out, p->qx, p->kx, step, 0, n);
         pfi_hsum_u8_ref(pad, out, p->qx, p->kx, step, e, n);
     } else if (p->kind == PFI_FK_BOX && g->is_u8) {
         pfi_hsum_u8_u32_ref(pad, out, p->kx, step, n);
     } else if (p->kind == PFI_FK_BOX) {
-        int32_t e = ((pfi_hsum_f32_f64_fn)k->fn[PFI_FILTER_HSUM_F32_F64])(pad, out, p->kx, step, 0, n);
+        int32_t e = k->hsum_f32_f64(pad, out, p->kx, step, 0, n);
         pfi_hsum_f32_f64_ref(pad, out, p->kx, step, e, n);
     } else if (g->is_u8) {
-        int slot = p->kind == PFI_FK_DILATE ? PFI_FILTER_HMAX_U8 : PFI_FILTER_HMIN_U8;
-        int32_t e = ((pfi_hmorph_u8_fn)k->fn[slot])(pad, out, p->kx, step, 0, n);
+        int32_t e = (p->kind == PFI_FK_DILATE ? k->hmax_u8 : k->hmin_u8)(pad, out, p->kx, step, 0, n);
         (p->kind == PFI_FK_DILATE ? pfi_hmax_u8_ref : pfi_hmin_u8_ref)(pad, out, p->kx, step, e, n);
     } else {
         int dil = p->kind == PFI_FK_DILATE;
-        int32_t e = ((pfi_hmorph_f32_fn)k->fn[dil ? PFI_FILTER_HMAX_F32 : PFI_FILTER_HMIN_F32])(pad, out, p->kx,
+        int32_t e = (dil ? k->hmax_f32 : k->hmin_f32)(pad, out, p->kx,
                                                                                                 step, 0, n);
         (dil ? pfi_hmax_f32_ref : pfi_hmin_f32_ref)(pad, out, p->kx, step, e, n);
     }
@@ -121,23 +116,23 @@ static void hpass(const pfi_filter_job *j, const pfi_filter_plan *p, const pfi_p
 static void vpass(const pfi_filter_job *j, const pfi_filter_plan *p, const pfi_plane_geo *g, const void *const *rows,
                   void *out) {
     int32_t n = g->n, step = g->cn;
-    const pfi_ktable *k = j->k;
+    const pfi_filter_kernels *k = j->k;
     int32_t e;
     switch (p->kind) {
     case PFI_FK_GAUSS:
         if (g->dt == PF_U16) {
-            e = ((pfi_vgauss_u16_fn)k->fn[PFI_FILTER_VGAUSS_U16])((const uint32_t *const *)rows, p->wy, p->ky, out, 0,
+            e = k->vgauss_u16((const uint32_t *const *)rows, p->wy, p->ky, out, 0,
                                                                   n);
             pfi_vgauss_u16_ref((const uint32_t *const *)rows, p->wy, p->ky, out, e, n);
         } else if (g->is_u8 && p->gshift > 0) {
-            e = ((pfi_vgauss16_u8_fn)k->fn[PFI_FILTER_VGAUSS16_U8])((const uint16_t *const *)rows, p->qy, p->ky,
+            e = k->vgauss16_u8((const uint16_t *const *)rows, p->qy, p->ky,
                                                                     p->gshift, out, 0, n);
             pfi_vgauss16_u8_ref((const uint16_t *const *)rows, p->qy, p->ky, p->gshift, out, e, n);
         } else if (g->is_u8) {
-            e = ((pfi_vgauss_u8_fn)k->fn[PFI_FILTER_VGAUSS_U8])((const uint16_t *const *)rows, p->qy, p->ky, out, 0, n);
+            e = k->vgauss_u8((const uint16_t *const *)rows, p->qy, p->ky, out, 0, n);
             pfi_vgauss_u8_ref((const uint16_t *const *)rows, p->qy, p->ky, out, e, n);
         } else {
-            e = ((pfi_vconv_f32_fn)k->fn[PFI_FILTER_VCONV_F32])((const float *const *)rows, p->fy, p->ky, out, 0, n);
+            e = k->vconv_f32((const float *const *)rows, p->fy, p->ky, out, 0, n);
             pfi_vconv_f32_ref((const float *const *)rows, p->fy, p->ky, out, e, n);
         }
         break;
@@ -146,13 +141,13 @@ static void vpass(const pfi_filter_job *j, const pfi_filter_plan *p, const pfi_p
             pfi_vbox_u16_ref((const uint32_t *const *)rows, p->ky, p->kx * p->ky, out, n);
         } else if (g->is_u8 && p->kx * p->ky <= 256) {
             pfk_box_div d = pfk_box_div_make(p->kx * p->ky);
-            e = ((pfi_vbox_u8_fn)k->fn[PFI_FILTER_VBOX_U8])((const uint16_t *const *)rows, p->ky, d, out, 0, n);
+            e = k->vbox_u8((const uint16_t *const *)rows, p->ky, d, out, 0, n);
             pfi_vbox_u8_ref((const uint16_t *const *)rows, p->ky, d, out, e, n);
         } else if (g->is_u8) {
             pfi_vbox_u32_u8_ref((const uint32_t *const *)rows, p->ky, p->kx * p->ky, out, n);
         } else {
             double scale = 1.0 / (p->kx * p->ky);
-            e = ((pfi_vbox_f64_f32_fn)k->fn[PFI_FILTER_VBOX_F64_F32])((const double *const *)rows, p->ky, scale,
+            e = k->vbox_f64_f32((const double *const *)rows, p->ky, scale,
                                                                       out, 0, n);
             pfi_vbox_f64_f32_ref((const double *const *)rows, p->ky, scale, out, e, n);
         }
@@ -160,32 +155,30 @@ static void vpass(const pfi_filter_job *j, const pfi_filter_plan *p, const pfi_p
     case PFI_FK_ERODE:
     case PFI_FK_DILATE:
         if (g->is_u8) {
-            int slot = p->kind == PFI_FK_DILATE ? PFI_FILTER_VMAX_U8 : PFI_FILTER_VMIN_U8;
-            e = ((pfi_vmorph_u8_fn)k->fn[slot])((const uint8_t *const *)rows, p->ky, out, 0, n);
+            e = (p->kind == PFI_FK_DILATE ? k->vmax_u8 : k->vmin_u8)((const uint8_t *const *)rows, p->ky, out, 0, n);
             (p->kind == PFI_FK_DILATE ? pfi_vmax_u8_ref : pfi_vmin_u8_ref)((const uint8_t *const *)rows, p->ky,
                                                                         out, e, n);
         } else {
             int dil = p->kind == PFI_FK_DILATE;
-            e = ((pfi_vmorph_f32_fn)k->fn[dil ? PFI_FILTER_VMAX_F32 : PFI_FILTER_VMIN_F32])(
+            e = (dil ? k->vmax_f32 : k->vmin_f32)(
                 (const float *const *)rows, p->ky, out, 0, n);
             (dil ? pfi_vmax_f32_ref : pfi_vmin_f32_ref)((const float *const *)rows, p->ky, out, e, n);
         }
         break;
     case PFI_FK_CONV2D:
         if (g->is_u8) {
-            e = ((pfi_conv2d_u8_fn)k->fn[PFI_FILTER_CONV2D_U8])((const uint8_t *const *)rows, &p->taps, p->delta,
+            e = k->conv2d_u8((const uint8_t *const *)rows, &p->taps, p->delta,
                                                                 out, 0, n);
             pfi_conv2d_u8_ref((const uint8_t *const *)rows, &p->taps, p->delta, out, e, n);
         } else {
-            e = ((pfi_conv2d_f32_fn)k->fn[PFI_FILTER_CONV2D_F32])((const float *const *)rows, &p->taps, p->delta,
+            e = k->conv2d_f32((const float *const *)rows, &p->taps, p->delta,
                                                                   out, 0, n);
             pfi_conv2d_f32_ref((const float *const *)rows, &p->taps, p->delta, out, e, n);
         }
         break;
     case PFI_FK_MEDIAN:
         if (g->is_u8 && (p->kx == 3 || p->kx == 5)) {
-            int slot = p->kx == 3 ? PFI_FILTER_MEDIAN3_U8 : PFI_FILTER_MEDIAN5_U8;
-            e = ((pfi_median_u8_fn)k->fn[slot])((const uint8_t *const *)rows, step, out, 0, n);
+            e = (p->kx == 3 ? k->median3_u8 : k->median5_u8)((const uint8_t *const *)rows, step, out, 0, n);
             (p->kx == 3 ? pfi_median3_u8_ref : pfi_median5_u8_ref)((const uint8_t *const *)rows, step, out, e, n);
         } else if (g->is_u8) {
             pfi_median_u8_ref((const uint8_t *const *)rows, p->kx, step, out, n);
@@ -222,11 +215,11 @@ static void sharpen_rows(const pfi_filter_job *j, const pfi_filter_plan *p, cons
         if (edge_row) continue;
         const void *r0 = pfi_row_ptr(s, c, y - 1), *r2 = pfi_row_ptr(s, c, y + 1);
         if (g->is_u8) {
-            int32_t e = ((pfi_sharpen_u8_fn)j->k->fn[PFI_FILTER_SHARPEN_U8])(r0, r1, r2, out, cn, p->f, p->g, cn,
+            int32_t e = j->k->sharpen_u8(r0, r1, r2, out, cn, p->f, p->g, cn,
                                                                              n - cn);
             pfi_sharpen_u8_ref(r0, r1, r2, out, cn, p->f, p->g, e, n - cn);
         } else {
-            int32_t e = ((pfi_sharpen_f32_fn)j->k->fn[PFI_FILTER_SHARPEN_F32])(r0, r1, r2, out, cn, p->f, p->g, cn,
+            int32_t e = j->k->sharpen_f32(r0, r1, r2, out, cn, p->f, p->g, cn,
                                                                                n - cn);
             pfi_sharpen_f32_ref(r0, r1, r2, out, cn, p->f, p->g, e, n - cn);
         }
@@ -323,7 +316,7 @@ static void filter_band(void *ctx, int i, int32_t y0, int32_t y1) {
     free(mem);
 }
 
-pf_status pfi_filter_run(pf_stream *stream, const char *op, int count, const pf_image *src, pf_image *dst,
+pf_status pfi_cpu_filter(pf_stream *stream, const char *op, int count, const pf_image src[], pf_image dst[],
                          const pfi_filter_plan *plans) {
     int32_t *rows = malloc((size_t)count * 2 * sizeof *rows);
     if (rows == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "%s: out of memory for %d samples", op, count);

@@ -3,9 +3,16 @@
  * one vpermb per 64 bytes. */
 #include "cpu/geom_exec.h"
 
-static const char *const k_names[PFI_GEOM_SLOTS] = {
-    "geom.flip_px1", "geom.flip_px2", "geom.flip_px3", "geom.flip_px4",
-    "geom.tile8_px1", "geom.tile8_px2", "geom.tile8_px3", "geom.tile8_px4"};
+static const pfi_kslot slots[] = {
+    PFI_KSLOT(pfi_geom_kernels, flip[0], "geom.flip_px1"),
+    PFI_KSLOT(pfi_geom_kernels, flip[1], "geom.flip_px2"),
+    PFI_KSLOT(pfi_geom_kernels, flip[2], "geom.flip_px3"),
+    PFI_KSLOT(pfi_geom_kernels, flip[3], "geom.flip_px4"),
+    PFI_KSLOT(pfi_geom_kernels, tile8[0], "geom.tile8_px1"),
+    PFI_KSLOT(pfi_geom_kernels, tile8[1], "geom.tile8_px2"),
+    PFI_KSLOT(pfi_geom_kernels, tile8[2], "geom.tile8_px3"),
+    PFI_KSLOT(pfi_geom_kernels, tile8[3], "geom.tile8_px4"),
+};
 
 static void flip1(const uint8_t *s, uint8_t *d, int32_t n) { pfi_flip_row_ref(s, d, n, 1); }
 static void flip2(const uint8_t *s, uint8_t *d, int32_t n) { pfi_flip_row_ref(s, d, n, 2); }
@@ -22,26 +29,23 @@ REF_TILE(2)
 REF_TILE(3)
 REF_TILE(4)
 
-static void fill_ref(pfi_kfn *slots) {
-    slots[PFI_GEOM_TILE_PX1] = (pfi_kfn)tile1;
-    slots[PFI_GEOM_TILE_PX2] = (pfi_kfn)tile2;
-    slots[PFI_GEOM_TILE_PX3] = (pfi_kfn)tile3;
-    slots[PFI_GEOM_TILE_PX4] = (pfi_kfn)tile4;
-    slots[PFI_GEOM_FLIP_PX1] = (pfi_kfn)flip1;
-    slots[PFI_GEOM_FLIP_PX2] = (pfi_kfn)flip2;
-    slots[PFI_GEOM_FLIP_PX3] = (pfi_kfn)flip3;
-    slots[PFI_GEOM_FLIP_PX4] = (pfi_kfn)flip4;
+static void fill_ref(pfi_geom_kernels *k) {
+    k->tile8[0] = tile1;
+    k->tile8[1] = tile2;
+    k->tile8[2] = tile3;
+    k->tile8[3] = tile4;
+    k->flip[0] = flip1;
+    k->flip[1] = flip2;
+    k->flip[2] = flip3;
+    k->flip[3] = flip4;
 }
 
-pfi_kfamily pfi_geom_family = PFI_KFAMILY_INIT(k_names, PFI_GEOM_SLOTS, fill_ref, NULL,
-                                               PFI_X86(pfi_geom_fill_avx2), NULL,
-                                               PFI_X86(pfi_geom_fill_avx512vbmi), NULL);
+PFI_KFAMILY_DEFINE(pfi_geom_family, pfi_geom_kernels, slots,
+                  fill_ref, NULL, PFI_X86(pfi_geom_fill_avx2), NULL, PFI_X86(pfi_geom_fill_avx512vbmi), NULL);
 
-void pfi_flip_row(const pfi_ktable *k, const uint8_t *src, uint8_t *dst, int32_t n, int32_t px) {
-    if (px >= 1 && px <= 4) ((pfi_flip_row_fn)k->fn[PFI_GEOM_FLIP_PX1 + px - 1])(src, dst, n);
+void pfi_flip_row(const pfi_geom_kernels *k, const uint8_t *src, uint8_t *dst, int32_t n, int32_t px) {
+    if (px >= 1 && px <= 4) k->flip[px - 1](src, dst, n);
     else pfi_flip_row_ref(src, dst, n, px);
 }
 
-pfi_tile8_fn pfi_tile8(const pfi_ktable *k, int32_t px) {
-    return px >= 1 && px <= 4 ? (pfi_tile8_fn)k->fn[PFI_GEOM_TILE_PX1 + px - 1] : NULL;
-}
+pfi_tile8_fn pfi_tile8(const pfi_geom_kernels *k, int32_t px) { return px >= 1 && px <= 4 ? k->tile8[px - 1] : NULL; }

@@ -16,23 +16,26 @@
  * calling thread. */
 static _Thread_local pfi_kfamily *t_building;
 
+static unsigned char *table(pfi_kfamily *f, pf_isa isa) { return (unsigned char *)f->tables + (size_t)isa * f->size; }
+
 static void level(pfi_kfamily *f, pf_isa isa, pf_isa below, pf_isa top, int vbmi) {
-    pfi_ktable *t = &f->tables[isa];
-    *t = f->tables[below];
+    unsigned char *t = table(f, isa);
+    const unsigned char *b = table(f, below);
+    memcpy(t, b, f->size);
+    memcpy(f->isa[isa], f->isa[below], sizeof f->isa[isa]);
     if (isa > top) return; /* the CPU lacks this level: keep the one below */
-    pfi_kfill fills[2] = {f->fill[isa], isa == PF_ISA_AVX512 && vbmi ? f->fill_vbmi : NULL};
-    for (int k = 0; k < 2; k++)
-        if (fills[k] != NULL) fills[k](t->fn);
+    f->fill(t, isa);
+    if (isa == PF_ISA_AVX512 && vbmi) f->fill(t, PFI_KLEVEL_VBMI);
+    /* a slot is this level's when its function pointer changed */
     for (int i = 0; i < f->nslots; i++)
-        if (t->fn[i] != f->tables[below].fn[i]) t->isa[i] = isa;
+        if (memcmp(t + f->slots[i].offset, b + f->slots[i].offset, sizeof(pfi_kfn)) != 0) f->isa[isa][i] = isa;
 }
 
 static void build(void) {
     pfi_kfamily *f = t_building;
-    pfi_ktable *t = &f->tables[PF_ISA_SCALAR];
-    memset(t, 0, sizeof *t);
-    f->fill[PF_ISA_SCALAR](t->fn);
-    for (int i = 0; i < f->nslots; i++) t->isa[i] = PF_ISA_SCALAR;
+    memset(table(f, PF_ISA_SCALAR), 0, f->size);
+    f->fill(table(f, PF_ISA_SCALAR), PF_ISA_SCALAR);
+    for (int i = 0; i < f->nslots; i++) f->isa[PF_ISA_SCALAR][i] = PF_ISA_SCALAR;
     unsigned feat = pf_cpu_features();
     pf_isa top = pfi_isa_best(feat, PF_ISA_NEON); /* what the CPU has, uncapped */
 #if defined(PF_HAVE_NEON)
@@ -48,9 +51,15 @@ static void build(void) {
 #endif
 }
 
-const pfi_ktable *pfi_kfamily_table(pfi_kfamily *f, pf_isa isa) {
+static pf_isa clamp(pf_isa isa) { return (int)isa < 0 || isa > PF_ISA_NEON ? PF_ISA_SCALAR : isa; }
+
+const void *pfi_kfamily_table(pfi_kfamily *f, pf_isa isa) {
     t_building = f;
     pthread_once(&f->once, build);
-    if ((int)isa < 0 || isa > PF_ISA_NEON) isa = PF_ISA_SCALAR;
-    return &f->tables[isa];
+    return table(f, clamp(isa));
+}
+
+pf_isa pfi_kfamily_slot_isa(pfi_kfamily *f, pf_isa isa, int slot) {
+    pfi_kfamily_table(f, isa);
+    return f->isa[clamp(isa)][slot];
 }

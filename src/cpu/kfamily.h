@@ -1,59 +1,87 @@
 /*
- * Kernel families: the dispatch tables of the ops other than resize.
+ * Kernel families: the CPU dispatch tables, one per op family.
  *
- * A family is a fixed list of named slots (function pointers of any type,
- * stored as pfi_kfn and cast back by the family's typed accessors). Its
- * tables are built once per ISA level, lazily: each level starts from the
- * level below and lets that ISA's fill function override the slots it
- * accelerates; the table records which ISA each slot ended up with, which
+ * A family's table is a struct of typed function pointers (e.g.
+ * pfi_color_kernels in color_exec.h); its slots are listed once, with
+ * their names, as pfi_kslot entries (PFI_KSLOT). The tables are built
+ * once per ISA level, lazily: each level starts from the level below and
+ * lets that ISA's typed fill function override the slots it accelerates;
+ * the family records which ISA each slot ended up with, which
  * pf_dispatch_entry / `pixflow info` report.
  *
- * Usage (one family per op family, e.g. src/cpu/color_dispatch.c):
- *   static const char *const names[] = {"color.swap_rb_u8", ...};
- *   pfi_kfamily pfi_color_family = PFI_KFAMILY_INIT(names, PFI_COLOR_SLOTS,
- *       pfi_color_fill_ref, fill_sse4, fill_avx2, fill_avx512, fill_avx512vbmi, fill_neon);
- *   ... pfi_kfamily_table(&pfi_color_family, pf_stream_isa(stream))->fn[k]
- * and register the family in src/cpu/dispatch_report.c.
+ * A family (e.g. src/cpu/color_dispatch.c):
+ *   static const pfi_kslot slots[] = {PFI_KSLOT(pfi_color_kernels, row[0], "color.swap_rb_u8c3"), ...};
+ *   PFI_KFAMILY_DEFINE(pfi_color_family, pfi_color_kernels, slots, fill_ref, NULL,
+ *                      PFI_X86(pfi_color_fill_avx2), NULL, PFI_X86(pfi_color_fill_avx512vbmi), NULL);
+ * where each fill is a void (*)(pfi_color_kernels *); callers use
+ *   const pfi_color_kernels *k = pfi_kfamily_table(&pfi_color_family, pf_stream_isa(stream));
+ * and the family is registered in src/cpu/dispatch_report.c.
  */
 #ifndef PF_CPU_KFAMILY_H
 #define PF_CPU_KFAMILY_H
 
 #include <pthread.h>
+#include <stddef.h>
 
 #include "pixflow/core.h"
 
 #define PFI_KFAMILY_MAX_SLOTS 48
 
-typedef void (*pfi_kfn)(void);
-typedef void (*pfi_kfill)(pfi_kfn *slots);
+/* The fill levels: PF_ISA_SCALAR .. PF_ISA_NEON, then the VBMI sub-fill
+ * of the AVX-512 level. */
+#define PFI_KLEVEL_VBMI (PF_ISA_NEON + 1)
+#define PFI_KLEVELS (PF_ISA_NEON + 2)
 
-typedef struct pfi_ktable {
-    pfi_kfn fn[PFI_KFAMILY_MAX_SLOTS];
-    pf_isa isa[PFI_KFAMILY_MAX_SLOTS];
-} pfi_ktable;
+typedef void (*pfi_kfn)(void);
+
+/* One slot: its name and where the function pointer sits in the table.
+ * The sizeof term makes the build fail unless the member is one function
+ * pointer (the builder compares slots as such). */
+typedef struct pfi_kslot {
+    const char *name;
+    size_t offset;
+} pfi_kslot;
+#define PFI_KSLOT(T, member, name_)                                                               \
+    {                                                                                             \
+        (name_), offsetof(T, member) + 0 * sizeof(char[sizeof(((T *)0)->member) == sizeof(pfi_kfn) ? 1 : -1]) \
+    }
 
 typedef struct pfi_kfamily {
-    const char *const *names;
+    const pfi_kslot *slots;
     int nslots;
-    /* fill[PF_ISA_SCALAR] must set every slot (the reference kernels);
-     * the others may be NULL (nothing accelerated at that level) and
-     * exist only when the matching ISA files are compiled in. A fill lives
-     * in its ISA's translation unit and may contain that ISA's
-     * instructions, so kfamily.c (compiled for the baseline) calls it only
-     * when the CPU has the level: see pfi_cpu_has_level. */
-    pfi_kfill fill[PF_ISA_NEON + 1];
-    /* Run after fill[PF_ISA_AVX512], on CPUs that also have AVX512_VBMI. */
-    pfi_kfill fill_vbmi;
+    size_t size;                          /* bytes of one table */
+    /* Runs the family's typed fill of `level` (PF_ISA_* or PFI_KLEVEL_VBMI)
+     * on `table` (a no-op when that level has none). fill at
+     * PF_ISA_SCALAR sets every slot (the reference kernels); the others
+     * live in their ISA's translation unit and may contain that ISA's
+     * instructions, so kfamily.c (compiled for the baseline) calls them
+     * only when the CPU has the level: the VBMI sub-fill runs after the
+     * AVX-512 fill, on CPUs that also have AVX512_VBMI. */
+    void (*fill)(void *table, int level);
+    void *tables;                         /* PF_ISA_NEON + 1 tables of `size` bytes */
     pthread_once_t once;
-    pfi_ktable tables[PF_ISA_NEON + 1];
+    pf_isa isa[PF_ISA_NEON + 1][PFI_KFAMILY_MAX_SLOTS]; /* the ISA of each slot, per level */
 } pfi_kfamily;
 
-#define PFI_KFAMILY_INIT(names_, nslots_, ref_, sse4_, avx2_, avx512_, vbmi_, neon_) \
-    { (names_), (nslots_), { (ref_), (sse4_), (avx2_), (avx512_), (neon_) }, (vbmi_),  \
-      PTHREAD_ONCE_INIT, { { { 0 }, { PF_ISA_SCALAR } } } }
+/* Defines family `var` of table type T with slot list `slots_` and the
+ * typed fills of each level (NULL: nothing at that level). */
+#define PFI_KFAMILY_DEFINE(var, T, slots_, ref_, sse4_, avx2_, avx512_, vbmi_, neon_)                 \
+    static T var##_tables[PF_ISA_NEON + 1];                                                           \
+    static void var##_fill(void *table, int level) {                                                  \
+        static void (*const fills[PFI_KLEVELS])(T *) = {[PF_ISA_SCALAR] = (ref_), [PF_ISA_SSE4] = (sse4_), \
+                                                        [PF_ISA_AVX2] = (avx2_), [PF_ISA_AVX512] = (avx512_), \
+                                                        [PF_ISA_NEON] = (neon_), [PFI_KLEVEL_VBMI] = (vbmi_)}; \
+        if (fills[level] != NULL) fills[level]((T *)table);                                           \
+    }                                                                                                 \
+    pfi_kfamily var = {(slots_), (int)(sizeof(slots_) / sizeof((slots_)[0])), sizeof(T), var##_fill,  \
+                       var##_tables, PTHREAD_ONCE_INIT, {{PF_ISA_SCALAR}}}
 
-/* The table for `isa` (builds every level on first use; thread-safe). */
-const pfi_ktable *pfi_kfamily_table(pfi_kfamily *family, pf_isa isa);
+/* The table for `isa` (builds every level on first use; thread-safe);
+ * the caller converts it to the family's table type. */
+const void *pfi_kfamily_table(pfi_kfamily *family, pf_isa isa);
+/* The ISA that slot `slot` of the `isa` table really uses (a level may
+ * keep a lower level's kernel). */
+pf_isa pfi_kfamily_slot_isa(pfi_kfamily *family, pf_isa isa, int slot);
 
 /* Families known to pf_dispatch_entry, NULL-terminated (dispatch_report.c). */
 extern pfi_kfamily *const pfi_kfamilies[];

@@ -2,9 +2,11 @@
  * takes the VBMI byte-permute kernel when the CPU has VBMI. */
 #include "cpu/lut_exec.h"
 
-static const char *const k_names[PFI_LUT_SLOTS] = {"lut.u8"};
+static const pfi_kslot slots[] = {
+    PFI_KSLOT(pfi_lut_kernels, u8, "lut.u8"),
+};
 
-static void fill_ref(pfi_kfn *slots) { slots[PFI_LUT_U8] = (pfi_kfn)pfi_lut_row_ref; }
+static void fill_ref(pfi_lut_kernels *k) { k->u8 = pfi_lut_row_ref; }
 
-pfi_kfamily pfi_lut_family = PFI_KFAMILY_INIT(k_names, PFI_LUT_SLOTS, fill_ref, NULL, NULL, NULL,
-                                              PFI_X86(pfi_lut_fill_avx512vbmi), NULL);
+PFI_KFAMILY_DEFINE(pfi_lut_family, pfi_lut_kernels, slots,
+                  fill_ref, NULL, NULL, NULL, PFI_X86(pfi_lut_fill_avx512vbmi), NULL);

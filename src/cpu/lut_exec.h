@@ -5,10 +5,12 @@
 #include "cpu/kfamily.h"
 #include "ref/lut_rows.h"
 
-enum { PFI_LUT_U8 = 0, PFI_LUT_SLOTS };
+typedef struct pfi_lut_kernels {
+    pfi_lut_row_fn u8;
+} pfi_lut_kernels;
 
 extern pfi_kfamily pfi_lut_family;
 
-void pfi_lut_fill_avx512vbmi(pfi_kfn *slots);
+void pfi_lut_fill_avx512vbmi(pfi_lut_kernels *k);
 
 #endif

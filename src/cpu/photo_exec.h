@@ -15,18 +15,24 @@ enum {
     PFI_PHOTO_HUE_U8, PFI_PHOTO_HUE_F32,
     PFI_PHOTO_TWIST_U8, PFI_PHOTO_TWIST_F32,
     PFI_PHOTO_GRAY1_U8, PFI_PHOTO_GRAY3_U8,
-    PFI_PHOTO_GRAYSUM_U8,
-    PFI_PHOTO_NOISE_U8, PFI_PHOTO_NOISE_F32,
-    PFI_PHOTO_INVERT_U8,
-    PFI_PHOTO_SLOTS
+    PFI_PHOTO_PX_SLOTS
 };
+
+/* px[]: the pixel kernels (pfi_photo_row_fn), indexed by the enum above;
+ * then the kernels of other shapes. */
+typedef struct pfi_photo_kernels {
+    pfi_photo_row_fn px[PFI_PHOTO_PX_SLOTS];
+    pfi_graysum_u8_fn graysum_u8;
+    pfi_noise_row_fn noise_u8, noise_f32;
+    pfi_bytes_fn invert_u8;
+} pfi_photo_kernels;
 
 extern pfi_kfamily pfi_photo_family;
 
-void pfi_photo_fill_avx2(pfi_kfn *slots);
-/* The AVX-512 level is fill_avx512 then fill_avx512vbmi (RGB u8 slots
- * with byte-permute loads/stores); each checks the features it needs. */
-void pfi_photo_fill_avx512(pfi_kfn *slots);
-void pfi_photo_fill_avx512vbmi(pfi_kfn *slots);
+void pfi_photo_fill_avx2(pfi_photo_kernels *k);
+/* The AVX-512 level is fill_avx512 then, on CPUs with VBMI,
+ * fill_avx512vbmi (RGB u8 slots with byte-permute loads/stores). */
+void pfi_photo_fill_avx512(pfi_photo_kernels *k);
+void pfi_photo_fill_avx512vbmi(pfi_photo_kernels *k);
 
 #endif

@@ -6,9 +6,9 @@
 #include "cpu/preprocess_exec.h"
 #include "kernels/convert_math.h"
 
-static const char *const k_names[PFI_PP_SLOTS] = {
-    "preprocess.norm_u8c3_f32_chw",
-    "preprocess.norm_u8c3_f16_chw",
+static const pfi_kslot slots[] = {
+    PFI_KSLOT(pfi_preprocess_kernels, norm[PFI_PP_NORM_F32], "preprocess.norm_u8c3_f32_chw"),
+    PFI_KSLOT(pfi_preprocess_kernels, norm[PFI_PP_NORM_F16], "preprocess.norm_u8c3_f16_chw"),
 };
 
 float pfi_pp_norm_rcp(float x, float scale, float mean, float stdv, float inv) {
@@ -47,10 +47,10 @@ static void norm_ref_f16(const uint8_t *px, const int8_t order[3], void *const d
     norm_ref(px, order, dst, n, k, 1);
 }
 
-static void fill_ref(pfi_kfn *slots) {
-    slots[PFI_PP_NORM_F32] = (pfi_kfn)pfi_pp_norm_ref;
-    slots[PFI_PP_NORM_F16] = (pfi_kfn)norm_ref_f16;
+static void fill_ref(pfi_preprocess_kernels *k) {
+    k->norm[PFI_PP_NORM_F32] = pfi_pp_norm_ref;
+    k->norm[PFI_PP_NORM_F16] = norm_ref_f16;
 }
 
-pfi_kfamily pfi_preprocess_family = PFI_KFAMILY_INIT(k_names, PFI_PP_SLOTS, fill_ref, NULL, NULL,
-                                                     PFI_X86(pfi_preprocess_fill_avx512), NULL, NULL);
+PFI_KFAMILY_DEFINE(pfi_preprocess_family, pfi_preprocess_kernels, slots,
+                  fill_ref, NULL, NULL, PFI_X86(pfi_preprocess_fill_avx512), NULL, NULL);

@@ -14,7 +14,7 @@
 #include "core/image_util.h"
 #include "cpu/convert_exec.h"
 #include "cpu/geom_exec.h"
-#include "cpu/preprocess_internal.h"
+#include "cpu/preprocess_cpu.h"
 
 #define CHUNK 256 /* pixels per mirrored chunk (stack buffer of CHUNK * 3 bytes) */
 
@@ -96,27 +96,26 @@ static int32_t emit_simd(const pfi_pp_emit *e, int32_t y, int32_t x, const uint8
              : d->out_dtype == PF_F16 ? PFI_NORM_U8C3_F16_CHW
              : d->out_dtype == PF_U8  ? PFI_FMT_U8C3_HWC_CHW : -1;
     if (slot < 0) return 0;
-    if (pl->rcp_exact && d->out_dtype != PF_U8) {
-        const pfi_ktable *pt = e->pp_table;
+    if (e->cpu->rcp_exact && d->out_dtype != PF_U8) {
         int ps = d->out_dtype == PF_F32 ? PFI_PP_NORM_F32 : PFI_PP_NORM_F16;
         int32_t blk = n / 16 * 16;
-        if (pt->isa[ps] != PF_ISA_SCALAR && blk > 0) { /* the scalar slot is slower than dividing SIMD */
+        if (e->pp_simd[ps] && blk > 0) { /* the scalar slot is slower than dividing SIMD */
             void *dst[3];
             for (int c = 0; c < 3; c++) {
                 int32_t step;
                 dst[c] = out_ptr(e, c, x, y, &step);
             }
-            ((pfi_pp_norm_fn)pt->fn[ps])(px, e->order, dst, blk, &pl->norm_k);
+            e->pp_table->norm[ps](px, e->order, dst, blk, &e->cpu->norm_k);
             return blk;
         }
     }
-    pfi_cvt_fast_fn fast = (pfi_cvt_fast_fn)((const pfi_ktable *)e->cvt_table)->fn[slot];
+    pfi_cvt_fast_fn fast = e->cvt_table->row[slot];
     if (fast == pfi_cvt_fast_ref) return 0;
     int32_t done = n / PFI_CVT_BLOCK * PFI_CVT_BLOCK;
     if (done == 0) return 0;
     pfi_cvt_xform xf;
     memset(&xf, 0, sizeof xf);
-    xf.kind = d->out_dtype == PF_U8 ? PFI_CVT_COPY : PFI_CVT_NORM;
+    xf.kind = d->out_dtype == PF_U8 ? PFK_CVT_COPY : PFK_CVT_NORM;
     xf.sdt = PF_U8;
     xf.ddt = d->out_dtype;
     xf.scale = d->scale;

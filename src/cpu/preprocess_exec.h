@@ -36,8 +36,13 @@ void pfi_pp_norm_ref(const uint8_t *px, const int8_t order[3], void *const dst[3
 /* 1 when pfi_pp_norm_rcp equals pfk_norm_mean_std for every u8 value. */
 int pfi_pp_rcp_exact(float scale, float mean, float stdv, float inv);
 
+/* norm[PFI_PP_NORM_F32], norm[PFI_PP_NORM_F16]. */
+typedef struct pfi_preprocess_kernels {
+    pfi_pp_norm_fn norm[PFI_PP_SLOTS];
+} pfi_preprocess_kernels;
+
 extern pfi_kfamily pfi_preprocess_family;
 
-void pfi_preprocess_fill_avx512(pfi_kfn *slots);
+void pfi_preprocess_fill_avx512(pfi_preprocess_kernels *k);
 
 #endif

@@ -1,7 +1,7 @@
 /*
- * pf_preprocess_run: validation of the whole batch, then per sample the
- * u8 stage (preprocess_canvas.c) into a worker's scratch and the emit pass
- * (preprocess_emit.c) into the tensor.
+ * pf_preprocess_run on the CPU: per sample the u8 stage
+ * (preprocess_canvas.c) into a worker's scratch and the emit pass
+ * (preprocess_emit.c) into the tensor, as pfi_pp_sample_of decided.
  *
  * Two schedules, chosen from the batch shape only (never affecting bits,
  * since every stage is a pure function of its inputs):
@@ -14,13 +14,13 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#include "core/backend.h"
 #include "core/error.h"
 #include "core/stream.h"
 #include "cpu/batch_rows.h"
 #include "cpu/convert_exec.h"
+#include "cpu/cpu_kernels.h"
 #include "cpu/geom_exec.h"
-#include "cpu/preprocess_internal.h"
+#include "cpu/preprocess_cpu.h"
 
 #define OP PFI_PP_OP
 /* Outputs at least this large are banded: one sample is enough work to
@@ -29,14 +29,18 @@
 
 typedef struct run_job {
     pf_preprocess_plan *plan;
+    pfi_pp_cpu *cpu;
     pf_isa isa;
     const pf_image *src;
     const pf_aug_params *params;
     const pf_tensor *dst;
-    const pfi_pp_geom *geom;
+    const pfi_pp_sample *smp;
     const pfi_pp_source *source; /* NULL: src[] are the images */
     size_t source_off;           /* where the source image starts in a worker's scratch */
-    const pfi_ktable *cvt, *geo, *pp;
+    const pfi_convert_kernels *cvt;
+    const pfi_geom_kernels *geo;
+    const pfi_preprocess_kernels *pp;
+    int pp_simd[PFI_PP_SLOTS];
     atomic_int failed;       /* sample index + 1 of a failure, 0 when none */
     pf_status status;
 } run_job;
@@ -45,19 +49,19 @@ static pf_aug_params params_of(const run_job *j, int i) {
     return j->params ? j->params[i] : pf_aug_params_identity();
 }
 
-static void emit_init(const run_job *j, int i, const pf_image *canvas, int swapped, const pf_aug_params *p,
-                      pfi_pp_emit *e) {
+static void emit_init(const run_job *j, int i, const pf_image *canvas, const pf_aug_params *p, pfi_pp_emit *e) {
     e->plan = j->plan;
     e->canvas = canvas;
-    e->g = &j->geom[i];
+    e->g = &j->smp[i].g;
     pf_tensor_views(j->dst, i, 1, &e->out); /* validated */
-    int swap = j->plan->d.swap_rb && canvas->channels == 3 && !swapped;
-    for (int c = 0; c < 4; c++) e->order[c] = (int8_t)(canvas->channels == 1 ? 0 : swap && c < 3 ? 2 - c : c);
+    for (int c = 0; c < 4; c++) e->order[c] = j->smp[i].order[c];
     e->flip_h = p->flip_h;
     e->flip_v = p->flip_v;
     e->cvt_table = j->cvt;
     e->geom_table = j->geo;
     e->pp_table = j->pp;
+    e->cpu = j->cpu;
+    for (int k = 0; k < PFI_PP_SLOTS; k++) e->pp_simd[k] = j->pp_simd[k];
 }
 
 static void fail_sample(run_job *j, int i, pf_status st) {
@@ -68,9 +72,9 @@ static void fail_sample(run_job *j, int i, pf_status st) {
 /* Sample i's u8 stage: the source image (given, or made by the source
  * provider into the scratch behind the canvas), then the canvas. */
 static pf_status canvas_of(run_job *j, pf_stream *stream, int i, unsigned char *scratch, const pf_aug_params *p,
-                           pf_image *canvas, int *swapped) {
+                           pf_image *canvas) {
     const pf_image *img = &j->src[i];
-    const pfi_pp_geom *g = &j->geom[i];
+    const pfi_pp_geom *g = &j->smp[i].g;
     pf_image made;
     pfi_pp_geom local;
     if (j->source) {
@@ -79,21 +83,20 @@ static pf_status canvas_of(run_job *j, pf_stream *stream, int i, unsigned char *
         img = &made;
         g = &local;
     }
-    return pfi_pp_canvas_isa(j->plan, stream, j->isa, img, p, g, scratch, canvas, swapped);
+    return pfi_pp_canvas_isa(j->plan, stream, j->isa, img, p, &j->smp[i], g, scratch, canvas);
 }
 
 static void sample_task(void *ctx, int i, int worker) {
     run_job *j = ctx;
     pf_aug_params p = params_of(j, i);
     pf_image canvas;
-    int swapped;
-    pf_status st = canvas_of(j, NULL, i, j->plan->scratch[worker], &p, &canvas, &swapped);
+    pf_status st = canvas_of(j, NULL, i, j->cpu->scratch[worker], &p, &canvas);
     if (st != PF_OK) {
         fail_sample(j, i, st);
         return;
     }
     pfi_pp_emit e;
-    emit_init(j, i, &canvas, swapped, &p, &e);
+    emit_init(j, i, &canvas, &p, &e);
     pfi_pp_emit_rows(&e, 0, e.out.height);
 }
 
@@ -103,7 +106,7 @@ static void emit_band(void *ctx, int sample, int32_t y0, int32_t y1) {
 }
 
 /* Scratch per worker: the largest canvas of the batch (+ its gray plane). */
-static pf_status ensure_scratch(pf_preprocess_plan *plan, int workers, size_t bytes) {
+static pf_status ensure_scratch(pfi_pp_cpu *plan, int workers, size_t bytes) {
     if (workers <= plan->nscratch && bytes <= plan->scratch_bytes) return PF_OK;
     if (bytes < plan->scratch_bytes) bytes = plan->scratch_bytes;
     int n = workers > plan->nscratch ? workers : plan->nscratch;
@@ -125,59 +128,61 @@ static pf_status ensure_scratch(pf_preprocess_plan *plan, int workers, size_t by
     return PF_OK;
 }
 
-/* Where the call runs, from views src[0 .. nsrc) and dst (host: *be
- * NULL). The backend is picked from src[0] and dst before validation
- * (which must not read src[] past what dst->n allows); all the views are
- * checked against each other after it. */
-static pf_status route(pf_stream *stream, int nsrc, const pf_image src[], const pf_tensor *dst,
-                       const pfi_backend **be, pf_stream **s) {
-    pfi_view_ref local[16] = {{PF_MEM_HOST, 0, NULL, 0}}, *v = local;
-    int n = (src != NULL && nsrc > 0 ? nsrc : 0) + (dst != NULL);
-    if (n > (int)(sizeof local / sizeof local[0]) && (v = malloc((size_t)n * sizeof *v)) == NULL)
-        return pfi_fail(PF_ERR_OUT_OF_MEMORY, OP ": out of memory for %d views", n);
-    int k = 0;
-    for (int i = 0; src != NULL && i < nsrc; i++) v[k++] = (pfi_view_ref){src[i].mem, src[i].device, "src", i};
-    if (dst != NULL) v[k++] = (pfi_view_ref){dst->mem, dst->device, "dst", -1};
-    pf_status st = pfi_route(OP, stream, v, k, be, s);
-    if (v != local) free(v);
-    return st;
+static void cpu_state_free(void *data) {
+    pfi_pp_cpu *c = data;
+    if (c == NULL) return;
+    for (int w = 0; w < c->nscratch; w++) free(c->scratch[w]);
+    free(c->scratch);
+    free(c->smp);
+    free(c);
 }
 
-pf_status pf_preprocess_run(pf_preprocess_plan *plan, pf_stream *stream, int count, const pf_image src[],
-                            const pf_aug_params params[], pf_tensor *dst, pf_letterbox_info info[]) {
-    pfi_clear_error();
-    const pfi_backend *be = NULL;
-    pf_stream *s = stream;
-    pf_status st = route(stream, count > 0 ? 1 : 0, src, dst, &be, &s);
-    if (st != PF_OK) return st;
-    if (be != NULL) { /* device views: the same checks but for where memory lives */
-        st = pfi_pp_check_device(plan, count, src, params, dst);
-        if (st == PF_OK && count > 0) st = route(stream, count, src, dst, &be, &s);
-        if (st != PF_OK || count == 0) return st;
-        return be->kernels->preprocess ? be->kernels->preprocess(plan, s, count, src, params, dst, info)
-                                       : pfi_unsupported_on(OP, be);
+pfi_pp_cpu *pfi_pp_cpu_of(pf_preprocess_plan *plan, const char *op) {
+    pfi_pp_state *st = &plan->state[PF_DEVICE_CPU];
+    if (st->data != NULL) return st->data;
+    pfi_pp_cpu *c = calloc(1, sizeof *c);
+    if (c == NULL) {
+        pfi_fail(PF_ERR_OUT_OF_MEMORY, "%s: out of memory", op);
+        return NULL;
     }
-    st = pfi_pp_check(plan, count, src, params, dst);
-    if (st != PF_OK || count == 0) return st;
-    return pfi_pp_execute(plan, stream, count, src, NULL, params, dst, info, OP);
+    const pf_preprocess_desc *d = &plan->d;
+    c->rcp_exact = d->out_channels == 3 && (d->out_dtype == PF_F32 || d->out_dtype == PF_F16);
+    c->norm_k.scale = d->scale;
+    for (int k = 0; k < 3 && c->rcp_exact; k++) {
+        c->norm_k.mean[k] = d->mean[k];
+        c->norm_k.stdv[k] = d->std[k];
+        c->norm_k.inv[k] = 1.0f / d->std[k];
+        c->rcp_exact = pfi_pp_rcp_exact(d->scale, d->mean[k], d->std[k], c->norm_k.inv[k]);
+    }
+    st->data = c;
+    st->free = cpu_state_free;
+    return c;
+}
+
+pf_status pfi_cpu_preprocess(pf_preprocess_plan *plan, pf_stream *s, int count, const pf_image src[],
+                             const pf_aug_params params[], pf_tensor *dst, pf_letterbox_info info[]) {
+    return pfi_pp_execute(plan, s, count, src, NULL, params, dst, info, OP);
 }
 
 pf_status pfi_pp_execute(pf_preprocess_plan *plan, pf_stream *stream, int count, const pf_image src[],
                          const pfi_pp_source *source, const pf_aug_params params[], pf_tensor *dst,
                          pf_letterbox_info info[], const char *op) {
     pf_status st;
-    if (count > plan->ngeom) { /* grows to the largest batch; reused after */
-        pfi_pp_geom *ng = realloc(plan->geom, (size_t)count * sizeof *ng);
-        if (ng == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "%s: out of memory for %d samples", op, count);
-        plan->geom = ng;
-        plan->ngeom = count;
+    pfi_pp_cpu *cpu = pfi_pp_cpu_of(plan, op);
+    if (cpu == NULL) return PF_ERR_OUT_OF_MEMORY;
+    if (count > cpu->nsmp) { /* grows to the largest batch; reused after */
+        pfi_pp_sample *ns = realloc(cpu->smp, (size_t)count * sizeof *ns);
+        if (ns == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "%s: out of memory for %d samples", op, count);
+        cpu->smp = ns;
+        cpu->nsmp = count;
     }
-    pfi_pp_geom *geom = plan->geom;
+    pfi_pp_sample *smp = cpu->smp;
     size_t need = 64;
     pf_aug_params id = pf_aug_params_identity();
     for (int i = 0; i < count; i++) {
-        pfi_pp_geometry(plan, &src[i], params ? &params[i] : &id, &geom[i]);
-        size_t px = (size_t)geom[i].rw * (size_t)geom[i].rh;
+        pfi_pp_sample_of(plan, &src[i], params ? &params[i] : &id, &smp[i]);
+        const pfi_pp_geom *g = &smp[i].g;
+        size_t px = (size_t)g->rw * (size_t)g->rh;
         size_t b = px * (size_t)src[i].channels + (plan->d.out_channels == 1 ? px : 0) + 64;
         if (b > need) need = b;
     }
@@ -185,7 +190,7 @@ pf_status pfi_pp_execute(pf_preprocess_plan *plan, pf_stream *stream, int count,
     size_t source_off = (need + 63) / 64 * 64, extra = 0;
     if (source) {
         for (int i = 0; i < count; i++) {
-            size_t b = source->bytes(source->ctx, i, &geom[i]);
+            size_t b = source->bytes(source->ctx, i, &smp[i].g);
             if (b > extra) extra = b;
         }
         need = source_off + extra;
@@ -193,13 +198,15 @@ pf_status pfi_pp_execute(pf_preprocess_plan *plan, pf_stream *stream, int count,
     int threads = pf_stream_threads(stream);
     int64_t out_px = (int64_t)plan->d.out_width * plan->d.out_height;
     int banded = threads > 1 && (out_px >= BANDED_PIXELS || count < threads);
-    if ((st = ensure_scratch(plan, banded ? 1 : threads, need)) != PF_OK) return st;
+    if ((st = ensure_scratch(cpu, banded ? 1 : threads, need)) != PF_OK) return st;
     pf_isa isa = pf_stream_isa(stream);
-    run_job j = {.plan = plan, .isa = isa, .src = src, .params = params, .dst = dst, .geom = geom,
+    run_job j = {.plan = plan, .cpu = cpu, .isa = isa, .src = src, .params = params, .dst = dst, .smp = smp,
                  .cvt = pfi_kfamily_table(&pfi_convert_family, isa),
                  .geo = pfi_kfamily_table(&pfi_geom_family, isa),
                  .pp = pfi_kfamily_table(&pfi_preprocess_family, isa), .status = PF_OK,
                  .source = source, .source_off = source_off};
+    for (int k = 0; k < PFI_PP_SLOTS; k++)
+        j.pp_simd[k] = pfi_kfamily_slot_isa(&pfi_preprocess_family, isa, k) != PF_ISA_SCALAR;
     atomic_init(&j.failed, 0);
     if (!banded) {
         pfi_stream_parallel(stream, count, sample_task, &j);
@@ -207,20 +214,19 @@ pf_status pfi_pp_execute(pf_preprocess_plan *plan, pf_stream *stream, int count,
         for (int i = 0; i < count && atomic_load(&j.failed) == 0; i++) {
             pf_aug_params p = params_of(&j, i);
             pf_image canvas;
-            int swapped;
-            st = canvas_of(&j, stream, i, plan->scratch[0], &p, &canvas, &swapped);
+            st = canvas_of(&j, stream, i, cpu->scratch[0], &p, &canvas);
             if (st != PF_OK) {
                 fail_sample(&j, i, st);
                 break;
             }
             pfi_pp_emit e;
-            emit_init(&j, i, &canvas, swapped, &p, &e);
+            emit_init(&j, i, &canvas, &p, &e);
             int32_t rows = e.out.height, px_row = e.out.width * e.out.channels;
             pfi_run_rows(stream, 1, &rows, &px_row, 1, emit_band, &e);
         }
     }
     if (info)
-        for (int i = 0; i < count; i++) info[i] = geom[i].info;
+        for (int i = 0; i < count; i++) info[i] = smp[i].g.info;
     int bad = atomic_load(&j.failed);
     if (bad)
         return pfi_fail(j.status, "%s: sample %d failed (%s) in its %s stage", op, bad - 1,

@@ -13,7 +13,7 @@
 #include "cpu/resize_exec.h"
 #include "cpu/resize_prep.h"
 
-static int type_index(pf_dtype dt) { return dt == PF_U8 ? PFI_T_U8 : dt == PF_U16 ? PFI_T_U16 : PFI_T_F32; }
+static int type_index(pf_dtype dt) { return dt == PF_U8 ? PFK_RZ_T_U8 : dt == PF_U16 ? PFK_RZ_T_U16 : PFK_RZ_T_F32; }
 
 typedef struct job {
     const pfi_resize_plan *p;
@@ -71,16 +71,16 @@ static void sep_band(job *j, int plane, int y0, int y1) {
     pfi_v_fn vs, vr;
     int ti = type_index(p->dtype);
     switch (p->hk) {
-    case PFI_H_U8_I32: hs = K->h_u8_i32; hr = R->h_u8_i32; break;
-    case PFI_H_U8_LIN16: hs = K->h_u8_lin16; hr = R->h_u8_lin16; break;
-    case PFI_H_AA_U8: hs = K->h_aa_u8; hr = R->h_aa_u8; break;
+    case PFK_H_U8_I32: hs = K->h_u8_i32; hr = R->h_u8_i32; break;
+    case PFK_H_U8_LIN16: hs = K->h_u8_lin16; hr = R->h_u8_lin16; break;
+    case PFK_H_AA_U8: hs = K->h_aa_u8; hr = R->h_aa_u8; break;
     default: hs = K->h_f32[ti]; hr = R->h_f32[ti]; break;
     }
     switch (p->vk) {
-    case PFI_V_U8_LINEAR: vs = K->v_u8_linear; vr = R->v_u8_linear; break;
-    case PFI_V_U8_FIX22: vs = K->v_u8_fix22; vr = R->v_u8_fix22; break;
-    case PFI_V_U8_CUBIC: vs = K->v_u8_cubic; vr = R->v_u8_cubic; break;
-    case PFI_V_AA_U8: vs = K->v_aa_u8; vr = R->v_aa_u8; break;
+    case PFK_V_U8_LINEAR: vs = K->v_u8_linear; vr = R->v_u8_linear; break;
+    case PFK_V_U8_FIX22: vs = K->v_u8_fix22; vr = R->v_u8_fix22; break;
+    case PFK_V_U8_CUBIC: vs = K->v_u8_cubic; vr = R->v_u8_cubic; break;
+    case PFK_V_AA_U8: vs = K->v_aa_u8; vr = R->v_aa_u8; break;
     default: vs = K->v_f32[ti]; vr = R->v_f32[ti]; break;
     }
 
@@ -97,7 +97,7 @@ static void sep_band(job *j, int plane, int y0, int y1) {
     }
     size_t src_row_bytes = (size_t)p->sw * (size_t)p->cn * pf_dtype_size(p->dtype);
     /* two-row calls: only the byte-permute kernel takes them */
-    int pair_rows = kv == 2 && p->hk == PFI_H_U8_LIN16 && ht->blk != NULL && ht->blk_n > 0;
+    int pair_rows = kv == 2 && p->hk == PFK_H_U8_LIN16 && ht->blk != NULL && ht->blk_n > 0;
     for (int y = y0; y < y1; y++) {
         const int32_t *sy = p->v.idx + (size_t)y * (size_t)kv;
         if (y + 1 < y1) prefetch_new_rows(j, plane, sy + kv, kv, tag, src_row_bytes);
@@ -148,11 +148,11 @@ static void band_task(void *ctx, int task, int worker) {
     size_t es = pf_dtype_size(p->dtype);
     size_t pix = es * (size_t)p->cn;
     switch (p->kind) {
-    case PFI_RZ_COPY:
+    case PFK_RZ_COPY:
         for (int y = y0; y < y1; y++)
             memcpy(pfi_row_ptr(j->dst, plane, y), pfi_row_ptr(j->src, plane, y), pix * (size_t)p->dw);
         break;
-    case PFI_RZ_NN:
+    case PFK_RZ_NN:
         if (p->dtype == PF_U8 && (p->cn == 3 || p->cn == 4)) {
             pfi_nnrow nr = {.nn_x = p->nn_x, .cn = p->cn, .safe_end = j->ht->nn_safe_end};
             for (int y = y0; y < y1; y++) {
@@ -166,7 +166,7 @@ static void band_task(void *ctx, int task, int worker) {
         for (int y = y0; y < y1; y++)
             pfi_rz_nn_row(p, pfi_row_ptr(j->src, plane, p->nn_y[y]), pfi_row_ptr(j->dst, plane, y), pix);
         break;
-    case PFI_RZ_AREA_FAST: {
+    case PFK_RZ_AREA_FAST: {
         const void *rows[64];
         const void **rp = p->afy <= 64 ? rows : malloc(sizeof(void *) * (size_t)p->afy);
         if (rp == NULL) { atomic_store(&j->failed, 1); return; }
@@ -179,7 +179,7 @@ static void band_task(void *ctx, int task, int worker) {
         if (rp != rows) free(rp);
         break;
     }
-    case PFI_RZ_SEP:
+    case PFK_RZ_SEP:
         sep_band(j, plane, y0, y1);
         break;
     }
@@ -202,7 +202,7 @@ pf_status pfi_resize_image(pf_stream *s, const pfi_resize_kernels *K, const pf_i
     int threads = pf_stream_threads(s);
     /* Enough bands to balance threads, but tall enough that each band's
      * row-cache warm-up (ksize rows) stays a small overhead. */
-    int min_rows = p->kind == PFI_RZ_SEP ? 8 : 16;
+    int min_rows = p->kind == PFK_RZ_SEP ? 8 : 16;
     int want = threads > 1 ? threads * 4 : 1;
     int per = (p->dh + want - 1) / want;
     if (per < min_rows) per = min_rows;

@@ -2,6 +2,7 @@
 #ifndef PF_CPU_RESIZE_EXEC_H
 #define PF_CPU_RESIZE_EXEC_H
 
+#include "cpu/kfamily.h"
 #include "ref/resize_rows.h"
 
 /* Resizes src into dst (host views already validated, same dtype and
@@ -10,11 +11,11 @@
 pf_status pfi_resize_image(pf_stream *s, const pfi_resize_kernels *K, const pf_image *src, const pf_image *dst,
                            pf_interp interp, bool antialias);
 
-/* Kernel table for an ISA level (resolved once per level, then cached). */
+/* Kernel table for an ISA level (the resize family of kfamily.h). */
 const pfi_resize_kernels *pfi_resize_kernels_for(pf_isa isa);
 
-/* Per-ISA tables; NULL when that ISA is not compiled in. Each fills only
- * the slots it accelerates, the rest stay at the lower level's kernels. */
+/* Per-ISA fills, compiled in only with that ISA. Each fills only the
+ * slots it accelerates, the rest stay at the lower level's kernels. */
 void pfi_resize_fill_sse4(pfi_resize_kernels *k);
 void pfi_resize_fill_avx2(pfi_resize_kernels *k);
 void pfi_resize_fill_avx512(pfi_resize_kernels *k);
@@ -25,8 +26,6 @@ void pfi_resize_fill_neon(pfi_resize_kernels *k);
  * VBMI kernel's byte-permute blocks stop. */
 int pfi_rz_h_u8_lin16_avx512(const pfi_hrow *r, int x0, int x1);
 
-/* Names of the slots, in pfi_resize_kernels.slot_isa order. */
-#define PFI_RESIZE_SLOTS 15
-extern const char *const pfi_resize_slot_names[PFI_RESIZE_SLOTS];
+extern pfi_kfamily pfi_resize_family;
 
 #endif

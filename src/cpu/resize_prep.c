@@ -66,7 +66,7 @@ static pf_status build_linear_pixel_tabs(const pfi_resize_plan *p, pfi_resize_pr
     return PF_OK;
 }
 
-/* Byte-permute blocks (pfi_hblock) for PFI_H_U8_LIN16: per 16 elements,
+/* Byte-permute blocks (pfi_hblock) for PFK_H_U8_LIN16: per 16 elements,
  * the fewest 64-byte windows (greedy, in element order) that hold every
  * tap. A window that would pass the row end is moved back to end at it.
  * The valid prefix stops at the first block needing more windows than
@@ -114,7 +114,7 @@ static pf_status build_htabs(const pfi_resize_plan *p, pfi_resize_prep *t, const
     int cn = p->cn, ks = p->h.ksize;
     size_t W = (size_t)p->dw * (size_t)cn;
     size_t es = pf_dtype_size(p->dtype);
-    int paired = p->hk == PFI_H_U8_I32 || p->hk == PFI_H_U8_LIN16;
+    int paired = p->hk == PFK_H_U8_I32 || p->hk == PFK_H_U8_LIN16;
     t->e_off = malloc(W * (size_t)ks * sizeof(int32_t));
     t->e_coef = malloc(W * (size_t)ks * sizeof(int32_t)); /* every coef type is 4 bytes */
     if (t->e_off == NULL || t->e_coef == NULL) return oom();
@@ -139,15 +139,15 @@ static pf_status build_htabs(const pfi_resize_plan *p, pfi_resize_prep *t, const
                     ((int32_t *)t->e_coef)[(size_t)(k / 2) * W + e] =
                         (int32_t)((uint32_t)(uint16_t)ic[0] | ((uint32_t)(uint16_t)ic[1] << 16));
                 }
-            } else if (p->hk == PFI_H_AA_U8) {
+            } else if (p->hk == PFK_H_AA_U8) {
                 ((int32_t *)t->e_coef)[dst_t] = p->h.acoef[src_t];
             } else {
                 ((float *)t->e_coef)[dst_t] = p->h.fcoef[src_t];
             }
         }
     }
-    if (p->hk == PFI_H_AA_U8 && (cn == 3 || cn == 4)) return build_pair_tabs(p, t);
-    if (p->hk == PFI_H_U8_LIN16) {
+    if (p->hk == PFK_H_AA_U8 && (cn == 3 || cn == 4)) return build_pair_tabs(p, t);
+    if (p->hk == PFK_H_U8_LIN16) {
         pf_status st = K->want_hblocks ? build_hblocks(p, t) : PF_OK;
         /* the per-pixel tables serve where the blocks do not reach */
         int blocks_cover = t->blk != NULL && (int64_t)t->blk_n * 16 == (int64_t)W;
@@ -173,8 +173,8 @@ pf_status pfi_resize_prep_build(pfi_resize_prep *r, const pfi_resize_key *k) {
     const pfi_resize_plan *p = &r->p;
     r->bytes = sizeof *r + (size_t)p->dw * 4 + (size_t)p->dh * 4 +
                (size_t)(p->h.n * p->h.ksize + p->v.n * p->v.ksize) * 14;
-    if (p->kind == PFI_RZ_SEP) st = build_htabs(p, r, k->K);
-    if (p->kind == PFI_RZ_NN && p->dtype == PF_U8) r->nn_safe_end = nn_safe_end(p);
+    if (p->kind == PFK_RZ_SEP) st = build_htabs(p, r, k->K);
+    if (p->kind == PFK_RZ_NN && p->dtype == PF_U8) r->nn_safe_end = nn_safe_end(p);
     if (st != PF_OK) pfi_resize_prep_free(r);
     return st;
 }

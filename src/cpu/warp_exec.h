@@ -6,30 +6,23 @@
 #define PF_CPU_WARP_EXEC_H
 
 #include "cpu/kfamily.h"
+#include "pixflow/ops.h"
 #include "ref/warp_rows.h"
 
-enum {
-    PFI_WARP_U8_NEAREST = 0, PFI_WARP_U8_LINEAR, PFI_WARP_U8_CUBIC, /* + interp */
-    PFI_WARP_AFFINE_U8_NEAREST, PFI_WARP_AFFINE_U8_LINEAR, PFI_WARP_AFFINE_U8_CUBIC, /* + interp */
-    PFI_WARP_REMAP_U8_NEAREST, PFI_WARP_REMAP_U8_LINEAR, PFI_WARP_REMAP_U8_CUBIC,    /* + interp */
-    PFI_WARP_AFFINE_XY, PFI_WARP_PERSP_XY, PFI_WARP_REMAP_XY, PFI_WARP_SLOTS
-};
+/* The u8 samplers, fused affine and fused remap kernels are indexed by
+ * interpolation (PF_INTERP_NEAREST, LINEAR, CUBIC: 0..2). */
+typedef struct pfi_warp_kernels {
+    pfi_warp_u8_row_fn u8_row[3];
+    pfi_warp_affine_u8_fn affine_u8[3];
+    pfi_warp_remap_u8_fn remap_u8[3];
+    pfi_warp_affine_xy_fn affine_xy;
+    pfi_warp_persp_xy_fn persp_xy;
+    pfi_warp_remap_xy_fn remap_xy;
+} pfi_warp_kernels;
 
 extern pfi_kfamily pfi_warp_family;
 
-void pfi_warp_fill_avx2(pfi_kfn *slots);
-void pfi_warp_fill_u8_avx2(pfi_kfn *slots);
-
-/* The u8 row sampler / fused affine kernel for interp (0..2). */
-static inline pfi_warp_u8_row_fn pfi_warp_u8_row(const pfi_ktable *k, int interp) {
-    return (pfi_warp_u8_row_fn)k->fn[PFI_WARP_U8_NEAREST + interp];
-}
-static inline pfi_warp_affine_u8_fn pfi_warp_affine_u8(const pfi_ktable *k, int interp) {
-    return (pfi_warp_affine_u8_fn)k->fn[PFI_WARP_AFFINE_U8_NEAREST + interp];
-}
-
-static inline pfi_warp_remap_u8_fn pfi_warp_remap_u8(const pfi_ktable *k, int interp) {
-    return (pfi_warp_remap_u8_fn)k->fn[PFI_WARP_REMAP_U8_NEAREST + interp];
-}
+void pfi_warp_fill_avx2(pfi_warp_kernels *k);
+void pfi_warp_fill_u8_avx2(pfi_warp_kernels *k);
 
 #endif

@@ -1,18 +1,14 @@
 /* pf_cvt_color GPU jobs: the decoded code (shared with the CPU path,
- * color_api.c), OpenCV's u8 HSV tables (the CPU reference's, copied into
+ * src/ops/color_code.c), OpenCV's u8 HSV tables (the CPU reference's, copied into
  * the arena) and one job per sample. */
 #include "cuda/color_jobs.h"
 
 #include <string.h>
 
 #include "core/error.h"
-#include "cpu/color_exec.h"
 #include "cuda/gpu_jobs.h"
+#include "ops/color_code.h"
 #include "ref/color_rows.h"
-
-_Static_assert((int)PFK_COLOR_RGB2RGB == (int)PFI_CK_RGB2RGB && (int)PFK_COLOR_HSV2RGB == (int)PFI_CK_HSV2RGB &&
-                   (int)PFK_COLOR_YCRCB2RGB == (int)PFI_CK_YCRCB2RGB,
-               "gpu_color.h kinds must equal pfi_color_kind");
 
 size_t pfi_gpu_color_bytes(int count, size_t *scratch_bytes) {
     *scratch_bytes = 0;
@@ -39,7 +35,7 @@ pf_status pfi_gpu_color_build(pfi_arena *a, int count, const pf_image src[], con
     b->swap = ci.swap;
     b->hrange = dt == PF_F32 ? 360 : ci.hrange_u8;
     /* the CPU reference's expressions (color_ref.c rgb2hsv / hsv2rgb) */
-    b->hscale = ci.kind == PFI_CK_RGB2HSV ? (float)b->hrange * (1.f / 360.f) : 6.0f / (float)b->hrange;
+    b->hscale = ci.kind == PFK_COLOR_RGB2HSV ? (float)b->hrange * (1.f / 360.f) : 6.0f / (float)b->hrange;
     b->esize = (int32_t)pf_dtype_size(dt);
     /* the alpha element's bytes first (little-endian: the low bytes) */
     if (dt == PF_U8) {

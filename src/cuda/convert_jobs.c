@@ -7,10 +7,6 @@
 #include "core/error.h"
 #include "cuda/gpu_jobs.h"
 
-_Static_assert((int)PFK_CVT_COPY == (int)PFI_CVT_COPY && (int)PFK_CVT_SCALE == (int)PFI_CVT_SCALE &&
-                   (int)PFK_CVT_NORM == (int)PFI_CVT_NORM,
-               "gpu_convert.h kinds must equal pfi_cvt_kind");
-
 size_t pfi_gpu_cvt_bytes(int count, size_t *scratch_bytes) {
     *scratch_bytes = 0;
     return pfi_arena_round(sizeof(pfk_cvt_batch)) + pfi_arena_round((size_t)count * sizeof(pfk_cvt_job));

@@ -4,7 +4,7 @@
 #ifndef PF_CUDA_CONVERT_JOBS_H
 #define PF_CUDA_CONVERT_JOBS_H
 
-#include "cpu/convert_exec.h"
+#include "ops/convert_args.h"
 #include "cuda/gpu_arena.h"
 #include "kernels/gpu_convert.h"
 #include "kernels/gpu_minmax.h"

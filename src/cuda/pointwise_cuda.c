@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "core/error.h"
-#include "cpu/convert_check.h"
+#include "ops/convert_args.h"
 #include "cuda/convert_jobs.h"
 #include "cuda/color_jobs.h"
 #include "cuda/cuda_ops.h"

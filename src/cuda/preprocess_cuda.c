@@ -6,7 +6,7 @@
  * whose sampler is not cheap (their decoded rectangles live in the
  * arena's device scratch); the others convert their taps on the fly. */
 #include "core/error.h"
-#include "cpu/preprocess_internal.h"
+#include "augment/preprocess_plan.h"
 #include "cuda/cuda_ops.h"
 #include "cuda/cuda_stream.h"
 #include "cuda/preprocess_jobs.h"

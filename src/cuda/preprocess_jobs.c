@@ -1,15 +1,16 @@
 /*
- * Job builder of the GPU fused preprocess. The geometry (crop, letterbox
- * rectangle, composed affine matrix), the warp's border values and the
- * normalization tables are the CPU plan's own (pfi_pp_geometry,
- * pfi_pp_warp_opts, plan->lut); the brightness and gamma tables are made
- * by the CPU ops on the 256 u8 values, so device and host compute the same
- * function by construction.
+ * Job builder of the GPU fused preprocess. Each sample's geometry (crop,
+ * letterbox rectangle, composed affine matrix), sampler and colour chain
+ * are the plan's decisions (pfi_pp_sample_of, augment/preprocess_plan.h),
+ * which the CPU backend executes too; the warp's border values and the
+ * normalization tables are the plan's (pfi_pp_warp_opts, plan->lut); the
+ * brightness and gamma tables are made by the public ops on the 256 u8
+ * values, so device and host compute the same function by construction.
  */
 #include <string.h>
 
 #include "core/error.h"
-#include "cpu/preprocess_internal.h"
+#include "augment/preprocess_plan.h"
 #include "cuda/preprocess_jobs.h"
 #include "cuda/resize_jobs.h"
 #include "cuda/warp_jobs.h"
@@ -79,49 +80,39 @@ static pf_status op_table(pfi_arena *a, table_op fn, double v, const uint8_t **d
     return PF_OK;
 }
 
-/* Chooses the canvas sampler of sample i and fills it. */
+/* Fills sample i's canvas sampler, as s chose it. */
 static pf_status fill_sampler(pfi_arena *a, const pf_preprocess_plan *plan, const pf_image *src,
-                              const pf_aug_params *p, const pfi_pp_geom *g, pfk_pp_job *j) {
+                              const pfi_pp_sample *s, pfk_pp_job *j) {
+    const pfi_pp_geom *g = &s->g;
     pf_image roi;
     pf_status st = pf_image_roi(src, g->cx, g->cy, g->cw, g->ch, &roi);
     if (st != PF_OK) return st;
-    if (!p->affine && g->cw == g->rw && g->ch == g->rh) { /* the resize is a copy */
-        j->sampler = PFK_PP_COPY;
+    j->sampler = s->sampler;
+    if (s->sampler == PFK_PP_COPY) {
         j->src = roi.data;
         j->src_stride = roi.row_stride;
         return PF_OK;
     }
-    if (p->affine) { /* crop -> the whole output through the composed inverse matrix */
-        j->sampler = PFK_PP_WARP;
+    if (s->sampler == PFK_PP_WARP) { /* crop -> the whole output through the composed inverse matrix */
         pf_warp_opts wo = pfi_pp_warp_opts(plan, src->channels);
         return pfi_gpu_warp_job_fill(a, &roi, g->rw, g->rh, g->m, 0, &wo, &j->geo.warp);
     }
-    j->sampler = PFK_PP_RESIZE;
     pf_resize_opts ro = resize_opts(plan);
     return pfi_gpu_resize_job_fill(a, &roi, g->rw, g->rh, &ro, &j->geo.resize);
 }
 
-/* Sample i's colour chain (mirrors pfi_pp_canvas_isa's decisions). */
-static pf_status fill_colour(pfi_arena *a, const pf_preprocess_plan *plan, const pf_image *src,
-                             const pf_aug_params *p, pfk_pp_job *j) {
-    int sc = src->channels;
+/* Sample i's colour chain, as s decided it. */
+static pf_status fill_colour(pfi_arena *a, const pfi_pp_sample *s, const pf_aug_params *p, pfk_pp_job *j) {
     pf_status st;
-    j->swap_first = plan->d.swap_rb && pfi_pp_needs_rgb(plan, src, p);
+    j->swap_first = s->swap_first;
     j->contrast_at = -1;
     for (int k = 0; k < 4; k++) {
-        int op = p->jitter_order[k], on;
-        switch (op) {
-        case PF_JITTER_BRIGHTNESS: on = p->brightness != 1.0f; break;
-        case PF_JITTER_CONTRAST: on = p->contrast != 1.0f; break;
-        case PF_JITTER_SATURATION: on = p->saturation != 1.0f && sc == 3; break;
-        default: on = p->hue != 0.0f && sc == 3; break;
-        }
-        j->ops[k] = (int8_t)(on ? op : PFK_PP_OP_NONE);
-        if (on && op == PF_JITTER_CONTRAST) j->contrast_at = k;
+        j->ops[k] = s->ops[k];
+        if (s->ops[k] == PF_JITTER_CONTRAST) j->contrast_at = k;
     }
     if (p->brightness != 1.0f && (st = op_table(a, bright_op, (double)p->brightness, &j->bright_lut)) != PF_OK)
         return st;
-    if (p->gamma != 1.0f && (st = op_table(a, gamma_op, (double)p->gamma, &j->gamma_lut)) != PF_OK) return st;
+    if (s->gamma && (st = op_table(a, gamma_op, (double)p->gamma, &j->gamma_lut)) != PF_OK) return st;
     /* the CPU ops' factor conversions: ratio = (float)f, alpha = (float)(1 - f) */
     double f = (double)p->contrast;
     j->con_ratio = (float)f;
@@ -137,12 +128,10 @@ static pf_status fill_colour(pfi_arena *a, const pf_preprocess_plan *plan, const
         *h = 0;
         j->con_sum = d;
     }
-    j->gray3 = p->grayscale && sc == 3;
-    j->gray1 = plan->d.out_channels == 1 && sc == 3;
-    j->cc = sc == 1 || j->gray1 ? 1 : 3;
-    /* output channel order (the emit pass's): the swap when not done first */
-    int swap = plan->d.swap_rb && j->cc == 3 && !j->swap_first;
-    for (int c = 0; c < 4; c++) j->order[c] = (int8_t)(j->cc == 1 ? 0 : swap && c < 3 ? 2 - c : c);
+    j->gray3 = s->gray3;
+    j->gray1 = s->gray1;
+    j->cc = s->cc;
+    for (int c = 0; c < 4; c++) j->order[c] = s->order[c];
     return PF_OK;
 }
 
@@ -227,8 +216,9 @@ pf_status pfi_gpu_preprocess_build_yuv(pfi_arena *a, const pf_preprocess_plan *p
     b->cheap = 1;
     for (int i = 0; i < count; i++) {
         pf_aug_params p = params_at(params, i);
-        pfi_pp_geom g;
-        pfi_pp_geometry(plan, &src[i], &p, &g);
+        pfi_pp_sample smp;
+        pfi_pp_sample_of(plan, &src[i], &p, &smp);
+        const pfi_pp_geom g = smp.g;
         pfk_pp_job *j = &jobs[i];
         j->sc = src[i].channels;
         j->rw = g.rw;
@@ -237,9 +227,9 @@ pf_status pfi_gpu_preprocess_build_yuv(pfi_arena *a, const pf_preprocess_plan *p
         j->top = g.top;
         j->flip_h = p.flip_h;
         j->flip_v = p.flip_v;
-        pf_status st = fill_sampler(a, plan, &src[i], &p, &g, j);
+        pf_status st = fill_sampler(a, plan, &src[i], &smp, j);
         if (st == PF_OK && yuv && yuv[i]) st = set_yuv_source(yuv[i], &g, i, j);
-        if (st == PF_OK) st = fill_colour(a, plan, &src[i], &p, j);
+        if (st == PF_OK) st = fill_colour(a, &smp, &p, j);
         if (st != PF_OK) return st;
         b->cheap = b->cheap && pfk_pp_job_cheap(j);
         fill_output(plan, dst, i, j);

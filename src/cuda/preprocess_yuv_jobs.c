@@ -2,8 +2,9 @@
  * Job builder of the GPU fused preprocess of 4:2:0 frames. Everything
  * geometric is the CPU path's: the plan's geometry of the frame-sized
  * shape, the even-widened rectangle (pfi_pp_yuv_rect), the crop shifted
- * into it (video_preprocess.c's `local` geometry), the code's meaning
- * (pfi_yuv_decode_code) and the coefficient tables (pfi_yuv_coeffs).
+ * into it (as src/cpu/preprocess_yuv_cpu.c's `local` geometry), the
+ * code's meaning (pfi_yuv_decode_code) and the coefficient tables
+ * (pfi_yuv_coeffs).
  * Per sample: cheap samplers (pfi_gpu_pp_yuv_on_the_fly) convert their
  * taps inside the preprocess kernel (no scratch, no conversion pass); the
  * others get their rectangle converted into scratch first. A batch of
@@ -13,8 +14,8 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "cpu/preprocess_internal.h"
-#include "cpu/yuv_exec.h"
+#include "augment/preprocess_plan.h"
+#include "ops/yuv_code.h"
 #include "cuda/preprocess_jobs.h"
 #include "cuda/preprocess_yuv_jobs.h"
 

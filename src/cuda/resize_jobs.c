@@ -11,17 +11,6 @@
 #include "cuda/resize_jobs.h"
 #include "ref/resize_plan.h"
 
-_Static_assert(PFK_RZ_COPY == (int)PFI_RZ_COPY && PFK_RZ_NN == (int)PFI_RZ_NN &&
-                   PFK_RZ_AREA_FAST == (int)PFI_RZ_AREA_FAST && PFK_RZ_SEP == (int)PFI_RZ_SEP,
-               "pfk/pfi resize kinds differ");
-_Static_assert(PFK_H_U8_I32 == (int)PFI_H_U8_I32 && PFK_H_U8_LIN16 == (int)PFI_H_U8_LIN16 &&
-                   PFK_H_F32 == (int)PFI_H_F32 && PFK_H_AA_U8 == (int)PFI_H_AA_U8,
-               "pfk/pfi horizontal kinds differ");
-_Static_assert(PFK_V_U8_LINEAR == (int)PFI_V_U8_LINEAR && PFK_V_U8_FIX22 == (int)PFI_V_U8_FIX22 &&
-                   PFK_V_U8_CUBIC == (int)PFI_V_U8_CUBIC && PFK_V_F32 == (int)PFI_V_F32 &&
-                   PFK_V_AA_U8 == (int)PFI_V_AA_U8,
-               "pfk/pfi vertical kinds differ");
-
 /* Taps per output along one axis, an upper bound of what the plan
  * builders use: Pillow's support widened by the downscale factor
  * (antialias), OpenCV's area cells (non-integer AREA downscale), else at
@@ -117,30 +106,30 @@ pf_status pfi_gpu_resize_job_fill(pfi_arena *a, const pf_image *src, int32_t dst
     job->vsplit = p.vsplit;
     const void *d = NULL;
     switch (p.kind) {
-    case PFI_RZ_COPY:
+    case PFK_RZ_COPY:
         break;
-    case PFI_RZ_NN:
+    case PFK_RZ_NN:
         st = put(a, p.nn_x, (size_t)dst_w * sizeof(int32_t), &d);
         job->nn_x = d;
         if (st == PF_OK) st = put(a, p.nn_y, (size_t)dst_h * sizeof(int32_t), &d);
         job->nn_y = d;
         break;
-    case PFI_RZ_AREA_FAST:
+    case PFK_RZ_AREA_FAST:
         job->afx = p.afx;
         job->afy = p.afy;
         break;
-    case PFI_RZ_SEP: {
+    case PFK_RZ_SEP: {
         job->hk = (int32_t)p.hk;
         job->vk = (int32_t)p.vk;
         job->kh = p.h.ksize;
         job->kv = p.v.ksize;
-        int h_i16 = p.hk == PFI_H_U8_I32 || p.hk == PFI_H_U8_LIN16;
-        st = put_axis(a, &p.h, h_i16, p.hk == PFI_H_AA_U8, p.hk == PFI_H_F32, &job->h_idx, &job->h_icoef,
+        int h_i16 = p.hk == PFK_H_U8_I32 || p.hk == PFK_H_U8_LIN16;
+        st = put_axis(a, &p.h, h_i16, p.hk == PFK_H_AA_U8, p.hk == PFK_H_F32, &job->h_idx, &job->h_icoef,
                       &job->h_acoef, &job->h_fcoef);
-        int v_i16 = p.vk == PFI_V_U8_LINEAR || p.vk == PFI_V_U8_FIX22 || p.vk == PFI_V_U8_CUBIC;
-        int v_f32 = p.vk == PFI_V_F32 || p.vk == PFI_V_U8_CUBIC;
+        int v_i16 = p.vk == PFK_V_U8_LINEAR || p.vk == PFK_V_U8_FIX22 || p.vk == PFK_V_U8_CUBIC;
+        int v_f32 = p.vk == PFK_V_F32 || p.vk == PFK_V_U8_CUBIC;
         if (st == PF_OK)
-            st = put_axis(a, &p.v, v_i16, p.vk == PFI_V_AA_U8, v_f32, &job->v_idx, &job->v_icoef, &job->v_acoef,
+            st = put_axis(a, &p.v, v_i16, p.vk == PFK_V_AA_U8, v_f32, &job->v_idx, &job->v_icoef, &job->v_acoef,
                           &job->v_fcoef);
         break;
     }

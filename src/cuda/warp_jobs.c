@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "cpu/warp_matrix.h"
+#include "ops/warp_matrix.h"
 #include "cuda/warp_jobs.h"
 #include "cuda/gpu_jobs.h"
 

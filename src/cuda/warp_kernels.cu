@@ -30,7 +30,7 @@ __global__ void pfi_cuda_warp_fixed(const pfk_warp_batch *b, int32_t n0, int32_t
     pfk_warp_at_as(b, n0 + (int32_t)blockIdx.z, x, y, INTERP, IS_U8);
 }
 
-/* variant: pfi_gpu_warp_variant (-1 = generic). */
+/* variant: pfi_gpu_warp_variant (2 * interp + is_u8, -1 = generic). */
 extern "C" int pfi_cu_launch_warp(void *stream, const void *dev_batch, pfi_grid g, int variant) {
     const pfk_warp_batch *b = (const pfk_warp_batch *)dev_batch;
     cudaStream_t s = (cudaStream_t)stream;
@@ -38,12 +38,12 @@ extern "C" int pfi_cu_launch_warp(void *stream, const void *dev_batch, pfi_grid 
     return (int)pfi_cu_chunks(pfi_cu_blocks(g.w, 32), pfi_cu_blocks(g.h, 8), g.n,
                               [&](dim3 grid, int32_t n0, int32_t by0) {
         switch (variant) {
-        case 0: pfi_cuda_warp_fixed<0, 0><<<grid, block, 0, s>>>(b, n0, by0); break;
-        case 1: pfi_cuda_warp_fixed<0, 1><<<grid, block, 0, s>>>(b, n0, by0); break;
-        case 2: pfi_cuda_warp_fixed<1, 0><<<grid, block, 0, s>>>(b, n0, by0); break;
-        case 3: pfi_cuda_warp_fixed<1, 1><<<grid, block, 0, s>>>(b, n0, by0); break;
-        case 4: pfi_cuda_warp_fixed<2, 0><<<grid, block, 0, s>>>(b, n0, by0); break;
-        case 5: pfi_cuda_warp_fixed<2, 1><<<grid, block, 0, s>>>(b, n0, by0); break;
+        case 2 * PF_INTERP_NEAREST + 0: pfi_cuda_warp_fixed<PF_INTERP_NEAREST, 0><<<grid, block, 0, s>>>(b, n0, by0); break;
+        case 2 * PF_INTERP_NEAREST + 1: pfi_cuda_warp_fixed<PF_INTERP_NEAREST, 1><<<grid, block, 0, s>>>(b, n0, by0); break;
+        case 2 * PF_INTERP_LINEAR + 0: pfi_cuda_warp_fixed<PF_INTERP_LINEAR, 0><<<grid, block, 0, s>>>(b, n0, by0); break;
+        case 2 * PF_INTERP_LINEAR + 1: pfi_cuda_warp_fixed<PF_INTERP_LINEAR, 1><<<grid, block, 0, s>>>(b, n0, by0); break;
+        case 2 * PF_INTERP_CUBIC + 0: pfi_cuda_warp_fixed<PF_INTERP_CUBIC, 0><<<grid, block, 0, s>>>(b, n0, by0); break;
+        case 2 * PF_INTERP_CUBIC + 1: pfi_cuda_warp_fixed<PF_INTERP_CUBIC, 1><<<grid, block, 0, s>>>(b, n0, by0); break;
         default: pfi_cuda_warp<<<grid, block, 0, s>>>(b, n0, by0); break;
         }
     });

@@ -3,7 +3,7 @@
 #include "cuda/yuv_jobs.h"
 
 #include "core/error.h"
-#include "cpu/yuv_exec.h"
+#include "ops/yuv_code.h"
 #include "cuda/gpu_jobs.h"
 
 size_t pfi_gpu_yuv_bytes(int count, size_t *scratch_bytes) {

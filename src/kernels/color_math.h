@@ -16,6 +16,17 @@
 
 #include "kernels/pf_hd.h"
 
+/* What a colour conversion does (pfi_color_desc.kind, the GPU jobs' kind). */
+typedef enum pfk_color_kind {
+    PFK_COLOR_RGB2RGB = 0, /* channel swap and/or alpha add/drop (3|4 -> 3|4) */
+    PFK_COLOR_RGB2GRAY,    /* 3|4 -> 1 */
+    PFK_COLOR_GRAY2RGB,    /* 1 -> 3|4 */
+    PFK_COLOR_RGB2HSV,     /* 3|4 -> 3 */
+    PFK_COLOR_HSV2RGB,     /* 3 -> 3|4 */
+    PFK_COLOR_RGB2YCRCB,   /* 3|4 -> 3 */
+    PFK_COLOR_YCRCB2RGB    /* 3 -> 3|4 */
+} pfk_color_kind;
+
 /* Gray: OpenCV's Rec.601 luma with 15-bit weights for integers (they sum
  * to 1 << 15) and the float weights 0.299 / 0.587 / 0.114 otherwise. */
 #define PFK_GRAY_SHIFT 15

@@ -22,6 +22,13 @@
 #include "kernels/pf_hd.h"
 #include "pixflow/core.h"
 
+/* What an element map does (pfi_cvt_xform.kind, the GPU jobs' kind). */
+enum pfk_cvt_kind {
+    PFK_CVT_COPY = 0,  /* same dtype, no value change (reformat, split, merge) */
+    PFK_CVT_SCALE = 1, /* OpenCV Mat::convertTo(dst, ddepth, alpha, beta) */
+    PFK_CVT_NORM = 2   /* (x * scale - mean[c]) / std[c] in f32 */
+};
+
 PF_HD uint32_t pfk_f32_bits(float f) {
     uint32_t u;
     memcpy(&u, &f, sizeof u);

@@ -15,17 +15,6 @@
 #include "kernels/color_math.h"
 #include "pixflow/core.h"
 
-/* Conversion kinds: the values of pfi_color_kind (src/ref/color_rows.h). */
-enum {
-    PFK_COLOR_RGB2RGB = 0, /* swap and/or alpha add/drop, 3|4 -> 3|4 */
-    PFK_COLOR_RGB2GRAY,
-    PFK_COLOR_GRAY2RGB,
-    PFK_COLOR_RGB2HSV,
-    PFK_COLOR_HSV2RGB,
-    PFK_COLOR_RGB2YCRCB,
-    PFK_COLOR_YCRCB2RGB
-};
-
 typedef struct pfk_color_job {
     const uint8_t *src;
     uint8_t *dst;

@@ -15,9 +15,6 @@
 
 #include "kernels/convert_math.h"
 
-/* The values of enum pfi_cvt_kind (src/ref/convert_rows.h). */
-enum { PFK_CVT_COPY = 0, PFK_CVT_SCALE = 1, PFK_CVT_NORM = 2 };
-
 /* The transform of one sample (the fields of pfi_cvt_xform). */
 typedef struct pfk_cvt_xf {
     int32_t kind;

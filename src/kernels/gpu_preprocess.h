@@ -30,11 +30,7 @@
 #include "kernels/gpu_yuv_crop.h"
 #include "kernels/pf_hd.h"
 #include "kernels/photo_math.h"
-
-/* Where the canvas value comes from. */
-enum { PFK_PP_COPY = 0, PFK_PP_RESIZE = 1, PFK_PP_WARP = 2 };
-/* Colour ops as stored in pfk_pp_job.ops (PF_JITTER_* values), or none. */
-enum { PFK_PP_OP_NONE = -1, PFK_PP_OP_BRIGHT = 0, PFK_PP_OP_CONTRAST = 1, PFK_PP_OP_SAT = 2, PFK_PP_OP_HUE = 3 };
+#include "kernels/preprocess_chain.h"
 
 typedef struct pfk_pp_job {
     int32_t sampler;          /* PFK_PP_* */
@@ -193,12 +189,12 @@ PF_HD int32_t pfk_pp_canvas(const pfk_pp_job *j, int cheap, int32_t x, int32_t y
     }
     for (int32_t k = 0; k < upto; k++) {
         switch (j->ops[k]) {
-        case PFK_PP_OP_BRIGHT:
+        case PF_JITTER_BRIGHTNESS:
             for (int32_t c = 0; c < ch; c++) px[c] = j->bright_lut[px[c]];
             break;
-        case PFK_PP_OP_CONTRAST: pfk_pp_contrast(j, px, ch, con_other); break;
-        case PFK_PP_OP_SAT: pfk_saturation_px_u8(px, px, j->sat_ratio, j->sat_alpha); break;
-        case PFK_PP_OP_HUE: pfk_hue_px_u8(px, px, j->hue); break;
+        case PF_JITTER_CONTRAST: pfk_pp_contrast(j, px, ch, con_other); break;
+        case PF_JITTER_SATURATION: pfk_saturation_px_u8(px, px, j->sat_ratio, j->sat_alpha); break;
+        case PF_JITTER_HUE: pfk_hue_px_u8(px, px, j->hue); break;
         default: break;
         }
     }

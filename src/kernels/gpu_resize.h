@@ -22,13 +22,6 @@
 #include "kernels/gpu_mem.h"
 #include "kernels/resize_math.h"
 
-/* Plan kinds (numerically equal to pfi_rz_kind / pfi_h_kind / pfi_v_kind;
- * resize_jobs.c checks that at compile time). */
-enum { PFK_RZ_COPY = 0, PFK_RZ_NN = 1, PFK_RZ_AREA_FAST = 2, PFK_RZ_SEP = 3 };
-enum { PFK_H_U8_I32 = 0, PFK_H_U8_LIN16 = 1, PFK_H_F32 = 2, PFK_H_AA_U8 = 3 };
-enum { PFK_V_U8_LINEAR = 0, PFK_V_U8_FIX22 = 1, PFK_V_U8_CUBIC = 2, PFK_V_F32 = 3, PFK_V_AA_U8 = 4 };
-/* Element types. */
-enum { PFK_RZ_T_U8 = 0, PFK_RZ_T_U16 = 1, PFK_RZ_T_F32 = 2 };
 
 /* One sample. Pointers are device addresses (emulated arena: host). */
 typedef struct pfk_resize_job {
@@ -81,7 +74,7 @@ PF_HD const uint8_t *pfk_rz_src_row(const pfk_resize_job *j, int32_t plane, int3
  * as the CPU's buffer holds it. Pads (zero weights) are included, as the
  * reference loops over all ksize taps. */
 
-/* PFI_H_U8_I32: int32 sum of u8 x int16 (exact in any order). */
+/* PFK_H_U8_I32: int32 sum of u8 x int16 (exact in any order). */
 PF_HD int32_t pfk_rz_h_i32(const pfk_resize_job *j, const uint8_t *row, int32_t e) {
     int32_t dx = e / j->cn, c = e - dx * j->cn;
     const int32_t *ix = j->h_idx + (ptrdiff_t)dx * j->kh;
@@ -91,7 +84,7 @@ PF_HD int32_t pfk_rz_h_i32(const pfk_resize_job *j, const uint8_t *row, int32_t 
     return s;
 }
 
-/* PFI_H_U8_LIN16: the two-tap sum pre-shifted by 4, as int16. */
+/* PFK_H_U8_LIN16: the two-tap sum pre-shifted by 4, as int16. */
 PF_HD int16_t pfk_rz_lin16_v(uint8_t a, uint8_t b, int16_t w0, int16_t w1) {
     int32_t s = a * w0 + b * w1;
     return (int16_t)(s >> 4);
@@ -101,7 +94,7 @@ PF_HD int16_t pfk_rz_lin16(const uint8_t *row, int32_t o0, int32_t o1, int16_t w
     return pfk_rz_lin16_v(row[o0], row[o1], w0, w1);
 }
 
-/* u8 LINEAR (PFI_H_U8_LIN16 + PFI_V_U8_LINEAR) for pixel x, channel c
+/* u8 LINEAR (PFK_H_U8_LIN16 + PFK_V_U8_LINEAR) for pixel x, channel c
  * of a plane, both passes (the vertical one: OpenCV's pmulhw steps). */
 PF_HD uint8_t pfk_rz_linear_u8(const pfk_resize_job *j, int32_t plane, int32_t x, int32_t y, int32_t c) {
     const int32_t *ix = j->h_idx + (ptrdiff_t)x * 2, *sy = j->v_idx + (ptrdiff_t)y * 2;
@@ -111,7 +104,7 @@ PF_HD uint8_t pfk_rz_linear_u8(const pfk_resize_job *j, int32_t plane, int32_t x
                              pfk_rz_lin16(pfk_rz_src_row(j, plane, sy[1]), o0, o1, w[0], w[1]), bt[0], bt[1]);
 }
 
-/* PFI_H_F32: float sum, taps left to right. */
+/* PFK_H_F32: float sum, taps left to right. */
 PF_HD float pfk_rz_h_f32(const pfk_resize_job *j, const uint8_t *row, int32_t e) {
     int32_t dx = e / j->cn, c = e - dx * j->cn;
     const int32_t *ix = j->h_idx + (ptrdiff_t)dx * j->kh;
@@ -121,7 +114,7 @@ PF_HD float pfk_rz_h_f32(const pfk_resize_job *j, const uint8_t *row, int32_t e)
     return v;
 }
 
-/* PFI_H_AA_U8: Pillow's 22-bit pass, clipped to u8. */
+/* PFK_H_AA_U8: Pillow's 22-bit pass, clipped to u8. */
 PF_HD uint8_t pfk_rz_h_aa(const pfk_resize_job *j, const uint8_t *row, int32_t e) {
     int32_t dx = e / j->cn, c = e - dx * j->cn;
     const int32_t *ix = j->h_idx + (ptrdiff_t)dx * j->kh;
@@ -168,7 +161,7 @@ PF_HD uint8_t pfk_rz_sep_u8(const pfk_resize_job *j, int32_t plane, int32_t y, i
     }
 }
 
-/* PFI_V_F32 over float horizontal sums: nested (last tap first) on
+/* PFK_V_F32 over float horizontal sums: nested (last tap first) on
  * [0, vsplit), left to right after; the caller saturates. */
 PF_HD float pfk_rz_sep_f(const pfk_resize_job *j, int32_t plane, int32_t y, int32_t e) {
     const int32_t *sy = j->v_idx + (ptrdiff_t)y * j->kv;

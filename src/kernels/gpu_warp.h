@@ -20,7 +20,6 @@
 #include "kernels/warp_math.h"
 #include "pixflow/core.h"
 
-#define PFK_WARP_TRANSPARENT 5 /* PF_BORDER_TRANSPARENT */
 
 /* One sample. Pointers are device addresses (host addresses in tests). */
 typedef struct pfk_warp_job {
@@ -33,8 +32,8 @@ typedef struct pfk_warp_job {
     int32_t planes;       /* HWC 1, CHW channels */
     int32_t dtype;        /* PF_U8, PF_U16 or PF_F32 */
     int32_t esize;        /* bytes per element */
-    int32_t interp;       /* 0 NEAREST, 1 LINEAR, 2 CUBIC */
-    int32_t border;       /* pf_border value or PFK_WARP_TRANSPARENT */
+    int32_t interp;       /* PF_INTERP_NEAREST, LINEAR or CUBIC */
+    int32_t border;       /* pf_border value or PF_BORDER_TRANSPARENT */
     int32_t perspective;  /* 0 affine (m[0..5]), 1 perspective (m[0..8]) */
     int32_t persp_bw;     /* perspective: OpenCV's block width (pfk_persp_block_w) */
     double m[9];          /* dst -> src */
@@ -62,7 +61,7 @@ typedef struct pfk_warp_batch {
  * of pixel x is x rounded down to one. */
 PF_HD void pfk_warp_position(const pfk_warp_job *j, int interp, int32_t x, int32_t y, int32_t *sx, int32_t *sy,
                              int32_t *e) {
-    int nearest = interp == 0;
+    int nearest = interp == PF_INTERP_NEAREST;
     int16_t ix, iy;
     uint16_t a;
     if (j->perspective) {
@@ -83,13 +82,13 @@ PF_HD void pfk_warp_position(const pfk_warp_job *j, int interp, int32_t x, int32
 /* The weights of table entry e: 2x2 (LINEAR) or 4x4 (CUBIC), integer
  * (u8) and float (u16/f32), the same entries as pfi_warp_tab_i/_f. */
 PF_HD void pfk_warp_weights(int interp, int32_t e, float wf[16], int16_t wi[16]) {
-    if (interp != 0) pfk_warp_table_entry(interp == 2, e, wf, wi);
+    if (interp != PF_INTERP_NEAREST) pfk_warp_table_entry(interp == PF_INTERP_CUBIC, e, wf, wi);
 }
 
 /* ------------------------------------------------------------ sampling */
 
 PF_HD int32_t pfk_warp_bidx(const pfk_warp_job *j, int32_t p, int32_t len) {
-    return pfk_border_index(p, len, j->border == PFK_WARP_TRANSPARENT ? PFK_BORDER_REFLECT_101 : j->border);
+    return pfk_border_index(p, len, j->border == PF_BORDER_TRANSPARENT ? PF_BORDER_REFLECT_101 : j->border);
 }
 
 /* Source column/row of a tap at (sx, sy) after the border rule: as they
@@ -122,12 +121,12 @@ enum { PFK_WARP_LEAVE = 0, PFK_WARP_CVAL, PFK_WARP_INSIDE, PFK_WARP_BORDER };
 
 PF_HD int pfk_warp_class(const pfk_warp_job *j, int interp, int32_t sx, int32_t sy) {
     int32_t w = j->src_w, h = j->src_h;
-    int transparent = j->border == PFK_WARP_TRANSPARENT, constant = j->border == PFK_BORDER_CONSTANT;
-    if (interp == 0) {
+    int transparent = j->border == PF_BORDER_TRANSPARENT, constant = j->border == PF_BORDER_CONSTANT;
+    if (interp == PF_INTERP_NEAREST) {
         if ((uint32_t)sx < (uint32_t)w && (uint32_t)sy < (uint32_t)h) return PFK_WARP_INSIDE;
         return transparent ? PFK_WARP_LEAVE : PFK_WARP_BORDER;
     }
-    if (interp == 1) {
+    if (interp == PF_INTERP_LINEAR) {
         if ((uint32_t)sx < (uint32_t)(w - 1) && (uint32_t)sy < (uint32_t)(h - 1)) return PFK_WARP_INSIDE;
         if (transparent) return PFK_WARP_LEAVE;
         if (constant && (sx >= w || sx + 1 < 0 || sy >= h || sy + 1 < 0)) return PFK_WARP_CVAL;
@@ -147,12 +146,12 @@ PF_HD uint8_t pfk_warp_elem_u8(const pfk_warp_job *j, int interp, const uint8_t 
                                int32_t sy, const int16_t *wi, int32_t c, int32_t ch) {
     if (cls == PFK_WARP_CVAL) return j->cval.u8[ch];
     int inside = cls == PFK_WARP_INSIDE;
-    if (interp == 0) {
+    if (interp == PF_INTERP_NEAREST) {
         int32_t bx, by;
         pfk_warp_tap_pos(j, inside, sx, sy, &bx, &by);
         return (uint8_t)pfk_warp_tap_i(j, plane, bx, by, c, ch);
     }
-    if (interp == 1) {
+    if (interp == PF_INTERP_LINEAR) {
         int32_t bx0, by0, bx1, by1;
         pfk_warp_tap_pos(j, inside, sx, sy, &bx0, &by0);
         pfk_warp_tap_pos(j, inside, sx + 1, sy + 1, &bx1, &by1);
@@ -189,12 +188,12 @@ PF_HD float pfk_warp_elem_f(const pfk_warp_job *j, int interp, const uint8_t *pl
                             int32_t sy, const float *wf, int32_t c, int32_t ch) {
     if (cls == PFK_WARP_CVAL) return pfk_warp_tap_f(j, plane, -1, -1, c, ch);
     int inside = cls == PFK_WARP_INSIDE;
-    if (interp == 0) {
+    if (interp == PF_INTERP_NEAREST) {
         int32_t bx, by;
         pfk_warp_tap_pos(j, inside, sx, sy, &bx, &by);
         return pfk_warp_tap_f(j, plane, bx, by, c, ch);
     }
-    if (interp == 1) {
+    if (interp == PF_INTERP_LINEAR) {
         int32_t bx0, by0, bx1, by1;
         pfk_warp_tap_pos(j, inside, sx, sy, &bx0, &by0);
         pfk_warp_tap_pos(j, inside, sx + 1, sy + 1, &bx1, &by1);
@@ -246,9 +245,9 @@ PF_HD int pfk_warp_u8_channels(const pfk_warp_job *j, int interp, int32_t x, int
 
 PF_HD int pfk_warp_u8_channels_any(const pfk_warp_job *j, int32_t x, int32_t y, int32_t c0, int32_t nc,
                                    uint8_t *out) {
-    if (j->interp == 0) return pfk_warp_u8_channels(j, 0, x, y, c0, nc, out);
-    if (j->interp == 1) return pfk_warp_u8_channels(j, 1, x, y, c0, nc, out);
-    return pfk_warp_u8_channels(j, 2, x, y, c0, nc, out);
+    if (j->interp == PF_INTERP_NEAREST) return pfk_warp_u8_channels(j, PF_INTERP_NEAREST, x, y, c0, nc, out);
+    if (j->interp == PF_INTERP_LINEAR) return pfk_warp_u8_channels(j, PF_INTERP_LINEAR, x, y, c0, nc, out);
+    return pfk_warp_u8_channels(j, PF_INTERP_CUBIC, x, y, c0, nc, out);
 }
 
 /* Channel c of output pixel (x, y) of a u8 HWC job (the fused
@@ -313,15 +312,15 @@ PF_HD void pfk_warp_at_as(const pfk_warp_batch *b, int32_t n, int32_t x, int32_t
 PF_HD void pfk_warp_at(const pfk_warp_batch *b, int32_t n, int32_t x, int32_t y) {
     const pfk_warp_job *j = &b->jobs[n];
     int is_u8 = j->dtype == PF_U8;
-    if (j->interp == 0) {
-        if (is_u8) pfk_warp_at_as(b, n, x, y, 0, 1);
-        else pfk_warp_at_as(b, n, x, y, 0, 0);
-    } else if (j->interp == 1) {
-        if (is_u8) pfk_warp_at_as(b, n, x, y, 1, 1);
-        else pfk_warp_at_as(b, n, x, y, 1, 0);
+    if (j->interp == PF_INTERP_NEAREST) {
+        if (is_u8) pfk_warp_at_as(b, n, x, y, PF_INTERP_NEAREST, 1);
+        else pfk_warp_at_as(b, n, x, y, PF_INTERP_NEAREST, 0);
+    } else if (j->interp == PF_INTERP_LINEAR) {
+        if (is_u8) pfk_warp_at_as(b, n, x, y, PF_INTERP_LINEAR, 1);
+        else pfk_warp_at_as(b, n, x, y, PF_INTERP_LINEAR, 0);
     } else {
-        if (is_u8) pfk_warp_at_as(b, n, x, y, 2, 1);
-        else pfk_warp_at_as(b, n, x, y, 2, 0);
+        if (is_u8) pfk_warp_at_as(b, n, x, y, PF_INTERP_CUBIC, 1);
+        else pfk_warp_at_as(b, n, x, y, PF_INTERP_CUBIC, 0);
     }
 }
 

@@ -6,6 +6,37 @@
 
 #include "kernels/pf_hd.h"
 
+/* The resize plan's kinds (src/ref/resize_plan.h), shared by the CPU
+ * executor and the GPU jobs. */
+typedef enum pfk_rz_kind {
+    PFK_RZ_COPY,      /* same size: plain copy (cv::resize does this too) */
+    PFK_RZ_NN,        /* nearest / nearest-exact: xofs + yofs lookups */
+    PFK_RZ_AREA_FAST, /* OpenCV integer-factor area average */
+    PFK_RZ_SEP        /* separable: horizontal taps into a row cache, then vertical taps */
+} pfk_rz_kind;
+
+/* Horizontal pass arithmetic (source row -> buffer row). */
+typedef enum pfk_h_kind {
+    PFK_H_U8_I32,   /* u8 src, int16 coefs, int32 sums (OpenCV fixed point) */
+    PFK_H_U8_LIN16, /* u8 LINEAR: as PFK_H_U8_I32 with 2 taps, stored as int16 sum >> 4
+                       (the pre-shift of OpenCV's u8 linear vertical step; < 2^15) */
+    PFK_H_F32,      /* u8/u16/f32 src, float coefs, float sums left-to-right */
+    PFK_H_AA_U8     /* u8 src, int32 22-bit coefs, Pillow clip8 to a u8 buffer */
+} pfk_h_kind;
+
+/* Vertical pass arithmetic (ksize buffer rows -> destination row). */
+typedef enum pfk_v_kind {
+    PFK_V_U8_LINEAR,   /* OpenCV u8 linear on PFK_H_U8_LIN16 rows (mulhi, +2 >>2) */
+    PFK_V_U8_FIX22,    /* int sums, (s + 2^21) >> 22 */
+    PFK_V_U8_CUBIC,    /* float on [0, split), FIX22 on [split, width) */
+    PFK_V_F32,         /* float sums; left-to-right on [split, width), nested
+                          (innermost last tap first) on [0, split) */
+    PFK_V_AA_U8        /* u8 rows, 22-bit coefs, Pillow clip8 */
+} pfk_v_kind;
+
+/* Element types of the float passes (the CPU tables' h_f32 / v_f32 index). */
+enum { PFK_RZ_T_U8 = 0, PFK_RZ_T_U16 = 1, PFK_RZ_T_F32 = 2, PFK_RZ_T_COUNT = 3 };
+
 /* OpenCV's fixed point: 11-bit coefficients (INTER_RESIZE_COEF_BITS). */
 #define PFK_COEF_BITS 11
 #define PFK_COEF_ONE (1 << PFK_COEF_BITS)

@@ -184,12 +184,12 @@ static void hsv2rgb(const void *src, void *dst, int32_t n, const pfi_color_desc 
 
 void pfi_color_row_ref(const void *src, void *dst, int32_t n, const pfi_color_desc *d) {
     switch (d->kind) {
-    case PFI_CK_RGB2RGB: rgb2rgb(src, dst, n, d); break;
-    case PFI_CK_RGB2GRAY: rgb2gray(src, dst, n, d); break;
-    case PFI_CK_GRAY2RGB: gray2rgb(src, dst, n, d); break;
-    case PFI_CK_RGB2HSV: rgb2hsv(src, dst, n, d); break;
-    case PFI_CK_HSV2RGB: hsv2rgb(src, dst, n, d); break;
-    case PFI_CK_RGB2YCRCB: rgb2ycrcb(src, dst, n, d); break;
-    case PFI_CK_YCRCB2RGB: ycrcb2rgb(src, dst, n, d); break;
+    case PFK_COLOR_RGB2RGB: rgb2rgb(src, dst, n, d); break;
+    case PFK_COLOR_RGB2GRAY: rgb2gray(src, dst, n, d); break;
+    case PFK_COLOR_GRAY2RGB: gray2rgb(src, dst, n, d); break;
+    case PFK_COLOR_RGB2HSV: rgb2hsv(src, dst, n, d); break;
+    case PFK_COLOR_HSV2RGB: hsv2rgb(src, dst, n, d); break;
+    case PFK_COLOR_RGB2YCRCB: rgb2ycrcb(src, dst, n, d); break;
+    case PFK_COLOR_YCRCB2RGB: ycrcb2rgb(src, dst, n, d); break;
     }
 }

@@ -5,21 +5,12 @@
 
 #include <stdint.h>
 
+#include "kernels/color_math.h"
 #include "pixflow/core.h"
-
-typedef enum pfi_color_kind {
-    PFI_CK_RGB2RGB = 0, /* channel swap and/or alpha add/drop (3|4 -> 3|4) */
-    PFI_CK_RGB2GRAY,    /* 3|4 -> 1 */
-    PFI_CK_GRAY2RGB,    /* 1 -> 3|4 */
-    PFI_CK_RGB2HSV,     /* 3|4 -> 3 */
-    PFI_CK_HSV2RGB,     /* 3 -> 3|4 */
-    PFI_CK_RGB2YCRCB,   /* 3|4 -> 3 */
-    PFI_CK_YCRCB2RGB    /* 3 -> 3|4 */
-} pfi_color_kind;
 
 /* Everything a row kernel needs to know about one conversion. */
 typedef struct pfi_color_desc {
-    pfi_color_kind kind;
+    pfk_color_kind kind;
     pf_dtype dtype;    /* PF_U8, PF_U16 or PF_F32 (src and dst alike) */
     int scn, dcn;      /* channels per src / dst pixel */
     int bidx;          /* index of blue in the RGB-side pixel: 0 = BGR, 2 = RGB */

@@ -52,12 +52,12 @@ void pfi_cvt_row_ref(const pfi_cvt_row *r, const pfi_cvt_xform *x, int32_t x0, i
             continue;
         }
         for (int64_t j = x0; j < (int64_t)x0 + n; j++) {
-            if (x->kind == PFI_CVT_COPY) {
+            if (x->kind == PFK_CVT_COPY) {
                 copy_elem(d, j * ds, s, j * ss, desz);
                 continue;
             }
             double v = pfi_cvt_load(s, x->sdt, j * ss);
-            if (x->kind == PFI_CVT_NORM) {
+            if (x->kind == PFK_CVT_NORM) {
                 pfk_cvt_store_f32(d, x->ddt, j * ds, pfk_norm_mean_std((float)v, x->scale, x->mean[c], x->stdv[c]));
             } else if (x->noscale) {
                 if (pfk_dtype_is_int(x->sdt) && pfk_dtype_is_int(x->ddt))
@@ -88,7 +88,7 @@ void pfi_cvt_encode_fill(double v, pf_dtype dt, unsigned char out[4]) {
 
 void pfi_cvt_xform_scale(pfi_cvt_xform *x, pf_dtype sdt, pf_dtype ddt, double alpha, double beta) {
     memset(x, 0, sizeof *x);
-    x->kind = PFI_CVT_SCALE;
+    x->kind = PFK_CVT_SCALE;
     x->sdt = sdt;
     x->ddt = ddt;
     x->noscale = pfk_cvt_noscale(alpha, beta);

@@ -15,13 +15,8 @@
 
 #include <stdint.h>
 
+#include "kernels/convert_math.h"
 #include "pixflow/core.h"
-
-enum pfi_cvt_kind {
-    PFI_CVT_COPY = 0,  /* same dtype, no value change (reformat, split, merge) */
-    PFI_CVT_SCALE = 1, /* OpenCV Mat::convertTo(dst, ddepth, alpha, beta) */
-    PFI_CVT_NORM = 2   /* (x * scale - mean[c]) / std[c] in f32 */
-};
 
 typedef struct pfi_cvt_xform {
     int kind;

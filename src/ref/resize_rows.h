@@ -13,10 +13,10 @@
 /* Horizontal: source row -> buffer row. Outputs are elements (dx*cn + c).
  * `e_off` holds, per tap and element, the source element offset
  * (idx * cn + c); `e_coef` the tap weight replicated per element, in the
- * plan's coefficient type (int16 pairs packed in int32 for PFI_H_U8_I32,
- * int32 for PFI_H_AA_U8, float for PFI_H_F32). Both are tap-major:
+ * plan's coefficient type (int16 pairs packed in int32 for PFK_H_U8_I32,
+ * int32 for PFK_H_AA_U8, float for PFK_H_F32). Both are tap-major:
  * entry (tap k, element e) is at [k * width + e], so that SIMD kernels load
- * the offsets of consecutive elements contiguously; PFI_H_U8_I32 has
+ * the offsets of consecutive elements contiguously; PFK_H_U8_I32 has
  * ksize/2 coefficient planes (tap pairs). `safe_end` is the first element
  * whose taps could read within 8 bytes of the row end (gathers of 4 bytes
  * and 8-byte pixel-pair loads stop there). */
@@ -29,14 +29,14 @@ typedef struct pfi_hrow {
     int32_t width;         /* elements per row = stride between tap planes */
     int32_t cn;            /* channels per pixel */
     int32_t safe_end;
-    /* Optional per-pixel tap-pair tables for PFI_H_AA_U8 with 3/4 channels
+    /* Optional per-pixel tap-pair tables for PFK_H_AA_U8 with 3/4 channels
      * (NULL when absent). Pixel dx reads its taps as pairs from byte
      * pair_off[dx] on; pair j's weights are split into hi = w >> 11 and
      * lo = w & 2047 (w = hi * 2048 + lo exactly), stored as 8 int32:
      * 4 x (hi_2j | hi_2j+1 << 16) then 4 x (lo_2j | lo_2j+1 << 16), so one
      * pmaddwd over duplicated pixel pairs yields both partial sums. Integer
      * sums are exact in any grouping, so the result equals the reference.
-     * For PFI_H_U8_I32 with 2 taps (LINEAR) and 3/4 channels the same
+     * For PFK_H_U8_I32 with 2 taps (LINEAR) and 3/4 channels the same
      * fields hold one pair per pixel: pair_coef is [dx][4] x (a0 | a1 << 16),
      * so two consecutive pixels' weights are one 32-byte load, and
      * pair_safe_end is the first pixel whose taps are not adjacent or whose
@@ -46,7 +46,7 @@ typedef struct pfi_hrow {
     const int32_t *pair_coef;  /* AA: [dx][pair_max][8]; LINEAR: [dx][4] */
     int32_t pair_max;
     int32_t pair_safe_end;     /* first pixel whose 16-byte loads could leave the row */
-    /* Optional byte-permute blocks for PFI_H_U8_LIN16 (NULL when absent;
+    /* Optional byte-permute blocks for PFK_H_U8_LIN16 (NULL when absent;
      * built only for kernel tables that set want_hblocks): block b covers
      * elements [16b, 16b + 16); blk_n leading blocks are valid. */
     const struct pfi_hblock *blk;
@@ -83,7 +83,7 @@ typedef struct pfi_vrow {
     const int32_t *acoef;
     const float *fcoef;
     int32_t ksize;
-    int32_t vsplit;           /* see pfi_v_kind */
+    int32_t vsplit;           /* see pfk_v_kind */
 } pfi_vrow;
 
 /* Nearest, u8 3/4 channels: dst pixel x = src pixel nn_x[x]. Pixels from
@@ -104,26 +104,22 @@ typedef int (*pfi_area2_fn)(const uint8_t *r0, const uint8_t *r1, uint8_t *dst, 
 typedef int (*pfi_nn_fn)(const pfi_nnrow *r, int x0, int x1);
 
 /* Source-type index for the float kinds. */
-enum { PFI_T_U8 = 0, PFI_T_U16 = 1, PFI_T_F32 = 2, PFI_T_COUNT = 3 };
 
 typedef struct pfi_resize_kernels {
-    pf_isa isa;
-    pfi_h_fn h_u8_i32;                  /* PFI_H_U8_I32, even ksize */
-    pfi_h_fn h_u8_lin16;                /* PFI_H_U8_LIN16 */
-    pfi_h_fn h_f32[PFI_T_COUNT];        /* PFI_H_F32 by source type */
-    pfi_h_fn h_aa_u8;                   /* PFI_H_AA_U8 */
+    pfi_h_fn h_u8_i32;                  /* PFK_H_U8_I32, even ksize */
+    pfi_h_fn h_u8_lin16;                /* PFK_H_U8_LIN16 */
+    pfi_h_fn h_f32[PFK_RZ_T_COUNT];        /* PFK_H_F32 by source type */
+    pfi_h_fn h_aa_u8;                   /* PFK_H_AA_U8 */
     pfi_v_fn v_u8_linear;
     pfi_v_fn v_u8_fix22;
     pfi_v_fn v_u8_cubic;
-    pfi_v_fn v_f32[PFI_T_COUNT];        /* PFI_V_F32 by destination type */
+    pfi_v_fn v_f32[PFK_RZ_T_COUNT];        /* PFK_V_F32 by destination type */
     pfi_v_fn v_aa_u8;
     pfi_area2_fn area2_u8;              /* u8 2x2 area-fast cells, 1/3/4 channels */
     pfi_nn_fn nn_u8;                    /* u8 nearest, 3/4 channels */
     int want_hblocks;                   /* h_u8_lin16 reads pfi_hrow.blk and src2/buf2: the
                                            executor builds blocks (and passes two rows)
                                            only for tables that set this */
-    /* ISA each slot really uses (a level may reuse a lower one's kernel) */
-    pf_isa slot_isa[15];
 } pfi_resize_kernels;
 
 /* Scalar reference kernels (the specification). */

@@ -152,7 +152,6 @@ int pfi_rz_v_aa_u8_ref(const pfi_vrow *r, int x0, int x1) {
 }
 
 const pfi_resize_kernels pfi_resize_kernels_ref = {
-    .isa = PF_ISA_SCALAR,
     .h_u8_i32 = pfi_rz_h_u8_i32_ref,
     .h_u8_lin16 = pfi_rz_h_u8_lin16_ref,
     .h_f32 = {pfi_rz_h_f32_u8_ref, pfi_rz_h_f32_u16_ref, pfi_rz_h_f32_f32_ref},

@@ -143,7 +143,7 @@ static pf_status area_axis(pfi_axis *a, void **mem, int32_t in, int32_t out, dou
 }
 
 size_t pfi_resize_buf_row_bytes(const pfi_resize_plan *p) {
-    size_t es = p->hk == PFI_H_AA_U8 ? 1 : p->hk == PFI_H_U8_LIN16 ? 2 : 4;
+    size_t es = p->hk == PFK_H_AA_U8 ? 1 : p->hk == PFK_H_U8_LIN16 ? 2 : 4;
     return (size_t)p->dw * (size_t)p->cn * es;
 }
 
@@ -156,7 +156,7 @@ void pfi_resize_plan_free(pfi_resize_plan *p) {
 }
 
 static pf_status nn_tables(pfi_resize_plan *p, pf_interp interp) {
-    p->kind = PFI_RZ_NN;
+    p->kind = PFK_RZ_NN;
     p->nn_x = malloc(sizeof(int32_t) * ((size_t)p->dw + (size_t)p->dh));
     if (p->nn_x == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_resize: out of memory for tables");
     p->nn_y = p->nn_x + p->dw;
@@ -192,16 +192,16 @@ pf_status pfi_resize_plan_build(pfi_resize_plan *p, int32_t sw, int32_t sh, int3
     p->dtype = dtype;
     p->cn = cn;
     p->sw = sw; p->sh = sh; p->dw = dw; p->dh = dh;
-    if (sw == dw && sh == dh) { p->kind = PFI_RZ_COPY; return PF_OK; }
+    if (sw == dw && sh == dh) { p->kind = PFK_RZ_COPY; return PF_OK; }
     if (interp == PF_INTERP_NEAREST || interp == PF_INTERP_NEAREST_EXACT) return nn_tables(p, interp);
 
     void *hm = NULL, *vm = NULL;
     pf_status st;
-    p->kind = PFI_RZ_SEP;
+    p->kind = PFK_RZ_SEP;
     if (antialias) {
         bool fixed = dtype == PF_U8;
-        p->hk = fixed ? PFI_H_AA_U8 : PFI_H_F32;
-        p->vk = fixed ? PFI_V_AA_U8 : PFI_V_F32;
+        p->hk = fixed ? PFK_H_AA_U8 : PFK_H_F32;
+        p->vk = fixed ? PFK_V_AA_U8 : PFK_V_F32;
         st = pfi_aa_axis_build(&p->h, sw, dw, interp, fixed, &hm);
         if (st == PF_OK) st = pfi_aa_axis_build(&p->v, sh, dh, interp, fixed, &vm);
         if (st != PF_OK) { free(hm); free(vm); memset(p, 0, sizeof *p); }
@@ -217,7 +217,7 @@ pf_status pfi_resize_plan_build(pfi_resize_plan *p, int32_t sw, int32_t sh, int3
         interp = PF_INTERP_AREA; /* OpenCV's 2x-down shortcut */
     if (interp == PF_INTERP_AREA && scale_x >= 1 && scale_y >= 1) {
         if (area_fast) {
-            p->kind = PFI_RZ_AREA_FAST;
+            p->kind = PFK_RZ_AREA_FAST;
             p->afx = iscale_x;
             p->afy = iscale_y;
             /* f32 2x2 on cn 1/4: OpenCV's SIMD lanes sum in pairs. */
@@ -226,8 +226,8 @@ pf_status pfi_resize_plan_build(pfi_resize_plan *p, int32_t sw, int32_t sh, int3
                             ? (w / 4) * 4 : 0;
             return PF_OK;
         }
-        p->hk = PFI_H_F32;
-        p->vk = PFI_V_F32;
+        p->hk = PFK_H_F32;
+        p->vk = PFK_V_F32;
         st = area_axis(&p->h, &hm, sw, dw, scale_x);
         if (st == PF_OK) st = area_axis(&p->v, &vm, sh, dh, scale_y);
         if (st != PF_OK) { free(hm); free(vm); memset(p, 0, sizeof *p); }
@@ -239,23 +239,23 @@ pf_status pfi_resize_plan_build(pfi_resize_plan *p, int32_t sw, int32_t sh, int3
     if (st != PF_OK) { free(hm); free(vm); memset(p, 0, sizeof *p); return st; }
     int32_t W = dw * cn;
     if (dtype == PF_U8) {
-        p->hk = PFI_H_U8_I32;
+        p->hk = PFK_H_U8_I32;
         if (interp == PF_INTERP_CUBIC) {
-            p->vk = PFI_V_U8_CUBIC;
+            p->vk = PFK_V_U8_CUBIC;
             p->vsplit = (W / 8) * 8; /* v_int16 lanes of the SSE2 build */
             /* float lane weights: beta * 2^-22 (exact) */
             size_t taps = (size_t)p->v.n * (size_t)p->v.ksize;
             for (size_t t = 0; t < taps; t++)
                 p->v.fcoef[t] = (float)p->v.icoef[t] * (1.f / (PFK_COEF_ONE * PFK_COEF_ONE));
         } else if (interp == PF_INTERP_LANCZOS4) {
-            p->vk = PFI_V_U8_FIX22;
+            p->vk = PFK_V_U8_FIX22;
         } else {
-            p->hk = PFI_H_U8_LIN16;
-            p->vk = PFI_V_U8_LINEAR;
+            p->hk = PFK_H_U8_LIN16;
+            p->vk = PFK_V_U8_LINEAR;
         }
     } else {
-        p->hk = PFI_H_F32;
-        p->vk = PFI_V_F32;
+        p->hk = PFK_H_F32;
+        p->vk = PFK_V_F32;
         if (interp == PF_INTERP_CUBIC)
             p->vsplit = dtype == PF_U16 ? (W / 8) * 8 : (W / 4) * 4;
         else if (interp == PF_INTERP_LANCZOS4 && dtype == PF_F32)

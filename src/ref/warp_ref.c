@@ -9,7 +9,6 @@
 #include "kernels/warp_math.h"
 #include "ref/warp_rows.h"
 
-#define PFI_BORDER_TRANSPARENT 5
 
 static int16_t g_tab_i[2][PFK_INTER_TAB2 * 16];
 static float g_tab_f[2][PFK_INTER_TAB2 * 16];
@@ -38,7 +37,7 @@ static size_t elem_size(pf_dtype dt) { return dt == PF_U8 ? 1 : dt == PF_U16 ? 2
 /* Address of source pixel (x, y) after the border rule, or the border
  * value when the rule gives "outside" (CONSTANT). */
 static const uint8_t *pixel_at(const pfi_warp_src *s, int32_t x, int32_t y, size_t px) {
-    int mode = s->border == PFI_BORDER_TRANSPARENT ? PFK_BORDER_REFLECT_101 : s->border;
+    int mode = s->border == PF_BORDER_TRANSPARENT ? PF_BORDER_REFLECT_101 : s->border;
     int32_t bx = pfk_border_index(x, s->width, mode), by = pfk_border_index(y, s->height, mode);
     if (bx < 0 || by < 0) return (const uint8_t *)&s->cval;
     return s->data + (ptrdiff_t)by * s->row_stride + (ptrdiff_t)bx * (ptrdiff_t)px;
@@ -70,7 +69,7 @@ static void nearest_row(const pfi_warp_src *s, const int16_t *xy, uint8_t *d, in
         int32_t sx = xy[2 * k], sy = xy[2 * k + 1];
         if ((uint32_t)sx < (uint32_t)s->width && (uint32_t)sy < (uint32_t)s->height) {
             memcpy(d, s->data + (ptrdiff_t)sy * s->row_stride + (ptrdiff_t)sx * (ptrdiff_t)px, px);
-        } else if (s->border != PFI_BORDER_TRANSPARENT) {
+        } else if (s->border != PF_BORDER_TRANSPARENT) {
             memcpy(d, pixel_at(s, sx, sy, px), px);
         }
     }
@@ -86,8 +85,8 @@ static int linear_taps(const pfi_warp_src *s, int32_t sx, int32_t sy, size_t px,
         v[3] = v[2] + px;
         return 1;
     }
-    if (s->border == PFI_BORDER_TRANSPARENT) return 0;
-    if (s->border == PFK_BORDER_CONSTANT && (sx >= s->width || sx + 1 < 0 || sy >= s->height || sy + 1 < 0))
+    if (s->border == PF_BORDER_TRANSPARENT) return 0;
+    if (s->border == PF_BORDER_CONSTANT && (sx >= s->width || sx + 1 < 0 || sy >= s->height || sy + 1 < 0))
         return 2;
     v[0] = pixel_at(s, sx, sy, px);
     v[1] = pixel_at(s, sx + 1, sy, px);
@@ -153,7 +152,7 @@ static void cubic_inside(const pfi_warp_src *s, const uint8_t *p0, size_t px, in
 /* CUBIC at the border: starts from the border value and adds
  * (tap - value) * weight for the taps the border rule keeps, as OpenCV. */
 static void cubic_border(const pfi_warp_src *s, int32_t sx, int32_t sy, size_t px, int e, uint8_t *d) {
-    int mode = s->border == PFI_BORDER_TRANSPARENT ? PFK_BORDER_REFLECT_101 : s->border;
+    int mode = s->border == PF_BORDER_TRANSPARENT ? PF_BORDER_REFLECT_101 : s->border;
     int32_t bx[4], by[4];
     for (int i = 0; i < 4; i++) {
         bx[i] = pfk_border_index(sx + i, s->width, mode);
@@ -194,10 +193,10 @@ static void cubic_row(const pfi_warp_src *s, const int16_t *xy, const uint16_t *
             cubic_inside(s, s->data + (ptrdiff_t)sy * s->row_stride + (ptrdiff_t)sx * (ptrdiff_t)px, px, e, d);
             continue;
         }
-        if (s->border == PFI_BORDER_TRANSPARENT &&
+        if (s->border == PF_BORDER_TRANSPARENT &&
             ((uint32_t)(sx + 1) >= (uint32_t)s->width || (uint32_t)(sy + 1) >= (uint32_t)s->height))
             continue;
-        if (s->border == PFK_BORDER_CONSTANT && (sx >= s->width || sx + 4 <= 0 || sy >= s->height || sy + 4 <= 0)) {
+        if (s->border == PF_BORDER_CONSTANT && (sx >= s->width || sx + 4 <= 0 || sy >= s->height || sy + 4 <= 0)) {
             memcpy(d, &s->cval, px);
             continue;
         }
@@ -206,8 +205,8 @@ static void cubic_row(const pfi_warp_src *s, const int16_t *xy, const uint16_t *
 }
 
 void pfi_warp_row_ref(const pfi_warp_src *s, const int16_t *xy, const uint16_t *a, void *dst, int32_t n) {
-    if (s->interp == 0) nearest_row(s, xy, dst, n);
-    else if (s->interp == 1) linear_row(s, xy, a, dst, n);
+    if (s->interp == PF_INTERP_NEAREST) nearest_row(s, xy, dst, n);
+    else if (s->interp == PF_INTERP_LINEAR) linear_row(s, xy, a, dst, n);
     else cubic_row(s, xy, a, dst, n);
 }
 
@@ -220,7 +219,7 @@ void pfi_warp_affine_u8_ref(const pfi_warp_src *s, const int32_t *adelta, const 
     enum { STEP = 256 };
     int16_t xy[2 * STEP];
     uint16_t a[STEP];
-    int nearest = s->interp == 0;
+    int nearest = s->interp == PF_INTERP_NEAREST;
     for (int32_t k = 0; k < n; k += STEP) {
         int32_t m = n - k < STEP ? n - k : STEP;
         pfi_warp_affine_xy_ref(adelta + k, bdelta + k, X0, Y0, m, nearest, xy, a);
@@ -234,7 +233,7 @@ void pfi_warp_remap_u8_ref(const pfi_warp_src *s, const float *fx, const float *
     uint16_t a[STEP];
     for (int32_t k = 0; k < n; k += STEP) {
         int32_t m = n - k < STEP ? n - k : STEP;
-        pfi_warp_remap_xy_ref(fx + k, fy + k, m, s->interp == 0, xy, a);
+        pfi_warp_remap_xy_ref(fx + k, fy + k, m, s->interp == PF_INTERP_NEAREST, xy, a);
         pfi_warp_row_ref(s, xy, a, dst + (size_t)k * (size_t)s->cn, m);
     }
 }

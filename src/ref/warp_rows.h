@@ -20,8 +20,8 @@ typedef struct pfi_warp_src {
     int32_t width, height;
     int32_t cn;           /* interleaved channels (HWC: channels; a CHW plane: 1) */
     pf_dtype dtype;       /* PF_U8, PF_U16 or PF_F32 */
-    int interp;           /* 0 NEAREST, 1 LINEAR, 2 CUBIC */
-    int border;           /* pf_border value, or 5 = TRANSPARENT */
+    int interp;           /* PF_INTERP_NEAREST, LINEAR or CUBIC */
+    int border;           /* pf_border value, or PF_BORDER_TRANSPARENT */
     union {               /* the border value per channel, saturated to dtype */
         uint8_t u8[4];
         uint16_t u16[4];

@@ -20,40 +20,40 @@ static void fill_rand(uint8_t *p, size_t n, uint64_t *s) {
 }
 
 /* The u8 shapes each slot serves (see pfi_color_slot). */
-typedef struct slot_case { int slot; pfi_color_kind kind; int scn, dcn, swap, bidx, hrange, trunc; } slot_case;
+typedef struct slot_case { int slot; pfk_color_kind kind; int scn, dcn, swap, bidx, hrange, trunc; } slot_case;
 static const slot_case k_slot_cases[] = {
-    {PFI_COLOR_SWAP_U8C3, PFI_CK_RGB2RGB, 3, 3, 1, 0, 0, 0},
-    {PFI_COLOR_SWAP_U8C4, PFI_CK_RGB2RGB, 4, 4, 1, 0, 0, 0},
-    {PFI_COLOR_ADD_ALPHA_U8, PFI_CK_RGB2RGB, 3, 4, 0, 0, 0, 0},
-    {PFI_COLOR_ADD_ALPHA_U8, PFI_CK_RGB2RGB, 3, 4, 1, 0, 0, 0},
-    {PFI_COLOR_DROP_ALPHA_U8, PFI_CK_RGB2RGB, 4, 3, 0, 0, 0, 0},
-    {PFI_COLOR_DROP_ALPHA_U8, PFI_CK_RGB2RGB, 4, 3, 1, 0, 0, 0},
-    {PFI_COLOR_GRAY_U8C3, PFI_CK_RGB2GRAY, 3, 1, 0, 0, 0, 0},
-    {PFI_COLOR_GRAY_U8C3, PFI_CK_RGB2GRAY, 3, 1, 0, 2, 0, 0},
-    {PFI_COLOR_GRAY_U8C4, PFI_CK_RGB2GRAY, 4, 1, 0, 0, 0, 0},
-    {PFI_COLOR_GRAY_U8C4, PFI_CK_RGB2GRAY, 4, 1, 0, 2, 0, 0},
-    {PFI_COLOR_GRAY2BGR_U8, PFI_CK_GRAY2RGB, 1, 3, 0, 0, 0, 0},
-    {PFI_COLOR_GRAY2BGRA_U8, PFI_CK_GRAY2RGB, 1, 4, 0, 0, 0, 0},
-    {PFI_COLOR_YCRCB_U8, PFI_CK_RGB2YCRCB, 3, 3, 0, 0, 0, 0},
-    {PFI_COLOR_YCRCB_U8, PFI_CK_RGB2YCRCB, 4, 3, 0, 2, 0, 0},
-    {PFI_COLOR_YCRCB2RGB_U8, PFI_CK_YCRCB2RGB, 3, 3, 0, 2, 0, 0},
-    {PFI_COLOR_YCRCB2RGB_U8, PFI_CK_YCRCB2RGB, 3, 4, 0, 0, 0, 0},
-    {PFI_COLOR_HSV_U8, PFI_CK_RGB2HSV, 3, 3, 0, 0, 180, 0},
-    {PFI_COLOR_HSV_U8, PFI_CK_RGB2HSV, 4, 3, 0, 2, 256, 0},
-    {PFI_COLOR_HSV_U8, PFI_CK_RGB2HSV, 3, 3, 0, 2, 256, 0},
-    {PFI_COLOR_HSV2RGB_U8, PFI_CK_HSV2RGB, 3, 3, 0, 0, 180, 1},
-    {PFI_COLOR_HSV2RGB_U8, PFI_CK_HSV2RGB, 3, 3, 0, 0, 180, 0},
-    {PFI_COLOR_HSV2RGB_U8, PFI_CK_HSV2RGB, 3, 4, 0, 2, 255, 1},
-    {PFI_COLOR_HSV2RGB_U8, PFI_CK_HSV2RGB, 3, 3, 0, 2, 255, 0},
+    {PFI_COLOR_SWAP_U8C3, PFK_COLOR_RGB2RGB, 3, 3, 1, 0, 0, 0},
+    {PFI_COLOR_SWAP_U8C4, PFK_COLOR_RGB2RGB, 4, 4, 1, 0, 0, 0},
+    {PFI_COLOR_ADD_ALPHA_U8, PFK_COLOR_RGB2RGB, 3, 4, 0, 0, 0, 0},
+    {PFI_COLOR_ADD_ALPHA_U8, PFK_COLOR_RGB2RGB, 3, 4, 1, 0, 0, 0},
+    {PFI_COLOR_DROP_ALPHA_U8, PFK_COLOR_RGB2RGB, 4, 3, 0, 0, 0, 0},
+    {PFI_COLOR_DROP_ALPHA_U8, PFK_COLOR_RGB2RGB, 4, 3, 1, 0, 0, 0},
+    {PFI_COLOR_GRAY_U8C3, PFK_COLOR_RGB2GRAY, 3, 1, 0, 0, 0, 0},
+    {PFI_COLOR_GRAY_U8C3, PFK_COLOR_RGB2GRAY, 3, 1, 0, 2, 0, 0},
+    {PFI_COLOR_GRAY_U8C4, PFK_COLOR_RGB2GRAY, 4, 1, 0, 0, 0, 0},
+    {PFI_COLOR_GRAY_U8C4, PFK_COLOR_RGB2GRAY, 4, 1, 0, 2, 0, 0},
+    {PFI_COLOR_GRAY2BGR_U8, PFK_COLOR_GRAY2RGB, 1, 3, 0, 0, 0, 0},
+    {PFI_COLOR_GRAY2BGRA_U8, PFK_COLOR_GRAY2RGB, 1, 4, 0, 0, 0, 0},
+    {PFI_COLOR_YCRCB_U8, PFK_COLOR_RGB2YCRCB, 3, 3, 0, 0, 0, 0},
+    {PFI_COLOR_YCRCB_U8, PFK_COLOR_RGB2YCRCB, 4, 3, 0, 2, 0, 0},
+    {PFI_COLOR_YCRCB2RGB_U8, PFK_COLOR_YCRCB2RGB, 3, 3, 0, 2, 0, 0},
+    {PFI_COLOR_YCRCB2RGB_U8, PFK_COLOR_YCRCB2RGB, 3, 4, 0, 0, 0, 0},
+    {PFI_COLOR_HSV_U8, PFK_COLOR_RGB2HSV, 3, 3, 0, 0, 180, 0},
+    {PFI_COLOR_HSV_U8, PFK_COLOR_RGB2HSV, 4, 3, 0, 2, 256, 0},
+    {PFI_COLOR_HSV_U8, PFK_COLOR_RGB2HSV, 3, 3, 0, 2, 256, 0},
+    {PFI_COLOR_HSV2RGB_U8, PFK_COLOR_HSV2RGB, 3, 3, 0, 0, 180, 1},
+    {PFI_COLOR_HSV2RGB_U8, PFK_COLOR_HSV2RGB, 3, 3, 0, 0, 180, 0},
+    {PFI_COLOR_HSV2RGB_U8, PFK_COLOR_HSV2RGB, 3, 4, 0, 2, 255, 1},
+    {PFI_COLOR_HSV2RGB_U8, PFK_COLOR_HSV2RGB, 3, 3, 0, 2, 255, 0},
 };
 #define NSLOTCASES ((int)(sizeof k_slot_cases / sizeof k_slot_cases[0]))
 
 static void test_kernels(pf_isa isa, uint64_t *seed) {
-    const pfi_ktable *t = pfi_kfamily_table(&pfi_color_family, isa);
+    const pfi_color_kernels *t = pfi_kfamily_table(&pfi_color_family, isa);
     int nfast = 0;
     for (size_t c = 0; c < sizeof k_slot_cases / sizeof k_slot_cases[0]; c++) {
         const slot_case *sc = &k_slot_cases[c];
-        pfi_color_row_fn fn = (pfi_color_row_fn)t->fn[sc->slot];
+        pfi_color_row_fn fn = t->row[sc->slot];
         if (fn != pfi_color_row_ref) nfast++;
         pfi_color_desc d = {sc->kind, PF_U8, sc->scn, sc->dcn, sc->bidx, sc->swap, sc->hrange, sc->trunc};
         const int32_t ns[] = {64, 128, 192, 64 * 31};
@@ -71,7 +71,7 @@ static void test_kernels(pf_isa isa, uint64_t *seed) {
                     size_t i = 0;
                     while (((uint8_t *)gd.data)[i] == ((uint8_t *)gr.data)[i]) i++;
                     fprintf(stderr, "isa %s slot %s scn %d dcn %d swap %d bidx %d n %d mis %d: byte %zu differs\n",
-                            pf_isa_name(isa), pfi_color_family.names[sc->slot], sc->scn, sc->dcn,
+                            pf_isa_name(isa), pfi_color_family.slots[sc->slot].name, sc->scn, sc->dcn,
                             sc->swap, sc->bidx, (int)n, mis, i);
                     CHECK(0);
                 } else {
@@ -106,15 +106,15 @@ static void test_exhaustive(const pf_isa *levels, int nlev) {
         src[3 * i + 2] = (uint8_t)i;
     }
     const pfi_color_desc descs[] = {
-        {PFI_CK_RGB2HSV, PF_U8, 3, 3, 0, 0, 180, 0}, {PFI_CK_RGB2HSV, PF_U8, 3, 3, 0, 0, 256, 0},
-        {PFI_CK_HSV2RGB, PF_U8, 3, 3, 0, 0, 180, 1}, {PFI_CK_HSV2RGB, PF_U8, 3, 3, 0, 0, 180, 0},
-        {PFI_CK_HSV2RGB, PF_U8, 3, 3, 0, 0, 255, 1}, {PFI_CK_HSV2RGB, PF_U8, 3, 3, 0, 0, 255, 0}};
+        {PFK_COLOR_RGB2HSV, PF_U8, 3, 3, 0, 0, 180, 0}, {PFK_COLOR_RGB2HSV, PF_U8, 3, 3, 0, 0, 256, 0},
+        {PFK_COLOR_HSV2RGB, PF_U8, 3, 3, 0, 0, 180, 1}, {PFK_COLOR_HSV2RGB, PF_U8, 3, 3, 0, 0, 180, 0},
+        {PFK_COLOR_HSV2RGB, PF_U8, 3, 3, 0, 0, 255, 1}, {PFK_COLOR_HSV2RGB, PF_U8, 3, 3, 0, 0, 255, 0}};
     for (size_t k = 0; k < sizeof descs / sizeof descs[0]; k++) {
         const pfi_color_desc *d = &descs[k];
         pfi_color_row_ref(src, ref, n, d);
         for (int l = 0; l < nlev; l++) {
             pfi_color_row_fn fn =
-                (pfi_color_row_fn)pfi_kfamily_table(&pfi_color_family, levels[l])->fn[pfi_color_slot(d)];
+                ((const pfi_color_kernels *)pfi_kfamily_table(&pfi_color_family, levels[l]))->row[pfi_color_slot(d)];
             if (fn == pfi_color_row_ref) continue;
             fn(src, got, n, d);
             size_t bad = 0;

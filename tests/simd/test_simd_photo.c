@@ -49,20 +49,19 @@ static pf_status run(int op, const pf_image *src, pf_image *dst, uint64_t *rng) 
  * can run meets the reference on rows ending at a guard page. */
 static void direct_kernels(uint64_t *rng) {
 #if defined(PF_HAVE_X86) || defined(__x86_64__)
-    static const struct { const char *name; pfi_kfill fill; unsigned need; } fills[] = {
+    static const struct { const char *name; void (*fill)(pfi_photo_kernels *); unsigned need; } fills[] = {
         {"avx2", pfi_photo_fill_avx2, PF_CPU_AVX2 | PF_CPU_FMA},
         {"avx512", pfi_photo_fill_avx512, PF_CPU_AVX512F | PF_CPU_AVX512BW | PF_CPU_AVX512VL | PF_CPU_FMA},
         {"avx512vbmi", pfi_photo_fill_avx512vbmi,
          PF_CPU_AVX512F | PF_CPU_AVX512BW | PF_CPU_AVX512VL | PF_CPU_FMA | PF_CPU_AVX512VBMI}};
     static const int slots[] = {PFI_PHOTO_SAT_U8, PFI_PHOTO_HUE_U8, PFI_PHOTO_TWIST_U8, PFI_PHOTO_GRAY1_U8,
                                 PFI_PHOTO_GRAY3_U8};
-    const pfi_ktable *ref = pfi_kfamily_table(&pfi_photo_family, PF_ISA_SCALAR);
+    const pfi_photo_kernels *ref = pfi_kfamily_table(&pfi_photo_family, PF_ISA_SCALAR);
     int checked = 0;
     for (size_t f = 0; f < sizeof fills / sizeof fills[0]; f++) {
         if ((pf_cpu_features() & fills[f].need) != fills[f].need) continue;
-        pfi_kfn t[PFI_KFAMILY_MAX_SLOTS];
-        memcpy(t, ref->fn, sizeof t);
-        fills[f].fill(t);
+        pfi_photo_kernels t = *ref;
+        fills[f].fill(&t);
         for (int it = 0; it < 60; it++) {
             int32_t n = 16 * pft_range(rng, 1, 40);
             guarded g = guarded_alloc((size_t)n * 3);
@@ -77,16 +76,15 @@ static void direct_kernels(uint64_t *rng) {
             uint8_t a[3 * 640], b[3 * 640];
             for (size_t sl = 0; sl < sizeof slots / sizeof slots[0]; sl++) {
                 k.dcn = slots[sl] == PFI_PHOTO_GRAY1_U8 ? 1 : 3;
-                ((pfi_photo_row_fn)ref->fn[slots[sl]])(src, a, n, &k);
-                ((pfi_photo_row_fn)t[slots[sl]])(src, b, n, &k);
+                ref->px[slots[sl]](src, a, n, &k);
+                t.px[slots[sl]](src, b, n, &k);
                 int same = memcmp(a, b, (size_t)n * (size_t)k.dcn) == 0;
                 if (!same) fprintf(stderr, "direct %s slot %d n=%d differs\n", fills[f].name, slots[sl], (int)n);
                 CHECK(same);
             }
-            CHECK(((pfi_graysum_u8_fn)ref->fn[PFI_PHOTO_GRAYSUM_U8])(src, n) ==
-                  ((pfi_graysum_u8_fn)t[PFI_PHOTO_GRAYSUM_U8])(src, n));
-            ((pfi_bytes_fn)ref->fn[PFI_PHOTO_INVERT_U8])(src, a, 3 * n);
-            ((pfi_bytes_fn)t[PFI_PHOTO_INVERT_U8])(src, b, 3 * n);
+            CHECK(ref->graysum_u8(src, n) == t.graysum_u8(src, n));
+            ref->invert_u8(src, a, 3 * n);
+            t.invert_u8(src, b, 3 * n);
             CHECK(memcmp(a, b, (size_t)n * 3) == 0);
             guarded_free(g);
             checked++;

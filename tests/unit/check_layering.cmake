@@ -1,47 +1,186 @@
-# Dependency direction (DESIGN.md): core includes nothing of ref/cpu/cuda/
-# kernels; ref and kernels include only core (and kernels); tools and tests
-# of the public API include only pixflow/ headers. Fails on a violation.
-set(rules
-  "src/core:ref/,cpu/,cuda/,kernels/,codec/"
-  "src/kernels:ref/,cpu/,cuda/,core/,codec/"
-  "src/ref:cpu/,cuda/,codec/"
-  "src/codec:ref/,cpu/,cuda/,kernels/"
-  "tools/pixflow:core/,ref/,cpu/,cuda/,kernels/,codec/")
+# The rooms' dependency direction (DESIGN.md, docs/architecture.md), checked
+# on the sources' includes and on the built objects' symbols, and unique
+# file names. Run by ctest (`layering`) as
+#   cmake -DROOT=<source dir> -DOBJECTS=<a|b|...> [-DCUDA_OBJECTS=<...>] -DNM=<nm> -P check_layering.cmake
+# Fails (exit status != 0) on any violation, naming the file, the include
+# or symbol, and the rule.
+cmake_minimum_required(VERSION 3.25) # this CMake's policies (if IN_LIST)
+
+# ------------------------------------------------------------- includes
+# Room: the include prefixes it must not use. A room may include its own
+# headers, the public pixflow/ headers and the rooms below it:
+#   core <- kernels, ref <- ops, augment <- cpu, cuda (siblings), post
+#   codec <- core only;  pipeline <- everything but the backends' internals
+set(deny_rules
+  "src/core:ref/,kernels/,ops/,augment/,cpu/,cuda/,codec/,post/,pipeline/"
+  "src/kernels:core/,ref/,ops/,augment/,cpu/,cuda/,codec/,post/,pipeline/"
+  "src/ref:ops/,augment/,cpu/,cuda/,codec/,post/,pipeline/"
+  "src/ops:augment/,cpu/,cuda/,codec/,post/,pipeline/"
+  "src/augment:cpu/,cuda/,codec/,post/,pipeline/"
+  "src/cpu:cuda/,codec/,post/,pipeline/"
+  "src/cuda:cpu/,codec/,post/,pipeline/"
+  "src/codec:ref/,kernels/,ops/,augment/,cpu/,cuda/,post/,pipeline/"
+  "src/post:cpu/,cuda/,codec/,pipeline/"
+  "src/pipeline:cpu/,cuda/")
+# Rooms of the public API only: a quoted include is a pixflow/ header or a
+# file next to the includer (no directory part).
+set(public_only tools python)
+
 set(bad 0)
-foreach(rule ${rules})
+macro(violation msg)
+  message(SEND_ERROR "layering: ${msg}")
+  set(bad 1)
+endmacro()
+
+foreach(rule ${deny_rules})
   string(REPLACE ":" ";" parts "${rule}")
   string(REPLACE "," ";" parts "${parts}")
   list(GET parts 0 dir)
   list(SUBLIST parts 1 -1 forbidden)
-  file(GLOB_RECURSE files "${ROOT}/${dir}/*.c" "${ROOT}/${dir}/*.h" "${ROOT}/${dir}/*.cu")
+  file(GLOB_RECURSE files "${ROOT}/${dir}/*.c" "${ROOT}/${dir}/*.h" "${ROOT}/${dir}/*.cu" "${ROOT}/${dir}/*.cuh")
   foreach(f ${files})
     file(STRINGS "${f}" incs REGEX "^#[ ]*include[ ]+\"")
     foreach(inc ${incs})
       foreach(fb ${forbidden})
         if(inc MATCHES "\"${fb}")
-          message(SEND_ERROR "layering: ${f} includes ${inc} (forbidden for ${dir})")
-          set(bad 1)
+          violation("${f} includes ${inc} (${dir} must not include ${fb})")
         endif()
       endforeach()
     endforeach()
   endforeach()
 endforeach()
-# file names are unique across the tree
-file(GLOB_RECURSE all RELATIVE "${ROOT}" "${ROOT}/src/*" "${ROOT}/tools/*" "${ROOT}/tests/*.c" "${ROOT}/tests/*.cpp" "${ROOT}/bench/*")
+
+foreach(dir ${public_only})
+  file(GLOB_RECURSE files "${ROOT}/${dir}/*.c" "${ROOT}/${dir}/*.h" "${ROOT}/${dir}/*.cpp" "${ROOT}/${dir}/*.hpp")
+  foreach(f ${files})
+    file(STRINGS "${f}" incs REGEX "^#[ ]*include[ ]+\"")
+    foreach(inc ${incs})
+      string(REGEX REPLACE "^#[ ]*include[ ]+\"([^\"]*)\".*" "\\1" path "${inc}")
+      if(NOT path MATCHES "^pixflow/" AND path MATCHES "/")
+        violation("${f} includes \"${path}\" (${dir}/ uses the public API only: pixflow/ headers)")
+      endif()
+    endforeach()
+  endforeach()
+endforeach()
+
+# -------------------------------------------------------------- symbols
+# Room of an object: the room of its source (src/<room>/...). Room: the
+# rooms whose definitions its objects may reference (itself included);
+# a symbol defined in no object (libc, libjpeg, CUDA, ...) is not checked.
+set(symbol_rules
+  "core:core"
+  "ref:core,ref"
+  "ops:core,ref,ops"
+  "augment:core,ref,ops,augment"
+  "cpu:core,ref,ops,augment,cpu"
+  "cuda:core,ref,ops,augment,cuda"
+  "codec:core,codec"
+  "post:core,ref,ops,augment,post"
+  "pipeline:core,ref,ops,augment,codec,post,pipeline")
+# The one exception: the runtime's registry names each backend's table.
+set(registry_object "core/backend_registry.c")
+set(registry_symbols pfi_backend_cpu pfi_backend_cuda)
+
+string(REPLACE "|" ";" objects "${OBJECTS}")
+if(CUDA_OBJECTS)
+  string(REPLACE "|" ";" cuda_objects "${CUDA_OBJECTS}")
+  list(APPEND objects ${cuda_objects})
+endif()
+list(LENGTH objects nobj)
+if(nobj EQUAL 0 OR NOT NM)
+  message(FATAL_ERROR "layering: no objects to check (pass -DOBJECTS=... and -DNM=...)")
+endif()
+foreach(o ${objects})
+  if(NOT EXISTS "${o}")
+    message(FATAL_ERROR "layering: object ${o} does not exist (build the library first)")
+  endif()
+endforeach()
+
+# Room and short name of an object path.
+function(object_room obj room_var name_var)
+  if(obj MATCHES "/src/([a-z]+)/(.*)\\.o(bj)?$")
+    set(${room_var} "${CMAKE_MATCH_1}" PARENT_SCOPE)
+    set(${name_var} "${CMAKE_MATCH_1}/${CMAKE_MATCH_2}" PARENT_SCOPE)
+  else()
+    set(${room_var} "" PARENT_SCOPE)
+    set(${name_var} "${obj}" PARENT_SCOPE)
+  endif()
+endfunction()
+
+# One nm over all objects: "<file>: <symbol> <type> ..." per external symbol.
+execute_process(COMMAND ${NM} -A -P -g ${objects} OUTPUT_VARIABLE nm_out RESULT_VARIABLE nm_rc ERROR_VARIABLE nm_err)
+if(NOT nm_rc EQUAL 0)
+  message(FATAL_ERROR "layering: ${NM} failed: ${nm_err}")
+endif()
+string(REPLACE ";" "" nm_out "${nm_out}")
+string(REGEX MATCHALL "[^\n]+" lines "${nm_out}")
+set(undefined "")
+foreach(line ${lines})
+  if(NOT line MATCHES "^(.*): ([^ ]+) ([A-Za-z])")
+    continue()
+  endif()
+  set(obj "${CMAKE_MATCH_1}")
+  set(sym "${CMAKE_MATCH_2}")
+  set(type "${CMAKE_MATCH_3}")
+  object_room("${obj}" room name)
+  if(type STREQUAL "U")
+    list(APPEND undefined "${name}|${room}|${sym}")
+  elseif(NOT type STREQUAL "w" AND NOT type STREQUAL "v")
+    set("def_${sym}" "${room}")
+  endif()
+endforeach()
+list(LENGTH undefined nref)
+if(nref EQUAL 0)
+  message(FATAL_ERROR "layering: nm listed no symbol references in ${nobj} objects")
+endif()
+foreach(rule ${symbol_rules})
+  string(REPLACE ":" ";" parts "${rule}")
+  list(GET parts 0 r)
+  list(GET parts 1 allowed)
+  string(REPLACE "," ";" "allow_${r}" "${allowed}")
+endforeach()
+set(checked 0)
+foreach(ref ${undefined})
+  string(REPLACE "|" ";" f "${ref}")
+  list(GET f 0 name)
+  list(GET f 1 room)
+  list(GET f 2 sym)
+  set(from "${def_${sym}}")
+  if(from STREQUAL "" OR room STREQUAL "" OR from STREQUAL room)
+    continue()
+  endif()
+  math(EXPR checked "${checked} + 1")
+  if(NOT DEFINED "allow_${room}")
+    violation("${name} is in room ${room}, which has no symbol rule")
+    continue()
+  endif()
+  list(FIND "allow_${room}" "${from}" ok)
+  if(ok EQUAL -1)
+    string(REGEX REPLACE "\\.o(bj)?$" "" src "${name}")
+    if(src STREQUAL registry_object AND sym IN_LIST registry_symbols)
+      continue()
+    endif()
+    violation("${name} references ${sym}, defined in ${from}/ (${room} objects may use ${allow_${room}})")
+  endif()
+endforeach()
+
+# --------------------------------------------------- unique file names
+file(GLOB_RECURSE all RELATIVE "${ROOT}" "${ROOT}/src/*" "${ROOT}/tools/*" "${ROOT}/tests/*.c" "${ROOT}/tests/*.cpp"
+     "${ROOT}/tests/*.h" "${ROOT}/bench/*" "${ROOT}/python/*.c" "${ROOT}/python/*.h" "${ROOT}/python/*.cpp")
 set(seen "")
 foreach(f ${all})
   get_filename_component(n "${f}" NAME)
-  if(n STREQUAL "CMakeLists.txt" OR n MATCHES "^__pycache__|\\.pyc$")
+  if(n STREQUAL "CMakeLists.txt" OR n MATCHES "^__pycache__|\\.pyc$|^__init__\\.py$")
     continue()
   endif()
   list(FIND seen "${n}" i)
   if(NOT i EQUAL -1)
-    message(SEND_ERROR "layering: file name ${n} is not unique (${f})")
-    set(bad 1)
+    violation("file name ${n} is not unique (${f})")
   endif()
   list(APPEND seen "${n}")
 endforeach()
+
 if(bad)
   message(FATAL_ERROR "layering check failed")
 endif()
-message(STATUS "layering: ok")
+message(STATUS "layering: ok (${nobj} objects, ${checked} cross-room symbol references)")

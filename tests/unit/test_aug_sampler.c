@@ -11,7 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "cpu/aug_stream.h"
+#include "augment/aug_stream.h"
 #include "pixflow/augment.h"
 #include "test_util.h"
 

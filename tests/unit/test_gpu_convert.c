@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cpu/convert_check.h"
+#include "ops/convert_args.h"
 #include "cuda/convert_jobs.h"
 #include "gpu_emul.h"
 #include "pixflow/ops.h"

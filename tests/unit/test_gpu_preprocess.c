@@ -15,7 +15,7 @@
  * 1- and 3-channel sources (some bottom-up). Cases >= 100000 keep crops at
  * the output size (the copy sampler). Re-run one: test_gpu_preprocess <case>.
  */
-#include "cpu/preprocess_internal.h"
+#include "augment/preprocess_plan.h"
 #include "cuda/preprocess_jobs.h"
 #include "gpu_pp_cases.h"
 

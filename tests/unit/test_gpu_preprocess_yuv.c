@@ -13,7 +13,7 @@
  * offsets and sizes, every transform and output format of the image
  * tests. Re-run one case: test_gpu_preprocess_yuv <case>.
  */
-#include "cpu/preprocess_internal.h"
+#include "augment/preprocess_plan.h"
 #include "cuda/preprocess_jobs.h"
 #include "cuda/preprocess_yuv_jobs.h"
 #include "gpu_pp_cases.h"

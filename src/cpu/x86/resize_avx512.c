@@ -1,0 +1,72 @@
+/* AVX-512 (F+BW+VL) resize row kernels: 16 x 32-bit lanes, same kernel
+ * source as AVX2. Compiled with -mavx512f -mavx512bw -mavx512vl for this
+ * file only; reached only when the CPU and OS support them. */
+#include <immintrin.h>
+#include <string.h>
+
+#include "cpu/resize_exec.h"
+#include "cpu/x86/resize_x86_pixel.h"
+#include "cpu/x86/resize_x86_pairs.h"
+#include "kernels/resize_math.h"
+
+#define PFS_N 16
+#define PFS(name) name##_avx512
+typedef __m512i VI;
+typedef __m512 VF;
+#define vi_load(p) _mm512_loadu_si512((const void *)(p))
+#define vi_store(p, v) _mm512_storeu_si512((void *)(p), (v))
+#define vi_set1(x) _mm512_set1_epi32((int)(x))
+#define vi_zero() _mm512_setzero_si512()
+#define vi_add _mm512_add_epi32
+#define vi_mullo _mm512_mullo_epi32
+#define vi_srai(v, n) _mm512_srai_epi32((v), (n))
+#define vi_slli(v, n) _mm512_slli_epi32((v), (n))
+#define vi_and _mm512_and_si512
+#define vi_or _mm512_or_si512
+#define vi_madd16 _mm512_madd_epi16
+#define vi_gather8(b, i) _mm512_i32gather_epi32((i), (const void *)(b), 1)
+#define vi_gather16(b, i) _mm512_i32gather_epi32((i), (const void *)(b), 2)
+#define vi_gather32(b, i) _mm512_i32gather_epi32((i), (const void *)(b), 4)
+#define vf_load(p) _mm512_loadu_ps(p)
+#define vf_store(p, v) _mm512_storeu_ps((p), (v))
+#define vf_set1 _mm512_set1_ps
+#define vf_add _mm512_add_ps
+#define vf_mul _mm512_mul_ps
+#define vf_from_vi _mm512_cvtepi32_ps
+#define vf_cast_vi _mm512_castsi512_ps
+#define vi_round _mm512_cvtps_epi32 /* MXCSR default: round half to even */
+
+static inline VI vi_load_u8(const uint8_t *p) {
+    return _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)p));
+}
+static inline void store_u8_sat(uint8_t *d, VI v) {
+    v = _mm512_max_epi32(v, _mm512_setzero_si512());
+    _mm_storeu_si128((__m128i *)(void *)d, _mm512_cvtusepi32_epi8(v));
+}
+static inline void store_u16_sat(uint16_t *d, VI v) {
+    v = _mm512_max_epi32(v, _mm512_setzero_si512());
+    _mm256_storeu_si256((__m256i *)(void *)d, _mm512_cvtusepi32_epi16(v));
+}
+
+static inline void store_i16(int16_t *d, VI v) {
+    _mm256_storeu_si256((__m256i *)(void *)d, _mm512_cvtepi32_epi16(v)); /* values fit int16 */
+}
+#define vs_set1(x) _mm512_set1_epi16((short)(x))
+#define vs_mulhi _mm512_mulhi_epi16
+#define vs_add _mm512_add_epi16
+#define vs_srai(v, n) _mm512_srai_epi16((v), (n))
+static inline void store_u8_from16(uint8_t *d, VI v) {
+    v = _mm512_max_epi16(v, _mm512_setzero_si512());
+    _mm256_storeu_si256((__m256i *)(void *)d, _mm512_cvtusepi16_epi8(v));
+}
+
+#define PFS_AA_PIXELS pfi_x86_aa_pixels
+#define PFS_PAIR16_PIXELS pfi_x86_pair16_pixels
+#define PFS_PAIR_PIXELS pfi_x86_pair_pixels
+#include "cpu/x86/resize_simd_impl.h"
+
+/* The VBMI file's LINEAR kernel continues with this one where its
+ * byte-permute blocks stop. */
+int pfi_rz_h_u8_lin16_avx512(const pfi_hrow *r, int x0, int x1) { return PFS(h_u8_lin16)(r, x0, x1); }
+
+void pfi_resize_fill_avx512(pfi_resize_kernels *k) { PFS(fill)(k); }

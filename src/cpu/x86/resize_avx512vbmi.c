@@ -1,0 +1,123 @@
+/* AVX-512 VBMI resize kernels (compiled with -mavx512vbmi for this file
+ * only; installed only when CPUID reports VBMI):
+ *  - LINEAR u8 horizontal (PFK_H_U8_LIN16) for any channel count: per 16
+ *    output elements, vpermb from one to PFI_HBLOCK_WIN 64-byte source
+ *    windows builds the (tap0, tap1) u16 pairs, one vpmaddwd applies the
+ *    elements' weight pairs, >> 4 and a narrowing store give the int16
+ *    row. The blocks (pfi_hblock, built with the plan) already decide
+ *    which window holds each tap, so there are no per-element checks and
+ *    no gathers; where the blocks stop (a strong downscale, the row end)
+ *    the AVX-512 per-pixel / gather kernel continues.
+ *  - u8 2x2 area-fast cells (1/3/4 channels): vpermb puts each output
+ *    element's two bytes side by side, vpmaddubsw with ones sums them,
+ *    (row0 + row1 + 2) >> 2 in int16: OpenCV's (a + b + c + d + 2) >> 2. */
+#include <immintrin.h>
+
+#include "cpu/resize_exec.h"
+#include "pixflow/core.h"
+
+static inline __attribute__((always_inline)) int lin16_blocks(const pfi_hrow *r, int b0, int b1, int nw) {
+    const uint8_t *s = r->src;
+    int16_t *d = r->buf;
+    const int32_t *cw = r->e_coef;
+    for (int b = b0; b < b1; b++) {
+        const pfi_hblock *B = r->blk + b;
+        __m512i idx = _mm512_load_si512((const void *)B->idx);
+        __m512i v = _mm512_maskz_permutexvar_epi8(B->mask[0], idx, _mm512_loadu_si512((const void *)(s + B->base[0])));
+        for (int w = 1; w < nw; w++)
+            v = _mm512_mask_permutexvar_epi8(v, B->mask[w], idx, _mm512_loadu_si512((const void *)(s + B->base[w])));
+        __m512i t = _mm512_madd_epi16(v, _mm512_loadu_si512((const void *)(cw + (size_t)b * 16)));
+        _mm256_storeu_si256((__m256i *)(void *)(d + (size_t)b * 16), _mm512_cvtepi32_epi16(_mm512_srai_epi32(t, 4)));
+    }
+    return b1 > b0 ? b1 * 16 : b0 * 16;
+}
+
+/* Two rows, blocks interleaved. */
+static inline __attribute__((always_inline)) int lin16_blocks2(const pfi_hrow *r, int b0, int b1, int nw) {
+    const uint8_t *s = r->src, *s2 = r->src2;
+    int16_t *d = r->buf, *d2 = r->buf2;
+    const int32_t *cw = r->e_coef;
+    for (int b = b0; b < b1; b++) {
+        const pfi_hblock *B = r->blk + b;
+        __m512i idx = _mm512_load_si512((const void *)B->idx);
+        __m512i v = _mm512_maskz_permutexvar_epi8(B->mask[0], idx, _mm512_loadu_si512((const void *)(s + B->base[0])));
+        __m512i u = _mm512_maskz_permutexvar_epi8(B->mask[0], idx, _mm512_loadu_si512((const void *)(s2 + B->base[0])));
+        for (int w = 1; w < nw; w++) {
+            v = _mm512_mask_permutexvar_epi8(v, B->mask[w], idx, _mm512_loadu_si512((const void *)(s + B->base[w])));
+            u = _mm512_mask_permutexvar_epi8(u, B->mask[w], idx, _mm512_loadu_si512((const void *)(s2 + B->base[w])));
+        }
+        __m512i c = _mm512_loadu_si512((const void *)(cw + (size_t)b * 16));
+        __m512i t = _mm512_srai_epi32(_mm512_madd_epi16(v, c), 4), t2 = _mm512_srai_epi32(_mm512_madd_epi16(u, c), 4);
+        _mm256_storeu_si256((__m256i *)(void *)(d + (size_t)b * 16), _mm512_cvtepi32_epi16(t));
+        _mm256_storeu_si256((__m256i *)(void *)(d2 + (size_t)b * 16), _mm512_cvtepi32_epi16(t2));
+    }
+    return b1 > b0 ? b1 * 16 : b0 * 16;
+}
+
+static int h_u8_lin16_vbmi(const pfi_hrow *r, int x0, int x1) {
+    int e = x0;
+    if (r->blk != NULL && x0 % 16 == 0) {
+        int b0 = x0 / 16, b1 = x1 / 16 < r->blk_n ? x1 / 16 : r->blk_n;
+        if (b1 > b0 && r->src2 == NULL) {
+            switch (r->blk_win) { /* constant window counts: the inner loop unrolls */
+            case 1: e = lin16_blocks(r, b0, b1, 1); break;
+            case 2: e = lin16_blocks(r, b0, b1, 2); break;
+            case 3: e = lin16_blocks(r, b0, b1, 3); break;
+            default: e = lin16_blocks(r, b0, b1, PFI_HBLOCK_WIN); break;
+            }
+        } else if (b1 > b0) {
+            switch (r->blk_win) {
+            case 1: e = lin16_blocks2(r, b0, b1, 1); break;
+            case 2: e = lin16_blocks2(r, b0, b1, 2); break;
+            case 3: e = lin16_blocks2(r, b0, b1, 3); break;
+            default: e = lin16_blocks2(r, b0, b1, PFI_HBLOCK_WIN); break;
+            }
+        }
+    }
+    /* the blocks carry their own bounds; the per-pixel / gather kernel
+     * stops at safe_end (for both rows: where it stops depends only on
+     * the tables, so both return the same element) */
+    int lim = x1 < r->safe_end ? x1 : r->safe_end;
+    if (e >= lim) return e;
+    if (r->src2 != NULL) {
+        pfi_hrow r2 = *r;
+        r2.src = r->src2;
+        r2.buf = r->buf2;
+        r2.src2 = NULL;
+        r2.buf2 = NULL;
+        pfi_rz_h_u8_lin16_avx512(&r2, e, lim);
+    }
+    return pfi_rz_h_u8_lin16_avx512(r, e, lim);
+}
+
+static int area2_u8_vbmi(const uint8_t *r0, const uint8_t *r1, uint8_t *d, int cn, int x0, int x1) {
+    if (cn != 1 && cn != 3 && cn != 4) return x0;
+    /* per step: 64 source bytes per row -> 32 outputs (30 = 10 pixels for 3 channels) */
+    int step = cn == 3 ? 10 : 32 / cn, nout = step * cn;
+    uint8_t ib[64] = {0};
+    for (int j = 0; j < nout; j++) {
+        ib[2 * j] = (uint8_t)(2 * (j / cn) * cn + j % cn);
+        ib[2 * j + 1] = (uint8_t)(ib[2 * j] + cn);
+    }
+    const __m512i idx = _mm512_loadu_si512((const void *)ib);
+    const __m512i ones = _mm512_set1_epi8(1), two = _mm512_set1_epi16(2);
+    const __mmask32 m = nout == 32 ? 0xffffffffu : (1u << nout) - 1;
+    /* the 64-byte loads stay inside the 2 * x1 * cn bytes of full cells */
+    int end = x1 - (64 - 2 * nout + 2 * cn - 1) / (2 * cn);
+    int x = x0;
+    for (; x + step <= end; x += step) {
+        size_t o = (size_t)x * 2 * (size_t)cn;
+        __m512i a = _mm512_loadu_si512((const void *)(r0 + o)), b = _mm512_loadu_si512((const void *)(r1 + o));
+        __m512i sa = _mm512_maddubs_epi16(_mm512_permutexvar_epi8(idx, a), ones);
+        __m512i sb = _mm512_maddubs_epi16(_mm512_permutexvar_epi8(idx, b), ones);
+        __m512i v = _mm512_srli_epi16(_mm512_add_epi16(_mm512_add_epi16(sa, sb), two), 2);
+        _mm256_mask_storeu_epi8(d + (size_t)x * (size_t)cn, m, _mm512_cvtepi16_epi8(v));
+    }
+    return x;
+}
+
+void pfi_resize_fill_avx512vbmi(pfi_resize_kernels *k) {
+    k->h_u8_lin16 = h_u8_lin16_vbmi;
+    k->want_hblocks = 1;
+    k->area2_u8 = area2_u8_vbmi;
+}

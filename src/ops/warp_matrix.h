@@ -1,0 +1,19 @@
+/* Warp helpers shared by the CPU backend (src/cpu/warp_cpu.c) and the GPU job
+ * builders (src/cuda/warp_jobs.c), so both use the same inverse matrix
+ * and the same saturated border value. */
+#ifndef PF_OPS_WARP_MATRIX_H
+#define PF_OPS_WARP_MATRIX_H
+
+#include "pixflow/ops.h"
+
+/* dst -> src matrix of one sample into m[9] (affine: m[6..8] = 0, 0, 1):
+ * in copied (flags has PF_WARP_INVERSE_MAP) or inverted as cv::warpAffine /
+ * cv::warpPerspective (via cv::invert's 3x3 formula) do. Fails, naming
+ * op and matrices[mi], on non-finite entries or a singular matrix. */
+pf_status pfi_warp_dst_to_src(const char *op, int perspective, const double *in, int mi, int flags, double m[9]);
+
+/* OpenCV's saturate_cast<T>(double) of a border value, stored as one
+ * element of dtype dt (u8, u16 or f32) at elem. */
+void pfi_warp_cval_store(pf_dtype dt, double v, void *elem);
+
+#endif
