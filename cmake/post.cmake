@@ -1,0 +1,22 @@
+# Post-processing room (src/post, include/pixflow/post.h): NMS, boxes,
+# detector heads, masks, regions, compositing. Included by the top-level
+# CMakeLists.txt after the x86 block (PF_ARCH_X86 is known here).
+set(PF_POST_SOURCES
+  src/post/post_sort.c
+  src/post/post_ref.c
+  src/post/post_dispatch.c
+  src/post/nms_api.c
+  src/post/nms_prep.c
+  src/post/nms_greedy.c
+  src/post/nms_soft.c)
+# ISA translation units of the post kernel family, reached only through
+# the family's dispatch (src/cpu/kfamily.c calls a fill after CPUID).
+set(PF_POST_X86_SOURCES
+  src/post/post_avx2.c
+  src/post/post_avx512.c)
+list(APPEND PF_ALL_SOURCES ${PF_POST_SOURCES})
+if(PF_ARCH_X86)
+  list(APPEND PF_ALL_SOURCES ${PF_POST_X86_SOURCES})
+  set_source_files_properties(src/post/post_avx2.c PROPERTIES COMPILE_OPTIONS "-mavx2")
+  set_source_files_properties(src/post/post_avx512.c PROPERTIES COMPILE_OPTIONS "-mavx512f;-mavx512bw;-mavx512vl")
+endif()
