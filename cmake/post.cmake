@@ -8,7 +8,13 @@ set(PF_POST_SOURCES
   src/post/nms_api.c
   src/post/nms_prep.c
   src/post/nms_greedy.c
-  src/post/nms_soft.c)
+  src/post/nms_soft.c
+  src/post/boxes.c
+  src/post/box_iou.c
+  src/post/heads.c
+  src/post/masks.c
+  src/post/composite.c
+  src/post/draw.c)
 # ISA translation units of the post kernel family, reached only through
 # the family's dispatch (src/cpu/kfamily.c calls a fill after CPUID).
 set(PF_POST_X86_SOURCES

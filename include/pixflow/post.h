@@ -291,6 +291,8 @@ typedef struct pf_anchor_opts {
     const float *anchors;        /* [anchors][4]: cx, cy, w, h (required) */
     float scale[4];              /* default 1, 1, 1, 1 */
     bool exp_wh;                 /* default true (SSD); false: BlazeFace */
+    float delta_clip;            /* exp_wh: dw / scale, dh / scale clamped to at most this before
+                                    expf (torchvision BoxCoder: log(1000 / 16)); 0 (default): none */
     bool yx;                     /* regression rows are (dy, dx, dh, dw) (TF SSD); default false */
     pf_score_activation activation; /* default PF_SCORE_SIGMOID */
     float score_clip;            /* MediaPipe's score_clipping_thresh; 0 (default): none */
@@ -326,10 +328,12 @@ typedef struct pf_mask_opts {
 
 PF_API pf_mask_opts pf_mask_opts_defaults(void);
 
-/* Tensor2Mask: logits float32 NCHW (any strides) -> masks u8 NCHW or NHWC
- * with the same N, H, W (ARGMAX: 1 channel; THRESHOLD: C). Host memory. */
-PF_API pf_status pf_masks_from_logits(pf_stream *stream, const pf_tensor *logits, pf_tensor *masks,
-                                      const pf_mask_opts *opts);
+/* Tensor2Mask: logits float32 [n, channels, height, width] contiguous
+ * (host) -> masks u8 [n, out_channels, height, width] contiguous, with
+ * out_channels 1 (ARGMAX, channels <= 256) or channels (THRESHOLD). Rows
+ * run in parallel on the stream. */
+PF_API pf_status pf_masks_from_logits(pf_stream *stream, const float *logits, int32_t n, int32_t channels,
+                                      int32_t height, int32_t width, uint8_t *masks, const pf_mask_opts *opts);
 
 /* Masks at tensor resolution back onto the source: crop the letterbox
  * rectangle (offset_x, offset_y, round(scale_x * dst.width), round(scale_y

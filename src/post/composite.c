@@ -1,0 +1,138 @@
+/* pf_composite (CV-CUDA Composite's arithmetic, src/kernels/mask_math.h)
+ * and the background-blur recipe built from public ops: masks_unmap ->
+ * gaussian_blur -> composite. Rows run in parallel bands on the stream. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/image_util.h"
+#include "cpu/batch_rows.h"
+#include "pixflow/post.h"
+#include "post/post_kernels.h"
+
+typedef struct comp_job {
+    const pf_image *fg, *bg, *mask;
+    pf_image *dst;
+    const pfi_ktable *k;
+} comp_job;
+
+static void comp_rows(void *ctx, int i, int32_t y0, int32_t y1) {
+    const comp_job *j = ctx;
+    int32_t w = j->fg[i].width, cn = j->fg[i].channels, dcn = j->dst[i].channels;
+    pfi_composite_row_fn fn = (pfi_composite_row_fn)j->k->fn[PFI_POST_COMPOSITE_ROW];
+    for (int32_t y = y0; y < y1; y++) {
+        const uint8_t *f = pfi_row_ptr(&j->fg[i], 0, y), *b = pfi_row_ptr(&j->bg[i], 0, y);
+        const uint8_t *m = pfi_row_ptr(&j->mask[i], 0, y);
+        uint8_t *d = pfi_row_ptr(&j->dst[i], 0, y);
+        int32_t done = fn(f, b, m, d, w, cn, dcn);
+        if (done < w)
+            pfi_composite_row_ref(f + (size_t)done * cn, b + (size_t)done * cn, m + done, d + (size_t)done * dcn,
+                                  w - done, cn, dcn);
+    }
+}
+
+static int same_view(const pf_image *a, const pf_image *b) {
+    return a->data == b->data && a->row_stride == b->row_stride && a->channels == b->channels;
+}
+
+static pf_status check_u8_hwc(const char *op, const char *what, int i, const pf_image *im) {
+    char name[64];
+    snprintf(name, sizeof name, "%s: %s[%d]", op, what, i);
+    pf_status st = pf_image_validate(im, name);
+    if (st != PF_OK) return st;
+    if (im->dtype != PF_U8 || (im->layout != PF_HWC && im->channels > 1) || im->mem != PF_MEM_HOST)
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: %s[%d] must be a u8 HWC host image", op, what, i);
+    return PF_OK;
+}
+
+pf_status pf_composite(pf_stream *stream, int count, const pf_image fg[], const pf_image bg[], const pf_image mask[],
+                       pf_image dst[]) {
+    static const char op[] = "pf_composite";
+    pfi_clear_error();
+    if (count < 0) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: count %d must be >= 0", op, count);
+    if (count == 0) return PF_OK;
+    if (!fg || !bg || !mask || !dst)
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: %s is NULL", op, !fg ? "fg" : !bg ? "bg" : !mask ? "mask" : "dst");
+    int32_t *rows = malloc((size_t)count * 2 * sizeof *rows);
+    if (rows == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "%s: out of memory", op);
+    pf_status st = PF_OK;
+    for (int i = 0; i < count && st == PF_OK; i++) {
+        if ((st = check_u8_hwc(op, "fg", i, &fg[i])) || (st = check_u8_hwc(op, "bg", i, &bg[i])) ||
+            (st = check_u8_hwc(op, "mask", i, &mask[i])) || (st = check_u8_hwc(op, "dst", i, &dst[i])))
+            break;
+        const pf_image *f = &fg[i];
+        if (bg[i].width != f->width || bg[i].height != f->height || bg[i].channels != f->channels ||
+            mask[i].width != f->width || mask[i].height != f->height || dst[i].width != f->width ||
+            dst[i].height != f->height) {
+            st = pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: fg[%d], bg[%d], mask[%d] and dst[%d] must have fg's size %dx%d "
+                          "(and bg its %d channels)", op, i, i, i, i, f->width, f->height, f->channels);
+            break;
+        }
+        if (mask[i].channels != 1) {
+            st = pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: mask[%d] has %d channels; it must have 1", op, i, mask[i].channels);
+            break;
+        }
+        if (dst[i].channels != f->channels && !(f->channels == 3 && dst[i].channels == 4)) {
+            st = pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: dst[%d] has %d channels; it must have %d (or 4 from 3)", op, i,
+                          dst[i].channels, f->channels);
+            break;
+        }
+        /* in place only as the very same view: each pixel reads its own bytes before writing them */
+        const pf_image *in[3] = {&fg[i], &bg[i], &mask[i]};
+        for (int q = 0; q < 3 && st == PF_OK; q++)
+            if (pfi_images_overlap(in[q], &dst[i]) && !(q < 2 && same_view(in[q], &dst[i])))
+                st = pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: dst[%d] overlaps %s[%d] (only dst == fg or dst == bg is allowed)",
+                              op, i, q == 0 ? "fg" : q == 1 ? "bg" : "mask", i);
+        rows[i] = f->height;
+        rows[count + i] = f->width * f->channels;
+    }
+    if (st == PF_OK) {
+        comp_job j = {fg, bg, mask, dst, pfi_post_kernels(stream)};
+        pfi_run_rows(stream, count, rows, rows + count, 1, comp_rows, &j);
+    }
+    free(rows);
+    return st;
+}
+
+pf_status pf_background_blur(pf_stream *stream, int count, const pf_image frames[], const pf_image masks[],
+                             const pf_letterbox_info info[], const pf_gaussian_params *params, pf_image dst[]) {
+    static const char op[] = "pf_background_blur";
+    pfi_clear_error();
+    if (count < 0) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: count %d must be >= 0", op, count);
+    if (count == 0) return PF_OK;
+    if (!frames || !masks || !info || !params || !dst)
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: %s is NULL", op,
+                        !frames ? "frames" : !masks ? "masks" : !info ? "info" : !params ? "params" : "dst");
+    size_t bytes = 0;
+    for (int i = 0; i < count; i++) {
+        pf_status st = check_u8_hwc(op, "frames", i, &frames[i]);
+        if (st != PF_OK) return st;
+        if (frames[i].channels != 3)
+            return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: frames[%d] has %d channels; it must have 3", op, i,
+                            frames[i].channels);
+        bytes += (size_t)frames[i].width * frames[i].height * 4; /* blurred (3) + mask (1) */
+    }
+    uint8_t *mem = malloc(bytes);
+    pf_image *v = malloc((size_t)count * 2 * sizeof *v);
+    if (!mem || !v) {
+        free(mem);
+        free(v);
+        return pfi_fail(PF_ERR_OUT_OF_MEMORY, "%s: out of memory for %zu bytes of scratch", op, bytes);
+    }
+    pf_image *blur = v, *mk = v + count;
+    uint8_t *p = mem;
+    for (int i = 0; i < count; i++) {
+        int32_t w = frames[i].width, h = frames[i].height;
+        blur[i] = pf_image_hwc(p, w, h, 3, PF_U8, 0);
+        p += (size_t)w * h * 3;
+        mk[i] = pf_image_hwc(p, w, h, 1, PF_U8, 0);
+        p += (size_t)w * h;
+    }
+    pf_status st = pf_masks_unmap(stream, count, masks, info, mk, PF_INTERP_LINEAR);
+    if (st == PF_OK && (st = pf_gaussian_blur(stream, count, frames, blur, params, 1)) != PF_OK) pfi_fail_in(op, st);
+    if (st == PF_OK) st = pf_composite(stream, count, frames, blur, mk, dst);
+    free(mem);
+    free(v);
+    return st;
+}
