@@ -14,7 +14,11 @@ set(PF_POST_SOURCES
   src/post/heads.c
   src/post/masks.c
   src/post/composite.c
-  src/post/draw.c)
+  src/post/draw.c
+  src/post/components.c
+  src/post/contours.c
+  src/post/min_area_rect.c
+  src/post/fill_poly.c)
 # ISA translation units of the post kernel family, reached only through
 # the family's dispatch (src/cpu/kfamily.c calls a fill after CPUID).
 set(PF_POST_X86_SOURCES
