@@ -8,6 +8,7 @@ set(PF_POST_SOURCES
   src/post/nms_api.c
   src/post/nms_prep.c
   src/post/nms_greedy.c
+  src/post/nms_grid.c
   src/post/nms_soft.c
   src/post/boxes.c
   src/post/box_iou.c

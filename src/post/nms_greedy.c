@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "kernels/nms_math.h"
+#include "post/nms_grid.h"
 #include "post/nms_internal.h"
 #include "post/post_kernels.h"
 #include "post/post_sort.h"
@@ -69,6 +70,10 @@ int32_t pfi_nms_greedy_ref(const pfi_nms_cfg *c, const pfi_nms_set *s, uint8_t *
 
 /* ------------------------------------------------------------ fast path */
 
+static int pair_sup(const pfi_nms_cfg *c, const pfi_nms_set *s, int32_t k, int32_t p) {
+    return suppresses(c, s, k, p, c->thr_f);
+}
+
 typedef struct group_work {
     float *kc[5];     /* kept boxes as columns (torchvision) */
     int32_t *kept;    /* kept positions of the group */
@@ -87,10 +92,37 @@ static int32_t run_group(const pfi_nms_cfg *c, const pfi_nms_set *s, const int32
     if (!mixed && per_class_cap && (cap <= 0 || c->max_per_class < cap)) cap = c->max_per_class;
     pfi_nms_tv_fn tv = (pfi_nms_tv_fn)c->k->fn[PFI_POST_NMS_TV];
     pfi_nms_cols cols = {w->kc[0], w->kc[1], w->kc[2], w->kc[3], w->kc[4]};
+    /* The kept list is checked whole (SIMD for torchvision) until it grows
+     * past `switch_at`; then, when the group allows it, the kept boxes go
+     * into a spatial grid and candidates check only their neighbourhood. */
+    pfi_nms_grid grid;
+    int gr = -1, tried = 0;
+    int32_t switch_at = c->sem == PF_NMS_TORCHVISION ? 512 : 32;
     for (int32_t q = 0; q < m; q++) {
         if (cap > 0 && nk >= cap) break;
         int32_t p = pos[q];
         if (mixed && per_class_cap && w->ccount[w->dense[p]] >= c->max_per_class) continue;
+        if (!tried && nk >= switch_at && m - q >= PFI_GRID_MIN_GROUP / 2) {
+            tried = 1;
+            gr = pfi_grid_init(&grid, c, s, pos, m);
+            if (gr == -2) return -1;
+            for (int32_t i = 0; gr == 0 && i < nk; i++)
+                if (pfi_grid_add(&grid, c, s, w->kept[i])) {
+                    pfi_grid_free(&grid);
+                    return -1;
+                }
+        }
+        if (gr == 0) { /* only the kept boxes near p */
+            if (pfi_grid_suppressed(&grid, c, s, p, pair_sup)) continue;
+            if (pfi_grid_add(&grid, c, s, p)) {
+                pfi_grid_free(&grid);
+                return -1;
+            }
+            w->kept[nk++] = p;
+            flags[p] = 1;
+            if (mixed && per_class_cap) w->ccount[w->dense[p]]++;
+            continue;
+        }
         int sup = 0;
         if (c->sem == PF_NMS_TORCHVISION) {
             const float *f = s->f;
@@ -111,6 +143,7 @@ static int32_t run_group(const pfi_nms_cfg *c, const pfi_nms_set *s, const int32
         flags[p] = 1;
         if (mixed && per_class_cap) w->ccount[w->dense[p]]++;
     }
+    if (gr == 0) pfi_grid_free(&grid);
     return nk;
 }
 
@@ -148,7 +181,12 @@ int32_t pfi_nms_greedy_fast(const pfi_nms_cfg *c, const pfi_nms_set *s, uint8_t 
         for (int32_t q0 = 0; q0 < n;) {
             int32_t q1 = q0 + 1;
             while (q1 < n && keys[q1] == keys[q0]) q1++;
-            total += run_group(c, s, order + q0, q1 - q0, &w, flags, 0);
+            int32_t k = run_group(c, s, order + q0, q1 - q0, &w, flags, 0);
+            if (k < 0) {
+                free(mem);
+                return -1;
+            }
+            total += k;
             q0 = q1;
         }
     } else {
@@ -156,6 +194,7 @@ int32_t pfi_nms_greedy_fast(const pfi_nms_cfg *c, const pfi_nms_set *s, uint8_t 
         total = run_group(c, s, order, n, &w, flags, 1);
     }
     free(mem);
+    if (total < 0) return -1;
     /* the overall cap keeps the first max_out in selection order */
     if (c->max_out > 0 && total > c->max_out) {
         int32_t seen = 0;

@@ -254,7 +254,7 @@ static pf_nms_opts random_opts(uint64_t *r) {
 }
 
 #define MAXS 5
-#define MAXN 400
+#define MAXN 2500
 
 static void random_batches(void) {
     pf_isa levels[4];
@@ -271,7 +271,8 @@ static void random_batches(void) {
         int count = 1 + (int)(pft_rand(&r) % MAXS), nclass = 1 + (int)(pft_rand(&r) % 6);
         pf_nms_sample smp[MAXS];
         for (int i = 0; i < count; i++) {
-            int n = (int)(pft_rand(&r) % (it % 10 == 0 ? 8 : MAXN));
+            /* mostly up to 400 boxes; every 7th batch large enough for the spatial grid */
+            int n = (int)(pft_rand(&r) % (it % 10 == 0 ? 8 : it % 7 == 0 ? MAXN : 400));
             make_sample(&r, n, nclass, o.box_format, boxes + i * MAXN * 4, scores + i * MAXN, cls + i * MAXN);
             smp[i].boxes = boxes + i * MAXN * 4;
             smp[i].scores = scores + i * MAXN;
