@@ -68,22 +68,35 @@ pf_status pf_connected_components(const pf_image *src, int connectivity, pf_imag
                 l[x] = 0;
                 continue;
             }
-            int32_t best = 0, nb[4], k = 0;
-            if (x > 0 && l[x - 1]) nb[k++] = l[x - 1];
-            if (u) {
-                if (u[x]) nb[k++] = u[x];
-                if (connectivity == 8) {
-                    if (x > 0 && u[x - 1]) nb[k++] = u[x - 1];
-                    if (x + 1 < w && u[x + 1]) nb[k++] = u[x + 1];
+            /* the decision tree of Wu et al.'s SAUF: the up neighbour, when
+             * set, is connected to the others already (8-connectivity) */
+            int32_t best;
+            int32_t left = x > 0 ? l[x - 1] : 0, up = u ? u[x] : 0;
+            if (connectivity == 8) {
+                int32_t ul = u && x > 0 ? u[x - 1] : 0, ur = u && x + 1 < w ? u[x + 1] : 0;
+                if (up) best = up;
+                else if (ur) {
+                    best = ur;
+                    if (ul) unite(parent, ur, ul);
+                    else if (left) unite(parent, ur, left);
+                } else if (ul) best = ul;
+                else if (left) best = left;
+                else {
+                    best = next;
+                    parent[next] = next;
+                    next++;
                 }
-            }
-            if (k == 0) {
-                best = next;
-                parent[next] = next;
-                next++;
             } else {
-                best = nb[0];
-                for (int q = 1; q < k; q++) unite(parent, best, nb[q]);
+                if (up && left) {
+                    best = up;
+                    if (up != left) unite(parent, up, left);
+                } else if (up) best = up;
+                else if (left) best = left;
+                else {
+                    best = next;
+                    parent[next] = next;
+                    next++;
+                }
             }
             l[x] = best;
         }
@@ -94,19 +107,19 @@ pf_status pf_connected_components(const pf_image *src, int connectivity, pf_imag
         free(parent);
         return pfi_fail(PF_ERR_OUT_OF_MEMORY, "%s: out of memory", op);
     }
+    for (int32_t k = 1; k < next; k++) parent[k] = find(parent, k); /* every entry its root */
     int32_t count = 1;
     int32_t by = connectivity == 8 ? 2 : 1;
     for (int32_t y0 = 0; y0 < h; y0 += by) {
         int32_t *r0 = pfi_row_ptr(labels, 0, y0), *r1 = y0 + 1 < h && by == 2 ? pfi_row_ptr(labels, 0, y0 + 1) : NULL;
         for (int32_t x = 0; x < w; x++) {
-            int32_t c[2] = {r0[x], r1 ? r1[x] : 0};
-            for (int q = 0; q < 2; q++) {
-                if (!c[q]) continue;
-                int32_t root = find(parent, c[q]);
-                if (!final[root]) final[root] = count++;
-            }
+            int32_t c0 = r0[x], c1 = r1 ? r1[x] : 0;
+            if (c0 && !final[parent[c0]]) final[parent[c0]] = count++;
+            if (c1 && !final[parent[c1]]) final[parent[c1]] = count++;
         }
     }
+    /* provisional label -> final label (pass 2 is then a lookup) */
+    for (int32_t k = 1; k < next; k++) parent[k] = final[parent[k]];
     /* pass 2: final labels and statistics */
     int32_t ns = count < stats_capacity ? count : stats_capacity;
     uint64_t *sums = calloc((size_t)(ns > 0 ? ns : 1) * 2, sizeof *sums);
@@ -123,7 +136,7 @@ pf_status pf_connected_components(const pf_image *src, int connectivity, pf_imag
     for (int32_t y = 0; y < h; y++) {
         int32_t *l = pfi_row_ptr(labels, 0, y);
         for (int32_t x = 0; x < w; x++) {
-            int32_t v = l[x] ? final[find(parent, l[x])] : 0;
+            int32_t v = parent[l[x]]; /* parent[0] = 0: background */
             l[x] = v;
             if (v < ns) {
                 pf_cc_stats *s = &stats[v];

@@ -59,21 +59,6 @@ static int cands_push(cands *c, const float xyxy[4], float score, int32_t cls, i
     return 0;
 }
 
-/* torch.max over channels: the first maximum, NaN wins (then conf > thr fails) */
-static int32_t best_of(const float *p, ptrdiff_t step, int32_t nc, float *best) {
-    float b = p[0];
-    int32_t bi = 0;
-    for (int32_t c = 1; c < nc; c++) {
-        float v = p[(ptrdiff_t)c * step];
-        if (v > b || (v != v && b == b)) {
-            b = v;
-            bi = c;
-        }
-    }
-    *best = b;
-    return bi;
-}
-
 /* ------------------------------------------------------------------ YOLO */
 
 pf_yolo_opts pf_yolo_opts_defaults(void) {
@@ -109,19 +94,29 @@ static int yolo_candidates(const head_job *j, int i, cands *c) {
     int32_t A = j->anchors, C = j->nc;
     if (o->layout == PF_YOLO_V8) {
         const float *p = j->pred + (size_t)i * (size_t)(4 + C + o->num_masks) * (size_t)A;
-        for (int32_t a = 0; a < A; a++) {
-            float best;
-            int32_t bc = best_of(p + (size_t)4 * A + a, A, C, &best);
-            if (!(best > conf)) continue; /* xc = amax > conf (NaN fails) */
-            float cw[4] = {p[a], p[(size_t)A + a], p[2 * (size_t)A + a], p[3 * (size_t)A + a]}, b[4];
-            pfk_box_to_xyxy(cw, PF_BOX_CXCYWH, b);
-            if (!o->multi_label) {
-                if (cands_push(c, b, best, bc, a)) return -1;
-                continue;
-            }
-            for (int32_t k = 0; k < C; k++) {
-                float v = p[(size_t)(4 + k) * A + a];
-                if (v > conf && cands_push(c, b, v, k, a)) return -1;
+        pfi_best_row_fn fn = (pfi_best_row_fn)j->cfg->k->fn[PFI_POST_BEST_ROW];
+        enum { CHUNK = 1024 };
+        float best[CHUNK];
+        int32_t bidx[CHUNK];
+        for (int32_t a0 = 0; a0 < A; a0 += CHUNK) {
+            int32_t na = A - a0 < CHUNK ? A - a0 : CHUNK;
+            /* classes are planes A apart: the best class of CHUNK anchors at a time */
+            const float *cls = p + (size_t)4 * A + a0;
+            int32_t done = fn(cls, A, C, na, best, bidx);
+            if (done < na) pfi_best_row_ref(cls + done, A, C, na - done, best + done, bidx + done);
+            for (int32_t q = 0; q < na; q++) {
+                if (!(best[q] > conf)) continue; /* xc = amax > conf (NaN fails) */
+                int32_t a = a0 + q;
+                float cw[4] = {p[a], p[(size_t)A + a], p[2 * (size_t)A + a], p[3 * (size_t)A + a]}, b[4];
+                pfk_box_to_xyxy(cw, PF_BOX_CXCYWH, b);
+                if (!o->multi_label) {
+                    if (cands_push(c, b, best[q], bidx[q], a)) return -1;
+                    continue;
+                }
+                for (int32_t k = 0; k < C; k++) {
+                    float v = p[(size_t)(4 + k) * A + a];
+                    if (v > conf && cands_push(c, b, v, k, a)) return -1;
+                }
             }
         }
         return 0;

@@ -6,7 +6,7 @@
 
 static const char *const k_names[PFI_POST_SLOTS] = {
     "post.nms_tv", "post.iou_row", "post.giou_row", "post.diou_row",
-    "post.argmax_row", "post.thresh_row", "post.composite_row", "post.proto_row"};
+    "post.argmax_row", "post.thresh_row", "post.composite_row", "post.proto_row", "post.best_row"};
 
 static void fill_ref(pfi_kfn *s) {
     s[PFI_POST_NMS_TV] = (pfi_kfn)pfi_nms_tv_ref;
@@ -17,6 +17,7 @@ static void fill_ref(pfi_kfn *s) {
     s[PFI_POST_THRESH_ROW] = (pfi_kfn)pfi_thresh_row_ref;
     s[PFI_POST_COMPOSITE_ROW] = (pfi_kfn)pfi_composite_row_ref;
     s[PFI_POST_PROTO_ROW] = (pfi_kfn)pfi_proto_row_ref;
+    s[PFI_POST_BEST_ROW] = (pfi_kfn)pfi_best_row_ref;
 }
 
 pfi_kfamily pfi_post_family = PFI_KFAMILY_INIT(k_names, PFI_POST_SLOTS, fill_ref, NULL,

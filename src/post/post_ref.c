@@ -98,3 +98,20 @@ int32_t pfi_proto_row_ref(const float *coeff, int32_t m, const float *protos, pt
     }
     return n;
 }
+
+int32_t pfi_best_row_ref(const float *p, ptrdiff_t stride, int32_t channels, int32_t n, float *best, int32_t *idx) {
+    for (int32_t x = 0; x < n; x++) {
+        float b = p[x];
+        int32_t bi = 0;
+        for (int32_t c = 1; c < channels; c++) {
+            float v = p[(ptrdiff_t)c * stride + x];
+            if (pfk_argmax_takes(v, b)) {
+                b = v;
+                bi = c;
+            }
+        }
+        best[x] = b;
+        idx[x] = bi;
+    }
+    return n;
+}

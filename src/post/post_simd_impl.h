@@ -184,6 +184,26 @@ static int32_t argmax_row(const float *const *planes, int32_t channels, int32_t 
     return x;
 }
 
+static int32_t best_row(const float *p, ptrdiff_t stride, int32_t channels, int32_t n, float *best, int32_t *idx) {
+    int32_t x = 0;
+    for (; x + W <= n; x += W) {
+        vf b = VLD(p + x), bi = V1(0.0f);
+        for (int32_t c = 1; c < channels; c++) {
+            vf v = VLD(p + (ptrdiff_t)c * stride + x);
+            vm take = MOR(VGT(v, b), MAND(VUNORD(v, v), VORD(b, b)));
+            b = VSEL(take, v, b);
+            bi = VSEL(take, V1((float)c), bi);
+        }
+        VST(best + x, b);
+#if W == 16
+        _mm512_storeu_si512((void *)(idx + x), _mm512_cvttps_epi32(bi));
+#else
+        _mm256_storeu_si256((__m256i *)(void *)(idx + x), _mm256_cvttps_epi32(bi));
+#endif
+    }
+    return x;
+}
+
 static int32_t thresh_row(const float *src, int32_t n, float thr, uint8_t value, uint8_t *out) {
     int32_t x = 0;
     vf t = V1(thr), val = V1((float)value), zero = V1(0.0f);
@@ -265,4 +285,5 @@ void FILL(pfi_post_fill)(pfi_kfn *s) {
     s[PFI_POST_THRESH_ROW] = (pfi_kfn)thresh_row;
     s[PFI_POST_COMPOSITE_ROW] = (pfi_kfn)composite_row;
     s[PFI_POST_PROTO_ROW] = (pfi_kfn)proto_row;
+    s[PFI_POST_BEST_ROW] = (pfi_kfn)best_row;
 }

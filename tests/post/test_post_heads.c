@@ -238,6 +238,16 @@ static void mask_kernels(void) {
             for (int c = 0; c < C; c++) rest[c] = planes[c] + d;
             pfi_argmax_row_ref(rest, C, n - d, a_got + d);
             CHECK(memcmp(a_ref, a_got, (size_t)n) == 0);
+            {
+                float b_ref[256], b_got[256];
+                int32_t i_ref[256], i_got[256];
+                pfi_best_row_ref(pl, n + 1, C, n, b_ref, i_ref);
+                int32_t e = ((pfi_best_row_fn)t->fn[PFI_POST_BEST_ROW])(pl, n + 1, C, n, b_got, i_got);
+                pfi_best_row_ref(pl + e, n + 1, C, n - e, b_got + e, i_got + e);
+                int same = memcmp(i_ref, i_got, (size_t)n * 4) == 0;
+                for (int x = 0; x < n; x++) same &= (isnan(b_ref[x]) && isnan(b_got[x])) || b_ref[x] == b_got[x];
+                CHECK(same);
+            }
             d = ((pfi_thresh_row_fn)t->fn[PFI_POST_THRESH_ROW])(planes[0], n, 0.5f, 200, a_got);
             pfi_thresh_row_ref(planes[0] + d, n - d, 0.5f, 200, a_got + d);
             for (int x = 0; x < n; x++) CHECK(a_got[x] == pfk_threshold_u8(planes[0][x], 0.5f, 200));
