@@ -139,18 +139,18 @@ static void unmap_ultralytics(float *b, const pf_unmap_desc *d, const pf_unmap_o
 static void unmap_exact(float *b, pf_box_format fmt, const pf_unmap_desc *d, const pf_unmap_opts *o) {
     const pf_letterbox_info *li = &d->info;
     int32_t cw = d->crop_width ? d->crop_width : d->src_width, ch = d->crop_height ? d->crop_height : d->src_height;
-    axis_map mx = {li->scale_x, li->offset_x, li->crop_x, rint((double)li->scale_x * cw), d->flip_h};
-    axis_map my = {li->scale_y, li->offset_y, li->crop_y, rint((double)li->scale_y * ch), d->flip_v};
+    axis_map mx = {(double)li->scale_x, (double)li->offset_x, li->crop_x, rint((double)li->scale_x * cw), d->flip_h};
+    axis_map my = {(double)li->scale_y, (double)li->offset_y, li->crop_y, rint((double)li->scale_y * ch), d->flip_v};
     double x1, y1, x2, y2;
     switch (fmt) {
-    case PF_BOX_XYWH: x1 = b[0]; y1 = b[1]; x2 = x1 + (double)b[2]; y2 = y1 + (double)b[3]; break;
+    case PF_BOX_XYWH: x1 = (double)b[0]; y1 = (double)b[1]; x2 = x1 + (double)b[2]; y2 = y1 + (double)b[3]; break;
     case PF_BOX_CXCYWH:
         x1 = (double)b[0] - 0.5 * (double)b[2];
         y1 = (double)b[1] - 0.5 * (double)b[3];
         x2 = (double)b[0] + 0.5 * (double)b[2];
         y2 = (double)b[1] + 0.5 * (double)b[3];
         break;
-    default: x1 = b[0]; y1 = b[1]; x2 = b[2]; y2 = b[3]; break;
+    default: x1 = (double)b[0]; y1 = (double)b[1]; x2 = (double)b[2]; y2 = (double)b[3]; break;
     }
     double u1 = map_pt(&mx, x1), u2 = map_pt(&mx, x2), v1 = map_pt(&my, y1), v2 = map_pt(&my, y2);
     if (mx.flip) { double t = u1; u1 = u2; u2 = t; }

@@ -156,7 +156,7 @@ pf_status pf_connected_components(const pf_image *src, int connectivity, pf_imag
             s->left = -1;
             s->top = INT_MAX;
             s->width = s->height = 0;
-            s->cx = s->cy = NAN;
+            s->cx = s->cy = (double)NAN;
             continue;
         }
         s->width = (int32_t)((uint32_t)s->width - (uint32_t)s->left + 1u);

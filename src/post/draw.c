@@ -56,8 +56,10 @@ typedef struct painter {
 static void put(const painter *p, int32_t x, int32_t y, int alpha) {
     if (x < 0 || y < 0 || x >= p->im->width || y >= p->im->height) return;
     uint8_t *d = (uint8_t *)pfi_row_ptr(p->im, 0, y) + (size_t)x * p->cn;
-    for (int c = 0; c < p->cn; c++)
-        d[c] = alpha >= 255 ? p->px[c] : (uint8_t)((d[c] * (255 - alpha) + p->px[c] * alpha + 127) / 255);
+    for (int c = 0; c < p->cn; c++) {
+        int v = alpha >= 255 ? p->px[c] : (d[c] * (255 - alpha) + p->px[c] * alpha + 127) / 255;
+        d[c] = (uint8_t)v;
+    }
 }
 
 static void fill(const painter *p, int32_t x0, int32_t y0, int32_t x1, int32_t y1, int alpha) {
@@ -82,7 +84,7 @@ static void draw_one(pf_image *im, const pf_detection *d, const pf_draw_opts *o)
     if (p.cn == 1) p.px[0] = (uint8_t)((rgba[0] * 77 + rgba[1] * 150 + rgba[2] * 29 + 128) >> 8);
     else memcpy(p.px, rgba, 4);
     int32_t W = im->width - 1, H = im->height - 1;
-    int32_t x0 = clampi(d->x1, 0, W), y0 = clampi(d->y1, 0, H), x1 = clampi(d->x2, 0, W), y1 = clampi(d->y2, 0, H);
+    int32_t x0 = clampi((double)d->x1, 0, W), y0 = clampi((double)d->y1, 0, H), x1 = clampi((double)d->x2, 0, W), y1 = clampi((double)d->y2, 0, H);
     if (x1 < x0 || y1 < y0) return;
     int32_t t = o->thickness;
     if (o->fill_alpha) fill(&p, x0, y0, x1, y1, o->fill_alpha);

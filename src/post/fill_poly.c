@@ -134,7 +134,7 @@ static void fill_edges(pf_image *img, edge *e, int total, uint8_t v) {
         if (x1 < x_min) x_min = x1;
         if (x1 > x_max) x_max = x1;
     }
-    if (y_max < 0 || y_min >= img->height || x_max < 0 || x_min >= ((int64_t)img->width << XY_SHIFT)) return;
+    if (y_max < 0 || y_min >= img->height || x_max < 0 || x_min >= ((int64_t)img->width * XY_ONE)) return;
     /* stable insertion sort (OpenCV: std::sort with the same comparator) */
     for (int i = 1; i < total; i++) {
         edge t = e[i];
@@ -226,9 +226,9 @@ static pf_status fill_poly(pf_image *img, const int32_t *pts, int32_t n, uint8_t
     edge *e = malloc(((size_t)n + 1) * sizeof *e);
     if (e == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_fill_poly: out of memory");
     int total = 0;
-    int64_t p0x = (int64_t)pts[2 * (n - 1)] << XY_SHIFT, p0y = pts[2 * (n - 1) + 1];
+    int64_t p0x = (int64_t)pts[2 * (n - 1)] * XY_ONE, p0y = pts[2 * (n - 1) + 1];
     for (int32_t i = 0; i < n; i++) {
-        int64_t p1x = (int64_t)pts[2 * i] << XY_SHIFT, p1y = pts[2 * i + 1];
+        int64_t p1x = (int64_t)pts[2 * i] * XY_ONE, p1y = pts[2 * i + 1];
         int64_t t0x = (p0x + (XY_ONE >> 1)) >> XY_SHIFT, t0y = p0y;
         int64_t t1x = (p1x + (XY_ONE >> 1)) >> XY_SHIFT, t1y = p1y;
         line8(img, t0x, t0y, t1x, t1y, v);

@@ -260,7 +260,7 @@ pf_status pf_masks_unmap(pf_stream *stream, int count, const pf_image src[], con
             st = pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: info[%d] has a scale <= 0 or a non-finite offset", op, i);
             break;
         }
-        double x0 = rint(li->offset_x), y0 = rint(li->offset_y);
+        double x0 = rint((double)li->offset_x), y0 = rint((double)li->offset_y);
         double w = rint((double)li->scale_x * dst[i].width), h = rint((double)li->scale_y * dst[i].height);
         if (x0 < 0 || y0 < 0 || w < 1 || h < 1 || x0 + w > src[i].width || y0 + h > src[i].height) {
             st = pfi_fail(PF_ERR_INVALID_ARGUMENT,

@@ -162,16 +162,16 @@ static void calipers(const fpt *p, int n, fpt *vect, float *inv, fpt out[3]) {
         if (pt0.y > top_y) top_y = pt0.y, top = i;
         if (pt0.y < bottom_y) bottom_y = pt0.y, bottom = i;
         fpt pt = p[i + 1 < n ? i + 1 : 0];
-        double dx = pt.x - pt0.x, dy = pt.y - pt0.y;
+        double dx = (double)(pt.x - pt0.x), dy = (double)(pt.y - pt0.y); /* float differences */
         vect[i].x = (float)dx;
         vect[i].y = (float)dy;
         inv[i] = (float)(1. / sqrt(dx * dx + dy * dy));
         pt0 = pt;
     }
     {
-        double ax = vect[n - 1].x, ay = vect[n - 1].y;
+        double ax = (double)vect[n - 1].x, ay = (double)vect[n - 1].y;
         for (int i = 0; i < n; i++) {
-            double bx = vect[i].x, by = vect[i].y, convexity = ax * by - ay * bx;
+            double bx = (double)vect[i].x, by = (double)vect[i].y, convexity = ax * by - ay * bx;
             if (convexity != 0) {
                 orientation = convexity > 0 ? 1.f : -1.f;
                 break;
@@ -270,7 +270,7 @@ pf_status pf_min_area_rect(const int32_t *points, int32_t n, pf_rotated_rect *ou
     } else if (h == 2) {
         out->cx = (hp[0].x + hp[1].x) * 0.5f;
         out->cy = (hp[0].y + hp[1].y) * 0.5f;
-        double dx = hp[1].x - hp[0].x, dy = hp[1].y - hp[0].y;
+        double dx = (double)(hp[1].x - hp[0].x), dy = (double)(hp[1].y - hp[0].y);
         out->width = (float)sqrt(dx * dx + dy * dy);
         out->height = 0;
         angle = (float)atan2(dy, dx);

@@ -28,8 +28,8 @@ static int extent(const pfi_nms_cfg *c, const pfi_nms_set *s, int32_t p, double 
             h = h + c->off;
         }
         if (!(w > 0.0f) || !(h > 0.0f)) return 0; /* its intersections are all empty */
-        e[0] = x1;
-        e[1] = y1;
+        e[0] = (double)x1;
+        e[1] = (double)y1;
         e[2] = (double)x2 + (double)c->off;
         e[3] = (double)y2 + (double)c->off;
         return 1;
@@ -55,10 +55,10 @@ static int extent(const pfi_nms_cfg *c, const pfi_nms_set *s, int32_t p, double 
         y1 = b[1] + hh;
     }
     if (!(x1 > x0) || !(y1 > y0)) return 0;
-    e[0] = x0;
-    e[1] = y0;
-    e[2] = x1;
-    e[3] = y1;
+    e[0] = (double)x0;
+    e[1] = (double)y0;
+    e[2] = (double)x1;
+    e[3] = (double)y1;
     return 1;
 }
 
@@ -85,7 +85,7 @@ int pfi_grid_init(pfi_nms_grid *g, const pfi_nms_cfg *c, const pfi_nms_set *s, c
     /* a non-overlapping pair has IoU 0 (overlap 0 for OpenCV): it must not suppress */
     if (c->sem == PF_NMS_TORCHVISION && !(c->thr_d >= 0)) return -1;
     if (c->sem == PF_NMS_OPENCV && !(c->thr_f >= 0.0f)) return -1;
-    double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY}, sum[2] = {0, 0};
+    double lo[2] = {(double)INFINITY, (double)INFINITY}, hi[2] = {-(double)INFINITY, -(double)INFINITY}, sum[2] = {0, 0};
     int32_t live = 0;
     for (int32_t q = 0; q < m; q++) {
         double e[4];

@@ -48,7 +48,7 @@ static double cv_auto_offset(const pf_nms_sample *s, pf_box_format fmt) {
         float r[4], b[4];
         pfk_box_to_xyxy(s->boxes + (size_t)i * 4, (int)fmt, b);
         pfk_box_from_xyxy(b, PF_BOX_XYWH, r);
-        double x1 = r[0], y1 = r[1], x2 = x1 + (double)r[2], y2 = y1 + (double)r[3];
+        double x1 = (double)r[0], y1 = (double)r[1], x2 = x1 + (double)r[2], y2 = y1 + (double)r[3];
         m = pfk_std_max(x1, m);
         m = pfk_std_max(y1, m);
         m = pfk_std_max(x2, m);
@@ -127,8 +127,8 @@ int pfi_nms_prepare(const pfi_nms_cfg *c, const pf_nms_sample *s, int soft, pfi_
             double o = offset_mode ? (double)set->cls[p] * k : 0.0;
             bx[p] = (double)r[0] + o;
             by[p] = (double)r[1] + o;
-            bw[p] = r[2];
-            bh[p] = r[3];
+            bw[p] = (double)r[2];
+            bh[p] = (double)r[3];
         }
     } else {
         set->f = f;

@@ -204,8 +204,8 @@ static void unmap(void) {
     CHECK_STATUS(pf_preprocess_run(plan, NULL, 1, &img, &p, &ten, &li), PF_OK);
     double rw = rint((double)li.scale_x * 1001), rh = rint((double)li.scale_y * 701);
     float src[4] = {300, 200, 500, 420}; /* source pixels, inside the crop */
-    double s0 = src[0], s1 = src[1], s2 = src[2], s3 = src[3];
-    double ox = li.offset_x, oy = li.offset_y, sx = li.scale_x, sy = li.scale_y;
+    double s0 = (double)src[0], s1 = (double)src[1], s2 = (double)src[2], s3 = (double)src[3];
+    double ox = (double)li.offset_x, oy = (double)li.offset_y, sx = (double)li.scale_x, sy = (double)li.scale_y;
     float fw[4] = {(float)(ox + rw - (s2 - 100) * sx), (float)(oy + rh - (s3 - 50) * sy),
                    (float)(ox + rw - (s0 - 100) * sx), (float)(oy + rh - (s1 - 50) * sy)};
     pf_unmap_desc fd = {li, 1920, 1080, 1001, 701, true, true};

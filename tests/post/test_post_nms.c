@@ -154,7 +154,7 @@ static void arg_checks(void) {
     int64_t off[2];
     int32_t keep[2];
     pf_nms_opts o = pf_nms_opts_defaults();
-    o.iou_threshold = NAN;
+    o.iou_threshold = (double)NAN;
     CHECK_STATUS(pf_nms(NULL, 1, &smp, &o, off, keep, 2, NULL), PF_ERR_INVALID_ARGUMENT);
     CHECK_MSG("iou_threshold");
     o = pf_nms_opts_defaults();
