@@ -20,7 +20,7 @@ enum {
     PFI_POST_THRESH_ROW,  /* logit > threshold ? value : 0 */
     PFI_POST_COMPOSITE_ROW,
     PFI_POST_PROTO_ROW,   /* sum_m coeff[m] * proto[m][x] */
-    PFI_POST_BEST_ROW,    /* best channel and its value (YOLOv8 heads) */
+    PFI_POST_BEST_ROW,    /* largest channel value, NaN-propagating (YOLOv8 heads) */
     PFI_POST_SLOTS
 };
 
@@ -55,9 +55,8 @@ typedef int32_t (*pfi_proto_row_fn)(const float *coeff, int32_t m, const float *
                                     int32_t n, float *out);
 
 /* For x in [0, n): best[x] = the largest of p[c * stride + x] over c in
- * [0, channels) (torch.max: the first maximum, NaN wins), idx[x] its c. */
-typedef int32_t (*pfi_best_row_fn)(const float *p, ptrdiff_t stride, int32_t channels, int32_t n, float *best,
-                                   int32_t *idx);
+ * [0, channels), NaN when any of them is NaN (torch.amax). */
+typedef int32_t (*pfi_best_row_fn)(const float *p, ptrdiff_t stride, int32_t channels, int32_t n, float *best);
 
 extern pfi_kfamily pfi_post_family;
 
@@ -76,7 +75,7 @@ int32_t pfi_composite_row_ref(const uint8_t *fg, const uint8_t *bg, const uint8_
 int32_t pfi_proto_row_ref(const float *coeff, int32_t m, const float *protos, ptrdiff_t plane_stride, int32_t n,
                           float *out);
 
-int32_t pfi_best_row_ref(const float *p, ptrdiff_t stride, int32_t channels, int32_t n, float *best, int32_t *idx);
+int32_t pfi_best_row_ref(const float *p, ptrdiff_t stride, int32_t channels, int32_t n, float *best);
 
 void pfi_post_fill_avx2(pfi_kfn *slots);
 void pfi_post_fill_avx512(pfi_kfn *slots);

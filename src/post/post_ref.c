@@ -1,6 +1,8 @@
 /* Scalar reference kernels of the post family: each is the per-element
  * function of src/kernels/ applied in a loop, and is what the SIMD
  * kernels are tested against. */
+#include <math.h>
+
 #include "kernels/box_math.h"
 #include "kernels/mask_math.h"
 #include "kernels/nms_math.h"
@@ -99,19 +101,16 @@ int32_t pfi_proto_row_ref(const float *coeff, int32_t m, const float *protos, pt
     return n;
 }
 
-int32_t pfi_best_row_ref(const float *p, ptrdiff_t stride, int32_t channels, int32_t n, float *best, int32_t *idx) {
+int32_t pfi_best_row_ref(const float *p, ptrdiff_t stride, int32_t channels, int32_t n, float *best) {
     for (int32_t x = 0; x < n; x++) {
         float b = p[x];
-        int32_t bi = 0;
+        int nan = b != b;
         for (int32_t c = 1; c < channels; c++) {
             float v = p[(ptrdiff_t)c * stride + x];
-            if (pfk_argmax_takes(v, b)) {
-                b = v;
-                bi = c;
-            }
+            nan |= v != v;
+            b = v > b ? v : b;
         }
-        best[x] = b;
-        idx[x] = bi;
+        best[x] = nan ? NAN : b;
     }
     return n;
 }

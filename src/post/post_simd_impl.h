@@ -184,22 +184,17 @@ static int32_t argmax_row(const float *const *planes, int32_t channels, int32_t 
     return x;
 }
 
-static int32_t best_row(const float *p, ptrdiff_t stride, int32_t channels, int32_t n, float *best, int32_t *idx) {
+static int32_t best_row(const float *p, ptrdiff_t stride, int32_t channels, int32_t n, float *best) {
     int32_t x = 0;
     for (; x + W <= n; x += W) {
-        vf b = VLD(p + x), bi = V1(0.0f);
+        vf b = VLD(p + x);
+        vm nan = VUNORD(b, b);
         for (int32_t c = 1; c < channels; c++) {
             vf v = VLD(p + (ptrdiff_t)c * stride + x);
-            vm take = MOR(VGT(v, b), MAND(VUNORD(v, v), VORD(b, b)));
-            b = VSEL(take, v, b);
-            bi = VSEL(take, V1((float)c), bi);
+            nan = MOR(nan, VUNORD(v, v));
+            b = VMAX(v, b); /* v > b ? v : b */
         }
-        VST(best + x, b);
-#if W == 16
-        _mm512_storeu_si512((void *)(idx + x), _mm512_cvttps_epi32(bi));
-#else
-        _mm256_storeu_si256((__m256i *)(void *)(idx + x), _mm256_cvttps_epi32(bi));
-#endif
+        VST(best + x, VSEL(nan, V1(NAN), b));
     }
     return x;
 }

@@ -240,11 +240,10 @@ static void mask_kernels(void) {
             CHECK(memcmp(a_ref, a_got, (size_t)n) == 0);
             {
                 float b_ref[256], b_got[256];
-                int32_t i_ref[256], i_got[256];
-                pfi_best_row_ref(pl, n + 1, C, n, b_ref, i_ref);
-                int32_t e = ((pfi_best_row_fn)t->fn[PFI_POST_BEST_ROW])(pl, n + 1, C, n, b_got, i_got);
-                pfi_best_row_ref(pl + e, n + 1, C, n - e, b_got + e, i_got + e);
-                int same = memcmp(i_ref, i_got, (size_t)n * 4) == 0;
+                pfi_best_row_ref(pl, n + 1, C, n, b_ref);
+                int32_t e = ((pfi_best_row_fn)t->fn[PFI_POST_BEST_ROW])(pl, n + 1, C, n, b_got);
+                pfi_best_row_ref(pl + e, n + 1, C, n - e, b_got + e);
+                int same = 1;
                 for (int x = 0; x < n; x++) same &= (isnan(b_ref[x]) && isnan(b_got[x])) || b_ref[x] == b_got[x];
                 CHECK(same);
             }
