@@ -25,6 +25,9 @@ set(PF_POST_SOURCES
 set(PF_POST_X86_SOURCES
   src/post/post_avx2.c
   src/post/post_avx512.c)
+# GPU job builders of the post ops: plain C, always compiled (the CPU
+# emulation tests run them with the src/kernels/gpu_*.h kernel bodies).
+list(APPEND PF_POST_SOURCES src/cuda/post_jobs.c)
 list(APPEND PF_ALL_SOURCES ${PF_POST_SOURCES})
 if(PF_ARCH_X86)
   list(APPEND PF_ALL_SOURCES ${PF_POST_X86_SOURCES})
