@@ -29,6 +29,10 @@ set(PF_POST_X86_SOURCES
 # emulation tests run them with the src/kernels/gpu_*.h kernel bodies).
 list(APPEND PF_POST_SOURCES src/cuda/post_jobs.c)
 list(APPEND PF_ALL_SOURCES ${PF_POST_SOURCES})
+# the CUDA device ops (C against the CUDA runtime), CUDA builds only
+if(PF_WITH_CUDA)
+  list(APPEND PF_ALL_SOURCES src/cuda/post_cuda.c)
+endif()
 if(PF_ARCH_X86)
   list(APPEND PF_ALL_SOURCES ${PF_POST_X86_SOURCES})
   set_source_files_properties(src/post/post_avx2.c PROPERTIES COMPILE_OPTIONS "-mavx2")

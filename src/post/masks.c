@@ -12,6 +12,7 @@
 #include "kernels/mask_math.h"
 #include "pixflow/post.h"
 #include "post/post_kernels.h"
+#include "post/post_stream.h"
 
 pf_mask_opts pf_mask_opts_defaults(void) {
     pf_mask_opts o;
@@ -66,6 +67,8 @@ pf_status pf_masks_from_logits(pf_stream *stream, const float *logits, int32_t n
     static const char op[] = "pf_masks_from_logits";
     pfi_clear_error();
     pf_mask_opts o = opts ? *opts : pf_mask_opts_defaults();
+    pf_status hs = pfi_post_host_stream(op, stream);
+    if (hs != PF_OK) return hs;
     if ((unsigned)o.mode > PF_MASK_THRESHOLD)
         return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: opts.mode %d is not a pf_mask_mode", op, (int)o.mode);
     if (n < 0 || channels < 1 || height < 1 || width < 1)
@@ -196,6 +199,8 @@ pf_status pf_proto_masks(pf_stream *stream, const pf_proto_opts *opts, int count
     static const char op[] = "pf_proto_masks";
     pfi_clear_error();
     pf_proto_opts o = opts ? *opts : pf_proto_opts_defaults();
+    pf_status hs = pfi_post_host_stream(op, stream);
+    if (hs != PF_OK) return hs;
     if (count < 0 || num_masks < 1 || proto_h < 1 || proto_w < 1)
         return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: count %d, num_masks %d, proto %dx%d: need count >= 0, the rest >= 1",
                         op, count, num_masks, proto_w, proto_h);

@@ -11,6 +11,7 @@
 #include "post/nms_internal.h"
 #include "post/post_kernels.h"
 #include "post/post_sort.h"
+#include "post/post_stream.h"
 
 pf_nms_opts pf_nms_opts_defaults(void) {
     pf_nms_opts o;
@@ -203,7 +204,8 @@ static pf_status run_batch(const char *op, pf_stream *stream, int count, const p
                            int use_ref) {
     pfi_clear_error();
     pfi_nms_cfg c;
-    pf_status st = pfi_nms_cfg_make(op, opts, stream, &c);
+    pf_status st = pfi_post_host_stream(op, stream);
+    if (st == PF_OK) st = pfi_nms_cfg_make(op, opts, stream, &c);
     if (st == PF_OK) st = check_samples(op, count, samples);
     if (st != PF_OK) return st;
     if (offsets == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: offsets is NULL", op);
