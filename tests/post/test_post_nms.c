@@ -319,6 +319,9 @@ static void kernel_vs_ref(void) {
         }
     }
     printf("post_nms: torchvision kernel = reference on %d kept lists\n", checked);
+    /* the family runs at AVX2 / AVX-512 where the CPU has them, and nowhere above the CPU */
+    CHECK(family_levels_ok("post.", levels, nlev, PF_ISA_AVX2));
+    pf_cpu_set_cap(PF_ISA_NEON);
 }
 
 /* 100k boxes in one sample: clustered, one class, fast path vs reference,
