@@ -71,10 +71,7 @@ pf_status pfi_gpu_composite_build(pfi_arena *a, int count, const pf_image fg[], 
 /* ------------------------------------------------------------------ NMS */
 
 int32_t pfi_gpu_nms_bound(const pf_nms_opts *o, int32_t n) {
-    int32_t b = n;
-    if (o->pre_nms_top_k > 0 && b > o->pre_nms_top_k) b = o->pre_nms_top_k;
-    if (o->max_output > 0 && b > o->max_output) b = o->max_output;
-    return b;
+    return pfk_nms_bound(n, o->pre_nms_top_k, o->max_output);
 }
 
 pf_status pfi_gpu_nms_supported(const char *op, const pf_nms_opts *c) {

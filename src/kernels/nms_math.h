@@ -134,6 +134,15 @@ PF_HD int pfk_nms_onnx_suppress(const float *b1, const float *b2, int center, fl
     return inter / uni > thr;
 }
 
+/* Most boxes NMS can keep of a sample of n candidates (pf_nms_capacity's
+ * rule: the pre-NMS top-k and the output cap, 0 = none). */
+PF_HD int32_t pfk_nms_bound(int32_t n, int32_t top_k, int32_t max_out) {
+    int32_t b = n;
+    if (top_k > 0 && b > top_k) b = top_k;
+    if (max_out > 0 && b > max_out) b = max_out;
+    return b;
+}
+
 /* ------------------------------------------------------------ ordering */
 
 /* Sort key for "descending score, NaN first" as an ascending uint32: -0

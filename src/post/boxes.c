@@ -117,6 +117,14 @@ static pf_status check_desc(const char *op, int i, const pf_unmap_desc *d, const
     return PF_OK;
 }
 
+/* clip_boxes of one xyxy box to [0, w] x [0, h] */
+static void clip4(float *b, int32_t w, int32_t h) {
+    b[0] = clamp_to(b[0], (float)w);
+    b[1] = clamp_to(b[1], (float)h);
+    b[2] = clamp_to(b[2], (float)w);
+    b[3] = clamp_to(b[3], (float)h);
+}
+
 /* ultralytics scale_boxes + clip_boxes for one xyxy box (float32 steps) */
 static void unmap_ultralytics(float *b, const pf_unmap_desc *d, const pf_unmap_opts *o) {
     double gain = fmin((double)o->out_height / d->src_height, (double)o->out_width / d->src_width);
@@ -127,13 +135,7 @@ static void unmap_ultralytics(float *b, const pf_unmap_desc *d, const pf_unmap_o
     b[1] = (b[1] - py) / g;
     b[2] = (b[2] - px) / g;
     b[3] = (b[3] - py) / g;
-    if (o->clip) {
-        float w = (float)d->src_width, h = (float)d->src_height;
-        b[0] = clamp_to(b[0], w);
-        b[1] = clamp_to(b[1], h);
-        b[2] = clamp_to(b[2], w);
-        b[3] = clamp_to(b[3], h);
-    }
+    if (o->clip) clip4(b, d->src_width, d->src_height);
 }
 
 static void unmap_exact(float *b, pf_box_format fmt, const pf_unmap_desc *d, const pf_unmap_opts *o) {
@@ -163,13 +165,7 @@ static void unmap_exact(float *b, pf_box_format fmt, const pf_unmap_desc *d, con
         break;
     default:
         b[0] = (float)u1; b[1] = (float)v1; b[2] = (float)u2; b[3] = (float)v2;
-        if (o->clip) {
-            float w = (float)d->src_width, h = (float)d->src_height;
-            b[0] = clamp_to(b[0], w);
-            b[1] = clamp_to(b[1], h);
-            b[2] = clamp_to(b[2], w);
-            b[3] = clamp_to(b[3], h);
-        }
+        if (o->clip) clip4(b, d->src_width, d->src_height);
         break;
     }
 }

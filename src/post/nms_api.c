@@ -86,12 +86,7 @@ pf_status pfi_nms_cfg_make(const char *op, const pf_nms_opts *opts, const void *
     return PF_OK;
 }
 
-int32_t pfi_nms_bound(const pfi_nms_cfg *c, int32_t n) {
-    int32_t b = n;
-    if (c->top_k > 0 && b > c->top_k) b = c->top_k;
-    if (c->max_out > 0 && b > c->max_out) b = c->max_out;
-    return b;
-}
+int32_t pfi_nms_bound(const pfi_nms_cfg *c, int32_t n) { return pfk_nms_bound(n, c->top_k, c->max_out); }
 
 int32_t pfi_nms_sample_run(const pfi_nms_cfg *c, const pf_nms_sample *s, int32_t *keep, float *upd, int use_ref) {
     pfi_nms_set set;
