@@ -20,11 +20,11 @@ set(PF_POST_SOURCES
   src/post/contours.c
   src/post/min_area_rect.c
   src/post/fill_poly.c)
-# ISA translation units of the post kernel family, reached only through
-# the family's dispatch (src/cpu/kfamily.c calls a fill after CPUID).
+# ISA translation units of the post kernels, reached only through the
+# room's dispatch (post_dispatch.c calls a fill after CPUID).
 set(PF_POST_X86_SOURCES
-  src/post/post_avx2.c
-  src/post/post_avx512.c)
+  src/post/x86/post_avx2.c
+  src/post/x86/post_avx512.c)
 # GPU job builders of the post ops: plain C, always compiled (the CPU
 # emulation tests run them with the src/kernels/gpu_*.h kernel bodies).
 list(APPEND PF_POST_SOURCES src/cuda/post_jobs.c)
@@ -35,6 +35,6 @@ if(PF_WITH_CUDA)
 endif()
 if(PF_ARCH_X86)
   list(APPEND PF_ALL_SOURCES ${PF_POST_X86_SOURCES})
-  set_source_files_properties(src/post/post_avx2.c PROPERTIES COMPILE_OPTIONS "-mavx2")
-  set_source_files_properties(src/post/post_avx512.c PROPERTIES COMPILE_OPTIONS "-mavx512f;-mavx512bw;-mavx512vl")
+  set_source_files_properties(src/post/x86/post_avx2.c PROPERTIES COMPILE_OPTIONS "-mavx2")
+  set_source_files_properties(src/post/x86/post_avx512.c PROPERTIES COMPILE_OPTIONS "-mavx512f;-mavx512bw;-mavx512vl")
 endif()

@@ -15,7 +15,6 @@ extern pfi_kfamily pfi_warp_family;
 extern pfi_kfamily pfi_photo_family;
 extern pfi_kfamily pfi_filter_family;
 extern pfi_kfamily pfi_preprocess_family;
-extern pfi_kfamily pfi_post_family;
 
 pfi_kfamily *const pfi_kfamilies[] = {
     &pfi_resize_family,
@@ -28,7 +27,6 @@ pfi_kfamily *const pfi_kfamilies[] = {
     &pfi_photo_family,
     &pfi_filter_family,
     &pfi_preprocess_family,
-    &pfi_post_family,
     NULL};
 
 int pf_dispatch_count(void) {

@@ -19,7 +19,7 @@ typedef struct iou_job {
     pfi_nms_cols b;
     float eps;
     float *out;
-    const pfi_ktable *k;
+    const pfi_post_kernels *k;
 } iou_job;
 
 /* torchvision complete_box_iou, with libm atanf for torch.atan */
@@ -44,8 +44,8 @@ static void iou_task(void *ctx, int t, int worker) {
     const iou_job *j = ctx;
     int32_t r0 = t * j->rows_per_task, r1 = r0 + j->rows_per_task;
     if (r1 > j->n) r1 = j->n;
-    int slot = j->kind == PF_IOU ? PFI_POST_IOU_ROW : j->kind == PF_GIOU ? PFI_POST_GIOU_ROW : PFI_POST_DIOU_ROW;
-    pfi_iou_row_fn fn = (pfi_iou_row_fn)j->k->fn[slot];
+    int slot = j->kind == PF_CIOU ? 0 : (int)j->kind; /* IoU, GIoU, DIoU */
+    pfi_iou_row_fn fn = j->k->iou_row[slot];
     static const pfi_iou_row_fn refs[3] = {pfi_iou_row_ref, pfi_giou_row_ref, pfi_diou_row_ref};
     for (int32_t i = r0; i < r1; i++) {
         const float *p = j->a + 4 * (size_t)i;
@@ -58,7 +58,7 @@ static void iou_task(void *ctx, int t, int worker) {
         int32_t done = fn(a5, &j->b, j->m, j->eps, row);
         if (done < j->m) {
             pfi_nms_cols rest = {j->b.x1 + done, j->b.y1 + done, j->b.x2 + done, j->b.y2 + done, j->b.area + done};
-            refs[slot - PFI_POST_IOU_ROW](a5, &rest, j->m - done, j->eps, row + done);
+            refs[slot](a5, &rest, j->m - done, j->eps, row + done);
         }
     }
 }
@@ -86,7 +86,7 @@ pf_status pf_box_iou(pf_stream *stream, pf_iou_kind kind, int32_t n, const float
         cols[4 * (size_t)m + j] = (p[2] - p[0]) * (p[3] - p[1]);
     }
     iou_job job = {kind, a, n, m, 1, {cols, cols + m, cols + 2 * (size_t)m, cols + 3 * (size_t)m, cols + 4 * (size_t)m},
-                   eps, out, pfi_post_kernels(stream)};
+                   eps, out, pfi_post_kernels_for(stream)};
     /* about 64K pairs per task */
     int64_t per = 65536 / m;
     job.rows_per_task = (int32_t)(per < 1 ? 1 : per > n ? n : per);

@@ -7,20 +7,22 @@
 
 #include "core/error.h"
 #include "core/image_util.h"
-#include "cpu/batch_rows.h"
+#include "core/stream.h"
 #include "pixflow/post.h"
 #include "post/post_kernels.h"
 
 typedef struct comp_job {
     const pf_image *fg, *bg, *mask;
     pf_image *dst;
-    const pfi_ktable *k;
+    const pfi_post_kernels *k;
+    const int32_t *first; /* count + 1: first band of each sample */
+    int32_t rows_per_band;
+    int count;
 } comp_job;
 
-static void comp_rows(void *ctx, int i, int32_t y0, int32_t y1) {
-    const comp_job *j = ctx;
+static void comp_rows(const comp_job *j, int i, int32_t y0, int32_t y1) {
     int32_t w = j->fg[i].width, cn = j->fg[i].channels, dcn = j->dst[i].channels;
-    pfi_composite_row_fn fn = (pfi_composite_row_fn)j->k->fn[PFI_POST_COMPOSITE_ROW];
+    pfi_composite_row_fn fn = j->k->composite_row;
     for (int32_t y = y0; y < y1; y++) {
         const uint8_t *f = pfi_row_ptr(&j->fg[i], 0, y), *b = pfi_row_ptr(&j->bg[i], 0, y);
         const uint8_t *m = pfi_row_ptr(&j->mask[i], 0, y);
@@ -30,6 +32,18 @@ static void comp_rows(void *ctx, int i, int32_t y0, int32_t y1) {
             pfi_composite_row_ref(f + (size_t)done * cn, b + (size_t)done * cn, m + done, d + (size_t)done * dcn,
                                   w - done, cn, dcn);
     }
+}
+
+/* task t = band t of the batch: its sample and rows (each row written by
+ * one task: the result does not depend on the thread count) */
+static void comp_task(void *ctx, int t, int worker) {
+    (void)worker;
+    const comp_job *j = ctx;
+    int i = 0;
+    while (i + 1 < j->count && j->first[i + 1] <= t) i++;
+    int32_t y0 = (t - j->first[i]) * j->rows_per_band, y1 = y0 + j->rows_per_band;
+    if (y1 > j->fg[i].height) y1 = j->fg[i].height;
+    comp_rows(j, i, y0, y1);
 }
 
 static int same_view(const pf_image *a, const pf_image *b) {
@@ -54,8 +68,8 @@ pf_status pf_composite(pf_stream *stream, int count, const pf_image fg[], const 
     if (count == 0) return PF_OK;
     if (!fg || !bg || !mask || !dst)
         return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: %s is NULL", op, !fg ? "fg" : !bg ? "bg" : !mask ? "mask" : "dst");
-    int32_t *rows = malloc((size_t)count * 2 * sizeof *rows);
-    if (rows == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "%s: out of memory", op);
+    int32_t *first = malloc(((size_t)count + 1) * sizeof *first);
+    if (first == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "%s: out of memory", op);
     pf_status st = PF_OK;
     for (int i = 0; i < count && st == PF_OK; i++) {
         if ((st = check_u8_hwc(op, "fg", i, &fg[i])) || (st = check_u8_hwc(op, "bg", i, &bg[i])) ||
@@ -84,14 +98,20 @@ pf_status pf_composite(pf_stream *stream, int count, const pf_image fg[], const 
             if (pfi_images_overlap(in[q], &dst[i]) && !(q < 2 && same_view(in[q], &dst[i])))
                 st = pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: dst[%d] overlaps %s[%d] (only dst == fg or dst == bg is allowed)",
                               op, i, q == 0 ? "fg" : q == 1 ? "bg" : "mask", i);
-        rows[i] = f->height;
-        rows[count + i] = f->width * f->channels;
     }
     if (st == PF_OK) {
-        comp_job j = {fg, bg, mask, dst, pfi_post_kernels(stream)};
-        pfi_run_rows(stream, count, rows, rows + count, 1, comp_rows, &j);
+        /* bands of about 64K elements */
+        int64_t widest = 1;
+        for (int i = 0; i < count; i++)
+            if ((int64_t)fg[i].width * fg[i].channels > widest) widest = (int64_t)fg[i].width * fg[i].channels;
+        int32_t per = (int32_t)(65536 / widest > 0 ? 65536 / widest : 1);
+        first[0] = 0;
+        for (int i = 0; i < count; i++) first[i + 1] = first[i] + (fg[i].height + per - 1) / per;
+        comp_job j = {fg, bg, mask, dst, pfi_post_kernels_for(stream), first, per, count};
+        if (first[count] > 1) pfi_stream_parallel(stream, first[count], comp_task, &j);
+        else comp_task(&j, 0, 0);
     }
-    free(rows);
+    free(first);
     return st;
 }
 

@@ -95,7 +95,7 @@ static int yolo_candidates(const head_job *j, int i, cands *c) {
     int32_t A = j->anchors, C = j->nc;
     if (o->layout == PF_YOLO_V8) {
         const float *p = j->pred + (size_t)i * (size_t)(4 + C + o->num_masks) * (size_t)A;
-        pfi_best_row_fn fn = (pfi_best_row_fn)j->cfg->k->fn[PFI_POST_BEST_ROW];
+        pfi_best_row_fn fn = j->cfg->k->best_row;
         enum { CHUNK = 1024 };
         float best[CHUNK];
         for (int32_t a0 = 0; a0 < A; a0 += CHUNK) {

@@ -28,7 +28,7 @@ typedef struct logits_job {
     uint8_t *dst;
     int32_t n, c, h, w, rows_per_task, tasks_per_sample;
     pf_mask_opts o;
-    const pfi_ktable *k;
+    const pfi_post_kernels *k;
 } logits_job;
 
 static void logits_task(void *ctx, int t, int worker) {
@@ -39,7 +39,7 @@ static void logits_task(void *ctx, int t, int worker) {
     size_t plane = (size_t)j->h * (size_t)j->w;
     const float *base = j->src + (size_t)s * (size_t)j->c * plane;
     if (j->o.mode == PF_MASK_ARGMAX) {
-        pfi_argmax_row_fn fn = (pfi_argmax_row_fn)j->k->fn[PFI_POST_ARGMAX_ROW];
+        pfi_argmax_row_fn fn = j->k->argmax_row;
         const float *planes[256];
         for (int32_t y = y0; y < y1; y++) {
             for (int32_t c = 0; c < j->c; c++) planes[c] = base + (size_t)c * plane + (size_t)y * j->w;
@@ -52,7 +52,7 @@ static void logits_task(void *ctx, int t, int worker) {
         }
         return;
     }
-    pfi_thresh_row_fn fn = (pfi_thresh_row_fn)j->k->fn[PFI_POST_THRESH_ROW];
+    pfi_thresh_row_fn fn = j->k->thresh_row;
     for (int32_t c = 0; c < j->c; c++)
         for (int32_t y = y0; y < y1; y++) {
             size_t at = ((size_t)s * (size_t)j->c + (size_t)c) * plane + (size_t)y * j->w;
@@ -83,7 +83,7 @@ pf_status pf_masks_from_logits(pf_stream *stream, const float *logits, int32_t n
         return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: %s is NULL", op, logits == NULL ? "logits" : "masks");
     if ((double)n * channels * height * width > 9.2e18 / 4)
         return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: the shape overflows", op);
-    logits_job j = {logits, masks, n, channels, height, width, 1, 1, o, pfi_post_kernels(stream)};
+    logits_job j = {logits, masks, n, channels, height, width, 1, 1, o, pfi_post_kernels_for(stream)};
     int64_t per = 65536 / ((int64_t)width * channels);
     j.rows_per_task = (int32_t)(per < 1 ? 1 : per > height ? height : per);
     j.tasks_per_sample = (height + j.rows_per_task - 1) / j.rows_per_task;
@@ -161,7 +161,7 @@ typedef struct proto_job {
     const float *coeffs, *protos, *boxes;
     int32_t m, ph, pw;
     pf_image *masks, *logits;
-    const pfi_ktable *k;
+    const pfi_post_kernels *k;
     float rx, ry;
     float **rows; /* per worker: one logit row */
 } proto_job;
@@ -173,7 +173,7 @@ static void proto_task(void *ctx, int k, int worker) {
     /* ultralytics: boxes *= (mw / iw) in float32, then r >= x1 & r < x2 */
     const float *b = j->boxes + 4 * (size_t)k;
     float x1 = b[0] * j->rx, y1 = b[1] * j->ry, x2 = b[2] * j->rx, y2 = b[3] * j->ry;
-    pfi_proto_row_fn fn = (pfi_proto_row_fn)j->k->fn[PFI_POST_PROTO_ROW];
+    pfi_proto_row_fn fn = j->k->proto_row;
     ptrdiff_t ps = (ptrdiff_t)j->ph * j->pw;
     for (int32_t y = 0; y < j->ph; y++) {
         const float *p = j->protos + (size_t)y * j->pw;
@@ -231,7 +231,7 @@ pf_status pf_proto_masks(pf_stream *stream, const pf_proto_opts *opts, int count
     int ok = rows != NULL;
     for (int t = 0; ok && t < threads; t++) ok = (rows[t] = malloc((size_t)proto_w * sizeof(float))) != NULL;
     if (ok) {
-        proto_job j = {&o, coeffs, protos, boxes, num_masks, proto_h, proto_w, masks, logits, pfi_post_kernels(stream),
+        proto_job j = {&o, coeffs, protos, boxes, num_masks, proto_h, proto_w, masks, logits, pfi_post_kernels_for(stream),
                        (float)((double)proto_w / o.input_width), (float)((double)proto_h / o.input_height), rows};
         if (count > 1) pfi_stream_parallel(stream, count, proto_task, &j);
         else proto_task(&j, 0, 0);

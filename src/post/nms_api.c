@@ -82,7 +82,7 @@ pf_status pfi_nms_cfg_make(const char *op, const pf_nms_opts *opts, const void *
     c->eta = o.eta;
     c->soft = o.soft;
     c->sigma = o.sigma;
-    c->k = pfi_post_kernels(stream);
+    c->k = pfi_post_kernels_for(stream);
     return PF_OK;
 }
 

@@ -90,7 +90,7 @@ static int32_t run_group(const pfi_nms_cfg *c, const pfi_nms_set *s, const int32
     int32_t cap = c->max_out;
     int per_class_cap = c->max_per_class > 0;
     if (!mixed && per_class_cap && (cap <= 0 || c->max_per_class < cap)) cap = c->max_per_class;
-    pfi_nms_tv_fn tv = (pfi_nms_tv_fn)c->k->fn[PFI_POST_NMS_TV];
+    pfi_nms_tv_fn tv = c->k->nms_tv;
     pfi_nms_cols cols = {w->kc[0], w->kc[1], w->kc[2], w->kc[3], w->kc[4]};
     /* The kept list is checked whole (SIMD for torchvision) until it grows
      * past `switch_at`; then, when the group allows it, the kept boxes go

@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "cpu/kfamily.h"
+#include "post/post_kernels.h"
 #include "pixflow/post.h"
 
 typedef struct pfi_nms_cfg {
@@ -24,7 +24,7 @@ typedef struct pfi_nms_cfg {
     float eta;
     pf_soft_nms soft;
     float sigma;
-    const pfi_ktable *k; /* post family kernels */
+    const pfi_post_kernels *k; /* the stream's level */
 } pfi_nms_cfg;
 
 /* Validates opts (messages start with `op`) and resolves them. */

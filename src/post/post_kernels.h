@@ -1,28 +1,17 @@
-/* The post-processing kernel family: slots, their types, the scalar
+/* The post-processing kernels: a typed table per ISA level, the scalar
  * reference kernels (the specification of each slot) and the ISA fill
- * functions. Like every family (src/cpu/kfamily.h) SIMD kernels handle
- * whole vectors only and report how far they got; the callers finish with
- * the reference, so no kernel has tail logic. */
+ * functions. SIMD kernels handle whole vectors only and report how far
+ * they got; the callers finish with the reference, so no kernel has tail
+ * logic. The room's own dispatch (post_dispatch.c) follows the CPU
+ * backend's kernel families: tables built once, a level the CPU lacks
+ * keeps the level below, fills compiled per ISA and called after CPUID. */
 #ifndef PF_POST_KERNELS_H
 #define PF_POST_KERNELS_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cpu/kfamily.h"
-
-enum {
-    PFI_POST_NMS_TV = 0,  /* torchvision IoU of one candidate vs kept boxes */
-    PFI_POST_IOU_ROW,     /* box_iou of one box vs a row of boxes */
-    PFI_POST_GIOU_ROW,
-    PFI_POST_DIOU_ROW,
-    PFI_POST_ARGMAX_ROW,  /* argmax over channel planes */
-    PFI_POST_THRESH_ROW,  /* logit > threshold ? value : 0 */
-    PFI_POST_COMPOSITE_ROW,
-    PFI_POST_PROTO_ROW,   /* sum_m coeff[m] * proto[m][x] */
-    PFI_POST_BEST_ROW,    /* largest channel value, NaN-propagating (YOLOv8 heads) */
-    PFI_POST_SLOTS
-};
+#include "pixflow/core.h"
 
 /* Kept boxes as columns: x1, y1, x2, y2, area (torchvision semantics). */
 typedef struct pfi_nms_cols {
@@ -58,10 +47,26 @@ typedef int32_t (*pfi_proto_row_fn)(const float *coeff, int32_t m, const float *
  * [0, channels), NaN when any of them is NaN (torch.amax). */
 typedef int32_t (*pfi_best_row_fn)(const float *p, ptrdiff_t stride, int32_t channels, int32_t n, float *best);
 
-extern pfi_kfamily pfi_post_family;
+/* One level's table. */
+typedef struct pfi_post_kernels {
+    pfi_nms_tv_fn nms_tv;           /* torchvision IoU of one candidate vs kept boxes */
+    pfi_iou_row_fn iou_row[3];      /* box_iou / GIoU / DIoU of one box vs a row of boxes */
+    pfi_argmax_row_fn argmax_row;   /* argmax over channel planes */
+    pfi_thresh_row_fn thresh_row;   /* logit > threshold ? value : 0 */
+    pfi_composite_row_fn composite_row;
+    pfi_proto_row_fn proto_row;     /* sum_m coeff[m] * proto[m][x] */
+    pfi_best_row_fn best_row;       /* largest channel value, NaN-propagating */
+} pfi_post_kernels;
 
-/* The post family's table for the stream's (or the current) ISA level. */
-const pfi_ktable *pfi_post_kernels(const void *stream);
+#define PFI_POST_SLOTS ((int)(sizeof(pfi_post_kernels) / sizeof(void (*)(void))))
+
+/* The table of the stream's ISA level (NULL: the current cap). */
+const pfi_post_kernels *pfi_post_kernels_for(const pf_stream *stream);
+/* The table of `level` (levels above the CPU hold the CPU's best); and
+ * the level each slot's kernel really comes from (tests, reports). */
+const pfi_post_kernels *pfi_post_kernels_at(pf_isa level);
+pf_isa pfi_post_slot_isa(pf_isa level, int slot);
+extern const char *const pfi_post_slot_names[];
 
 /* Reference kernels (src/post/post_ref.c). */
 int32_t pfi_nms_tv_ref(const pfi_nms_cols *k, int32_t n, const float c[5], float off, float thr, int *hit);
@@ -77,7 +82,7 @@ int32_t pfi_proto_row_ref(const float *coeff, int32_t m, const float *protos, pt
 
 int32_t pfi_best_row_ref(const float *p, ptrdiff_t stride, int32_t channels, int32_t n, float *best);
 
-void pfi_post_fill_avx2(pfi_kfn *slots);
-void pfi_post_fill_avx512(pfi_kfn *slots);
+void pfi_post_fill_avx2(pfi_post_kernels *k);
+void pfi_post_fill_avx512(pfi_post_kernels *k);
 
 #endif

@@ -271,14 +271,14 @@ static int32_t composite_row(const uint8_t *fg, const uint8_t *bg, const uint8_t
     return x;
 }
 
-void FILL(pfi_post_fill)(pfi_kfn *s) {
-    s[PFI_POST_NMS_TV] = (pfi_kfn)nms_tv;
-    s[PFI_POST_IOU_ROW] = (pfi_kfn)iou_row;
-    s[PFI_POST_GIOU_ROW] = (pfi_kfn)giou_row;
-    s[PFI_POST_DIOU_ROW] = (pfi_kfn)diou_row;
-    s[PFI_POST_ARGMAX_ROW] = (pfi_kfn)argmax_row;
-    s[PFI_POST_THRESH_ROW] = (pfi_kfn)thresh_row;
-    s[PFI_POST_COMPOSITE_ROW] = (pfi_kfn)composite_row;
-    s[PFI_POST_PROTO_ROW] = (pfi_kfn)proto_row;
-    s[PFI_POST_BEST_ROW] = (pfi_kfn)best_row;
+void FILL(pfi_post_fill)(pfi_post_kernels *k) {
+    k->nms_tv = nms_tv;
+    k->iou_row[0] = iou_row;
+    k->iou_row[1] = giou_row;
+    k->iou_row[2] = diou_row;
+    k->argmax_row = argmax_row;
+    k->thresh_row = thresh_row;
+    k->composite_row = composite_row;
+    k->proto_row = proto_row;
+    k->best_row = best_row;
 }

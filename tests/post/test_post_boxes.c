@@ -109,8 +109,8 @@ static void iou_levels(void) {
         for (int kind = 0; kind < 3; kind++) {
             refs[kind](a5, &bc, m, 1e-7f, ref);
             for (int l = 0; l < nlev; l++) {
-                const pfi_ktable *t = pfi_kfamily_table(&pfi_post_family, levels[l]);
-                pfi_iou_row_fn fn = (pfi_iou_row_fn)t->fn[PFI_POST_IOU_ROW + kind];
+                const pfi_post_kernels *t = pfi_post_kernels_at(levels[l]);
+                pfi_iou_row_fn fn = t->iou_row[kind];
                 int32_t done = fn(a5, &bc, m, 1e-7f, out);
                 pfi_nms_cols rest = {col[0] + done, col[1] + done, col[2] + done, col[3] + done, col[4] + done};
                 refs[kind](a5, &rest, m - done, 1e-7f, out + done);

@@ -232,8 +232,8 @@ static void mask_kernels(void) {
         pfi_composite_row_ref(fg, bg, m, c_ref, n, cn, dcn);
         pfi_proto_row_ref(coeff, C, pl, n + 1, n, p_ref);
         for (int l = 0; l < nlev; l++) {
-            const pfi_ktable *t = pfi_kfamily_table(&pfi_post_family, levels[l]);
-            int32_t d = ((pfi_argmax_row_fn)t->fn[PFI_POST_ARGMAX_ROW])(planes, C, n, a_got);
+            const pfi_post_kernels *t = pfi_post_kernels_at(levels[l]);
+            int32_t d = t->argmax_row(planes, C, n, a_got);
             const float *rest[64];
             for (int c = 0; c < C; c++) rest[c] = planes[c] + d;
             pfi_argmax_row_ref(rest, C, n - d, a_got + d);
@@ -241,19 +241,19 @@ static void mask_kernels(void) {
             {
                 float b_ref[256], b_got[256];
                 pfi_best_row_ref(pl, n + 1, C, n, b_ref);
-                int32_t e = ((pfi_best_row_fn)t->fn[PFI_POST_BEST_ROW])(pl, n + 1, C, n, b_got);
+                int32_t e = t->best_row(pl, n + 1, C, n, b_got);
                 pfi_best_row_ref(pl + e, n + 1, C, n - e, b_got + e);
                 int same = 1;
                 for (int x = 0; x < n; x++) same &= (isnan(b_ref[x]) && isnan(b_got[x])) || b_ref[x] == b_got[x];
                 CHECK(same);
             }
-            d = ((pfi_thresh_row_fn)t->fn[PFI_POST_THRESH_ROW])(planes[0], n, 0.5f, 200, a_got);
+            d = t->thresh_row(planes[0], n, 0.5f, 200, a_got);
             pfi_thresh_row_ref(planes[0] + d, n - d, 0.5f, 200, a_got + d);
             for (int x = 0; x < n; x++) CHECK(a_got[x] == pfk_threshold_u8(planes[0][x], 0.5f, 200));
-            d = ((pfi_composite_row_fn)t->fn[PFI_POST_COMPOSITE_ROW])(fg, bg, m, c_got, n, cn, dcn);
+            d = t->composite_row(fg, bg, m, c_got, n, cn, dcn);
             pfi_composite_row_ref(fg + d * cn, bg + d * cn, m + d, c_got + d * dcn, n - d, cn, dcn);
             CHECK(memcmp(c_ref, c_got, (size_t)n * dcn) == 0);
-            d = ((pfi_proto_row_fn)t->fn[PFI_POST_PROTO_ROW])(coeff, C, pl, n + 1, n, p_got);
+            d = t->proto_row(coeff, C, pl, n + 1, n, p_got);
             pfi_proto_row_ref(coeff, C, pl + d, n + 1, n - d, p_got + d);
             int same = 1;
             for (int x = 0; x < n; x++)
