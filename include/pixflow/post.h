@@ -347,7 +347,8 @@ PF_API pf_status pf_masks_unmap(pf_stream *stream, int count, const pf_image src
 
 /* torchvision.ops.masks_to_boxes: per u8 mask (1 channel), the xyxy box
  * (min x, min y, max x, max y) of its nonzero pixels, inclusive, as floats.
- * An empty mask gives (0, 0, 0, 0) (torchvision raises there). */
+ * An empty mask gives (0, 0, 0, 0), as torchvision 0.29 (older versions
+ * raised). */
 PF_API pf_status pf_masks_to_boxes(int count, const pf_image masks[], float boxes[]);
 
 typedef struct pf_proto_opts {
