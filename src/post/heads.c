@@ -98,22 +98,20 @@ static int yolo_candidates(const head_job *j, int i, cands *c) {
         pfi_best_row_fn fn = j->cfg->k->best_row;
         enum { CHUNK = 1024 };
         float best[CHUNK];
+        int32_t arg[CHUNK];
         for (int32_t a0 = 0; a0 < A; a0 += CHUNK) {
             int32_t na = A - a0 < CHUNK ? A - a0 : CHUNK;
             /* classes are planes A apart: the best class of CHUNK anchors at a time */
             const float *cls = p + (size_t)4 * A + a0;
-            int32_t done = fn(cls, A, C, na, best);
-            if (done < na) pfi_best_row_ref(cls + done, A, C, na - done, best + done);
+            int32_t done = fn(cls, A, C, na, best, arg);
+            if (done < na) pfi_best_row_ref(cls + done, A, C, na - done, best + done, arg + done);
             for (int32_t q = 0; q < na; q++) {
                 if (!(best[q] > conf)) continue; /* xc = amax > conf (NaN fails) */
                 int32_t a = a0 + q;
                 float cw[4] = {p[a], p[(size_t)A + a], p[2 * (size_t)A + a], p[3 * (size_t)A + a]}, b[4];
                 pfk_box_to_xyxy(cw, PF_BOX_CXCYWH, b);
                 if (!o->multi_label) { /* cls.max(1): the first maximum (no NaN: it failed above) */
-                    int32_t bc = 0;
-                    for (int32_t k = 1; k < C; k++)
-                        if (p[(size_t)(4 + k) * A + a] > p[(size_t)(4 + bc) * A + a]) bc = k;
-                    if (cands_push(c, b, best[q], bc, a)) return -1;
+                    if (cands_push(c, b, best[q], arg[q], a)) return -1;
                     continue;
                 }
                 for (int32_t k = 0; k < C; k++) {

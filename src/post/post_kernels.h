@@ -44,8 +44,11 @@ typedef int32_t (*pfi_proto_row_fn)(const float *coeff, int32_t m, const float *
                                     int32_t n, float *out);
 
 /* For x in [0, n): best[x] = the largest of p[c * stride + x] over c in
- * [0, channels), NaN when any of them is NaN (torch.amax). */
-typedef int32_t (*pfi_best_row_fn)(const float *p, ptrdiff_t stride, int32_t channels, int32_t n, float *best);
+ * [0, channels), NaN when any of them is NaN (torch.amax), and arg[x] the
+ * first c holding it (torch's max(dim)); arg is unspecified where best is
+ * NaN (YOLO's candidates need best > conf, which NaN fails). */
+typedef int32_t (*pfi_best_row_fn)(const float *p, ptrdiff_t stride, int32_t channels, int32_t n, float *best,
+                                   int32_t *arg);
 
 /* One level's table. */
 typedef struct pfi_post_kernels {
@@ -80,7 +83,8 @@ int32_t pfi_composite_row_ref(const uint8_t *fg, const uint8_t *bg, const uint8_
 int32_t pfi_proto_row_ref(const float *coeff, int32_t m, const float *protos, ptrdiff_t plane_stride, int32_t n,
                           float *out);
 
-int32_t pfi_best_row_ref(const float *p, ptrdiff_t stride, int32_t channels, int32_t n, float *best);
+int32_t pfi_best_row_ref(const float *p, ptrdiff_t stride, int32_t channels, int32_t n, float *best,
+                         int32_t *arg);
 
 void pfi_post_fill_avx2(pfi_post_kernels *k);
 void pfi_post_fill_avx512(pfi_post_kernels *k);

@@ -101,16 +101,19 @@ int32_t pfi_proto_row_ref(const float *coeff, int32_t m, const float *protos, pt
     return n;
 }
 
-int32_t pfi_best_row_ref(const float *p, ptrdiff_t stride, int32_t channels, int32_t n, float *best) {
+int32_t pfi_best_row_ref(const float *p, ptrdiff_t stride, int32_t channels, int32_t n, float *best,
+                         int32_t *arg) {
     for (int32_t x = 0; x < n; x++) {
         float b = p[x];
         int nan = b != b;
+        int32_t k = 0;
         for (int32_t c = 1; c < channels; c++) {
             float v = p[(ptrdiff_t)c * stride + x];
             nan |= v != v;
-            b = v > b ? v : b;
+            if (v > b) b = v, k = c;
         }
         best[x] = nan ? NAN : b;
+        arg[x] = k;
     }
     return n;
 }

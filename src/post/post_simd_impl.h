@@ -39,6 +39,7 @@ typedef __mmask16 vm;
 #  define MAND(a, b) ((vm)((a) & (b)))
 #  define MANY(m) ((m) != 0)
 #  define VSEL(m, a, b) _mm512_mask_blend_ps((m), (b), (a)) /* m ? a : b */
+#  define VI1(i) _mm512_castsi512_ps(_mm512_set1_epi32(i)) /* int bits in a float vector */
 #  define FILL(f) f##_avx512
 #elif defined(PFI_POST_AVX2)
 #  include <immintrin.h>
@@ -61,6 +62,7 @@ typedef __m256 vm;
 #  define MAND(a, b) _mm256_and_ps((a), (b))
 #  define MANY(m) (_mm256_movemask_ps(m) != 0)
 #  define VSEL(m, a, b) _mm256_blendv_ps((b), (a), (m))
+#  define VI1(i) _mm256_castsi256_ps(_mm256_set1_epi32(i))
 #  define FILL(f) f##_avx2
 #else
 #  error "define PFI_POST_AVX2 or PFI_POST_AVX512"
@@ -184,19 +186,36 @@ static int32_t argmax_row(const float *const *planes, int32_t channels, int32_t 
     return x;
 }
 
-static int32_t best_row(const float *p, ptrdiff_t stride, int32_t channels, int32_t n, float *best) {
-    int32_t x = 0;
-    for (; x + W <= n; x += W) {
-        vf b = VLD(p + x);
-        vm nan = VUNORD(b, b);
-        for (int32_t c = 1; c < channels; c++) {
-            vf v = VLD(p + (ptrdiff_t)c * stride + x);
-            nan = MOR(nan, VUNORD(v, v));
-            b = VMAX(v, b); /* v > b ? v : b */
+/* One row (channel plane) after another over a span of columns, the
+ * running maximum in best[] and its channel in arg[] (L1-resident): every
+ * plane is read as one sequential stream, where a column at a time would
+ * touch `channels` strided lines per vector. tmax's NaN is sticky, as the
+ * reference's flag; the index follows the reference's v > b wherever no
+ * NaN occurs (elsewhere it is unspecified). The index is blended as the
+ * bits of a float vector and stored through a float pointer: intrinsic
+ * loads and stores may alias any type. */
+static int32_t best_row(const float *p, ptrdiff_t stride, int32_t channels, int32_t n, float *best, int32_t *arg) {
+    enum { SPAN = 1024 };
+    int32_t nv = n - n % W;
+    float *argf = (float *)(void *)arg;
+    for (int32_t x0 = 0; x0 < nv; x0 += SPAN) {
+        int32_t x1 = nv - x0 < SPAN ? nv : x0 + SPAN;
+        for (int32_t x = x0; x < x1; x += W) {
+            vf b = VLD(p + x);
+            VST(best + x, VSEL(VUNORD(b, b), V1(NAN), b));
+            VST(argf + x, VI1(0));
         }
-        VST(best + x, VSEL(nan, V1(NAN), b));
+        for (int32_t c = 1; c < channels; c++) {
+            const float *row = p + (ptrdiff_t)c * stride;
+            vf vc = VI1(c);
+            for (int32_t x = x0; x < x1; x += W) {
+                vf v = VLD(row + x), b = VLD(best + x);
+                VST(argf + x, VSEL(VGT(v, b), vc, VLD(argf + x)));
+                VST(best + x, tmax(v, b));
+            }
+        }
     }
-    return x;
+    return nv;
 }
 
 static int32_t thresh_row(const float *src, int32_t n, float thr, uint8_t value, uint8_t *out) {

@@ -240,11 +240,13 @@ static void mask_kernels(void) {
             CHECK(memcmp(a_ref, a_got, (size_t)n) == 0);
             {
                 float b_ref[256], b_got[256];
-                pfi_best_row_ref(pl, n + 1, C, n, b_ref);
-                int32_t e = t->best_row(pl, n + 1, C, n, b_got);
-                pfi_best_row_ref(pl + e, n + 1, C, n - e, b_got + e);
+                int32_t i_ref[256], i_got[256];
+                pfi_best_row_ref(pl, n + 1, C, n, b_ref, i_ref);
+                int32_t e = t->best_row(pl, n + 1, C, n, b_got, i_got);
+                pfi_best_row_ref(pl + e, n + 1, C, n - e, b_got + e, i_got + e);
                 int same = 1;
-                for (int x = 0; x < n; x++) same &= (isnan(b_ref[x]) && isnan(b_got[x])) || b_ref[x] == b_got[x];
+                for (int x = 0; x < n; x++)
+                    same &= (isnan(b_ref[x]) && isnan(b_got[x])) || (b_ref[x] == b_got[x] && i_ref[x] == i_got[x]);
                 CHECK(same);
             }
             d = t->thresh_row(planes[0], n, 0.5f, 200, a_got);
@@ -265,6 +267,21 @@ static void mask_kernels(void) {
         free(fg);
         free(bg);
         free(m);
+    }
+    { /* best_row over more columns than one of its L1 spans, with NaNs */
+        enum { N = 2600, CH = 7 };
+        float *pl = malloc((size_t)N * CH * sizeof(float)), *b_ref = malloc(N * sizeof(float)),
+              *b_got = malloc(N * sizeof(float));
+        int32_t *i_ref = malloc(N * sizeof(int32_t)), *i_got = malloc(N * sizeof(int32_t));
+        for (int i = 0; i < N * CH; i++) pl[i] = pft_rand(&r) % 97 == 0 ? NAN : (float)(pft_rand(&r) % 100) - 50;
+        pfi_best_row_ref(pl, N, CH, N - 3, b_ref, i_ref);
+        for (int l = 0; l < nlev; l++) {
+            int32_t e = pfi_post_kernels_at(levels[l])->best_row(pl, N, CH, N - 3, b_got, i_got);
+            pfi_best_row_ref(pl + e, N, CH, N - 3 - e, b_got + e, i_got + e);
+            for (int x = 0; x < N - 3; x++)
+                CHECK((isnan(b_ref[x]) && isnan(b_got[x])) || (b_ref[x] == b_got[x] && i_ref[x] == i_got[x]));
+        }
+        free(pl), free(b_ref), free(b_got), free(i_ref), free(i_got);
     }
     printf("post_heads: argmax/threshold/composite/proto rows = reference (%d rows x 4 kernels)\n", rows);
 
