@@ -139,7 +139,7 @@ static double time_pf(bench_fn fn, void *ctx, int rounds) {
 }
 
 static void row_pf(const char *label, int threads, double ms, const char *note) {
-    printf("%-34s %3d %10.4f %10s %8s  %s\n", label, threads, ms, "-", "-", note);
+    printf("%-30s %3d %10.4f %10s %8s  %s\n", label, threads, ms, "-", "-", note);
     fflush(stdout);
 }
 
@@ -157,7 +157,7 @@ int bench_post(int argc, char **argv) {
     }
     printf("pixflow %s; isa %s; median of %d rounds, ms per call\n", pf_version(), pf_isa_name(pf_cpu_active_isa()),
            rounds);
-    printf("%-34s %3s %10s %10s %8s  %s\n", "post", "thr", "pixflow", "opencv", "ratio", "output");
+    printf("%-30s %3s %10s %10s %8s  %s\n", "post", "thr", "pixflow", "opencv", "ratio", "output");
     post_ctx c;
     memset(&c, 0, sizeof c);
     const int A = 8400, C = 80;
