@@ -57,6 +57,12 @@ static int clip_line(int64_t w, int64_t h, int64_t *x1, int64_t *y1, int64_t *x2
 }
 
 /* Line(img, pt1, pt2, color, 8): LineIterator with leftToRight */
+static void swap_int(int *a, int *b) {
+    int t = *a;
+    *a = *b;
+    *b = t;
+}
+
 static void line8(pf_image *img, int64_t ax, int64_t ay, int64_t bx, int64_t by, uint8_t v) {
     int32_t x1 = (int32_t)ax, y1 = (int32_t)ay, x2 = (int32_t)bx, y2 = (int32_t)by;
     if ((unsigned)x1 >= (unsigned)img->width || (unsigned)x2 >= (unsigned)img->width ||
@@ -82,22 +88,14 @@ static void line8(pf_image *img, int64_t ax, int64_t ay, int64_t bx, int64_t by,
     }
     int vert = dy > dx;
     if (vert) {
-        int t = dx;
-        dx = dy;
-        dy = t;
-        t = dx_;
-        dx_ = dy_;
-        dy_ = t;
+        swap_int(&dx, &dy);
+        swap_int(&dx_, &dy_);
     }
     int err = dx - (dy + dy), plus_delta = dx + dx, minus_delta = -(dy + dy);
     int minus_shift = dx_, plus_shift = 0, minus_step = 0, plus_step = dy_, count = dx + 1;
     if (vert) {
-        int t = plus_step;
-        plus_step = plus_shift;
-        plus_shift = t;
-        t = minus_step;
-        minus_step = minus_shift;
-        minus_shift = t;
+        swap_int(&plus_step, &plus_shift);
+        swap_int(&minus_step, &minus_shift);
     }
     int32_t px = x1, py = y1;
     for (int i = 0; i < count; i++) {

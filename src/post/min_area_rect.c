@@ -69,6 +69,13 @@ static int sklansky(const ipt *a, int start, int end, int *stack, int nsign, int
 }
 
 /* cv::convexHull(points, clockwise, returnPoints): hull indices */
+/* Exchanges two chains (start pointer and length) of the hull's stack. */
+static void swap_chain(int **a, int *na, int **b, int *nb) {
+    int *t = *a, c = *na;
+    *a = *b, *na = *nb;
+    *b = t, *nb = c;
+}
+
 static int convex_hull(const int32_t *pts, int n, int clockwise, ipt *a, int *stack, int *hull) {
     for (int i = 0; i < n; i++) {
         a[i].x = pts[2 * i];
@@ -87,27 +94,13 @@ static int convex_hull(const int32_t *pts, int n, int clockwise, ipt *a, int *st
     }
     int *tl = stack, tlc = sklansky(a, 0, maxy, tl, -1, 1);
     int *tr = stack + tlc, trc = sklansky(a, n - 1, maxy, tr, -1, -1);
-    if (!clockwise) {
-        int *t = tl;
-        tl = tr;
-        tr = t;
-        int c = tlc;
-        tlc = trc;
-        trc = c;
-    }
+    if (!clockwise) swap_chain(&tl, &tlc, &tr, &trc);
     for (int i = 0; i < tlc - 1; i++) hull[nout++] = a[tl[i]].i;
     for (int i = trc - 1; i > 0; i--) hull[nout++] = a[tr[i]].i;
     int stop = trc > 2 ? tr[1] : tlc > 2 ? tl[tlc - 2] : -1;
     int *bl = stack, blc = sklansky(a, 0, miny, bl, 1, -1);
     int *br = stack + blc, brc = sklansky(a, n - 1, miny, br, 1, 1);
-    if (clockwise) {
-        int *t = bl;
-        bl = br;
-        br = t;
-        int c = blc;
-        blc = brc;
-        brc = c;
-    }
+    if (clockwise) swap_chain(&bl, &blc, &br, &brc);
     if (stop >= 0) {
         int check = blc > 2 ? bl[1] : blc + brc > 2 ? br[2 - blc] : -1;
         if (check == stop || (check >= 0 && a[check].x == a[stop].x && a[check].y == a[stop].y)) {
