@@ -7,6 +7,7 @@
 #define PF_KERNELS_BOX_MATH_H
 
 #include "kernels/pf_hd.h"
+#include "pixflow/post.h" /* pf_box_format */
 
 PF_HD float pfk_torch_maximum(float a, float b) {
     if (a != a || b != b) return NAN;
@@ -70,13 +71,13 @@ PF_HD float pfk_box_diou(const pfk_iou_box *a, const pfk_iou_box *b, float eps, 
 }
 
 /* torchvision.ops box_convert to and from xyxy (float32, torchvision's
- * expressions). fmt: 0 xyxy, 1 xywh, 2 cxcywh, 3 yxyx. */
+ * expressions). fmt: a pf_box_format. */
 PF_HD void pfk_box_to_xyxy(const float *in, int fmt, float *o) {
     float a = in[0], b = in[1], c = in[2], d = in[3];
     switch (fmt) {
-    case 1: o[0] = a; o[1] = b; o[2] = a + c; o[3] = b + d; break;
-    case 2: o[0] = a - 0.5f * c; o[1] = b - 0.5f * d; o[2] = a + 0.5f * c; o[3] = b + 0.5f * d; break;
-    case 3: o[0] = b; o[1] = a; o[2] = d; o[3] = c; break;
+    case PF_BOX_XYWH: o[0] = a; o[1] = b; o[2] = a + c; o[3] = b + d; break;
+    case PF_BOX_CXCYWH: o[0] = a - 0.5f * c; o[1] = b - 0.5f * d; o[2] = a + 0.5f * c; o[3] = b + 0.5f * d; break;
+    case PF_BOX_YXYX: o[0] = b; o[1] = a; o[2] = d; o[3] = c; break;
     default: o[0] = a; o[1] = b; o[2] = c; o[3] = d; break;
     }
 }
@@ -84,9 +85,9 @@ PF_HD void pfk_box_to_xyxy(const float *in, int fmt, float *o) {
 PF_HD void pfk_box_from_xyxy(const float *in, int fmt, float *o) {
     float x1 = in[0], y1 = in[1], x2 = in[2], y2 = in[3];
     switch (fmt) {
-    case 1: o[0] = x1; o[1] = y1; o[2] = x2 - x1; o[3] = y2 - y1; break;
-    case 2: o[0] = (x1 + x2) / 2; o[1] = (y1 + y2) / 2; o[2] = x2 - x1; o[3] = y2 - y1; break;
-    case 3: o[0] = y1; o[1] = x1; o[2] = y2; o[3] = x2; break;
+    case PF_BOX_XYWH: o[0] = x1; o[1] = y1; o[2] = x2 - x1; o[3] = y2 - y1; break;
+    case PF_BOX_CXCYWH: o[0] = (x1 + x2) / 2; o[1] = (y1 + y2) / 2; o[2] = x2 - x1; o[3] = y2 - y1; break;
+    case PF_BOX_YXYX: o[0] = y1; o[1] = x1; o[2] = y2; o[3] = x2; break;
     default: o[0] = x1; o[1] = y1; o[2] = x2; o[3] = y2; break;
     }
 }

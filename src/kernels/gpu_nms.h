@@ -27,6 +27,7 @@
 #include "kernels/box_math.h"
 #include "kernels/nms_math.h"
 #include "kernels/pf_hd.h"
+#include "pixflow/post.h" /* pf_nms_semantics, pf_nms_classes, pf_box_format */
 
 #if defined(__CUDA_ARCH__)
 #  define PFK_ATOMIC_INC(p) atomicAdd((p), 1)
@@ -45,7 +46,8 @@ typedef struct pfk_nms_job {
 typedef struct pfk_nms_batch {
     int32_t count;
     const pfk_nms_job *jobs;
-    int32_t sem, fmt, classes, filter, top_k, max_out, max_per_class, center;
+    int32_t sem, fmt, classes;   /* pf_nms_semantics, pf_box_format, pf_nms_classes */
+    int32_t filter, top_k, max_out, max_per_class, center;
     float score_thr, thr_tv, thr_f, off, eta, class_offset;
     double thr_d;
     int64_t total;               /* sum of n: stride of the column arrays is per sample (n) */
@@ -76,8 +78,8 @@ PF_HD void pfk_nms_filter_at(const pfk_nms_batch *b, int32_t n, int32_t i) {
     if (i >= j->n) return;
     float s = j->scores[i];
     int pass;
-    if (b->sem != 0 && s != s) pass = 0; /* OpenCV, ONNX: NaN never competes */
-    else if (b->filter || b->sem == 1) pass = s > b->score_thr;
+    if (b->sem != PF_NMS_TORCHVISION && s != s) pass = 0; /* OpenCV, ONNX: NaN never competes */
+    else if (b->filter || b->sem == PF_NMS_OPENCV) pass = s > b->score_thr;
     else pass = 1;
     if (!pass) return;
     int32_t slot = PFK_ATOMIC_INC(&b->ncand[n]);
@@ -102,23 +104,23 @@ PF_HD void pfk_nms_gather_at(const pfk_nms_batch *b, int32_t n, int32_t p) {
     const float *src = j->boxes + (size_t)i * 4;
     float x[4], r[4];
     size_t nn = (size_t)j->n;
-    if (b->sem == 0) { /* torchvision: xyxy columns + areas */
+    if (b->sem == PF_NMS_TORCHVISION) { /* torchvision: xyxy columns + areas */
         pfk_box_to_xyxy(src, b->fmt, x);
-        if (b->classes == 2) {
+        if (b->classes == PF_NMS_CLASS_OFFSET) {
             float o = (float)cls * b->class_offset;
             for (int k = 0; k < 4; k++) x[k] = x[k] + o;
         }
         float *f = b->f + 5 * j->base;
         for (int k = 0; k < 4; k++) f[(size_t)k * nn + p] = x[k];
         f[4 * nn + p] = pfk_nms_tv_area(x[0], x[1], x[2], x[3], b->off);
-    } else if (b->sem == 1) { /* OpenCV: Rect2d columns */
-        if (b->fmt == 1) {
+    } else if (b->sem == PF_NMS_OPENCV) { /* OpenCV: Rect2d columns */
+        if (b->fmt == PF_BOX_XYWH) {
             for (int k = 0; k < 4; k++) r[k] = src[k];
         } else {
             pfk_box_to_xyxy(src, b->fmt, x);
             pfk_box_from_xyxy(x, 1, r);
         }
-        double o = b->classes == 2 ? (double)cls * (double)b->class_offset : 0.0;
+        double o = b->classes == PF_NMS_CLASS_OFFSET ? (double)cls * (double)b->class_offset : 0.0;
         double *d = b->d + 4 * j->base;
         d[p] = (double)r[0] + o;
         d[nn + p] = (double)r[1] + o;
@@ -126,7 +128,7 @@ PF_HD void pfk_nms_gather_at(const pfk_nms_batch *b, int32_t n, int32_t p) {
         d[3 * nn + p] = (double)r[3];
     } else { /* ONNX: raw [y1,x1,y2,x2] or [cx,cy,w,h] */
         float *o = b->f + 5 * j->base + (size_t)p * 4;
-        if (b->fmt == 3 || b->fmt == 2) {
+        if (b->fmt == PF_BOX_YXYX || b->fmt == PF_BOX_CXCYWH) {
             for (int k = 0; k < 4; k++) o[k] = src[k];
         } else {
             pfk_box_to_xyxy(src, b->fmt, x);
@@ -140,13 +142,13 @@ PF_HD void pfk_nms_gather_at(const pfk_nms_batch *b, int32_t n, int32_t p) {
 PF_HD int pfk_nms_pair(const pfk_nms_batch *b, int32_t n, int32_t k, int32_t p, float thr) {
     const pfk_nms_job *j = &b->jobs[n];
     size_t nn = (size_t)j->n;
-    if (b->sem == 0) {
+    if (b->sem == PF_NMS_TORCHVISION) {
         const float *f = b->f + 5 * j->base;
         float iou = pfk_nms_tv_iou(f[k], f[nn + k], f[2 * nn + k], f[3 * nn + k], f[4 * nn + k], f[p], f[nn + p],
                                    f[2 * nn + p], f[3 * nn + p], f[4 * nn + p], b->off);
         return iou > b->thr_tv;
     }
-    if (b->sem == 1) {
+    if (b->sem == PF_NMS_OPENCV) {
         const double *d = b->d + 4 * j->base;
         float ov = pfk_nms_cv_overlap(d[p], d[nn + p], d[2 * nn + p], d[3 * nn + p], d[k], d[nn + k], d[2 * nn + k],
                                       d[3 * nn + k]);
@@ -165,7 +167,7 @@ PF_HD int pfk_nms_partial(const pfk_nms_batch *b, int32_t n, int32_t p, int32_t 
     const int32_t *kept = b->kept + j->base, *cls = b->cls + j->base;
     for (int32_t q = tid; q < nk; q += nt) {
         int32_t k = kept[q];
-        if (b->classes == 0 && cls[k] != cls[p]) continue;
+        if (b->classes == PF_NMS_PER_CLASS && cls[k] != cls[p]) continue;
         if (pfk_nms_pair(b, n, k, p, thr)) return 1;
     }
     return 0;
@@ -195,7 +197,7 @@ PF_HD void pfk_nms_output_at(const pfk_nms_batch *b, int32_t n, int32_t q) {
     if (q >= nk) return;
     const int32_t *kept = b->kept + j->base, *cls = b->cls + j->base;
     int32_t rank = q;
-    if (b->sem == 2 && b->classes != 1) { /* ONNX: classes ascending, selection order within */
+    if (b->sem == PF_NMS_ONNX && b->classes != PF_NMS_AGNOSTIC) { /* ONNX: classes ascending, selection order within */
         int32_t c = cls[kept[q]];
         rank = 0;
         for (int32_t r = 0; r < nk; r++) {
