@@ -25,6 +25,12 @@
  * sample i at [offsets[i], offsets[i + 1]). Indices inside a sample are
  * int32 (n < 2^31 per sample). Exactness per function: docs/exactness.md,
  * "Post-processing".
+ *
+ * Devices: pf_nms, pf_masks_from_logits and pf_composite also run on CUDA
+ * device memory (where the arrays / views live decides; the results are
+ * the CPU's bit for bit). Every other function reads host memory only: a
+ * device stream is refused with PF_ERR_UNSUPPORTED, a device view with
+ * PF_ERR_INVALID_ARGUMENT, each naming the function and the argument.
  */
 #ifndef PIXFLOW_POST_H
 #define PIXFLOW_POST_H
@@ -214,7 +220,15 @@ typedef struct pf_nms_sample {
  * keep_capacity must be >= pf_nms_capacity(...) (the count if every
  * candidate were kept, capped by max_output). Samples run in parallel on
  * the stream; the keep lists do not depend on it. Boxes with NaN or
- * infinite coordinates follow the chosen semantics' arithmetic. */
+ * infinite coordinates follow the chosen semantics' arithmetic.
+ * Where it runs follows the arrays' memory: all host (stream NULL or a
+ * CPU stream) runs on the CPU; all CUDA device memory of one device
+ * (boxes, scores, classes, offsets, keep, updated_scores; the samples
+ * array itself stays on the host; stream NULL or a stream of that device)
+ * runs on the GPU with the same keep lists bit for bit, asynchronously on
+ * a given stream. Mixed memory fails naming the first array that
+ * differs. On the GPU: no soft-NMS and no automatic class_offset (give
+ * it), PF_ERR_UNSUPPORTED naming the option. */
 PF_API pf_status pf_nms(pf_stream *stream, int count, const pf_nms_sample samples[], const pf_nms_opts *opts,
                         int64_t offsets[], int32_t keep[], int64_t keep_capacity, float updated_scores[]);
 
@@ -329,9 +343,11 @@ typedef struct pf_mask_opts {
 PF_API pf_mask_opts pf_mask_opts_defaults(void);
 
 /* Tensor2Mask: logits float32 [n, channels, height, width] contiguous
- * (host) -> masks u8 [n, out_channels, height, width] contiguous, with
+ * -> masks u8 [n, out_channels, height, width] contiguous, with
  * out_channels 1 (ARGMAX, channels <= 256) or channels (THRESHOLD). Rows
- * run in parallel on the stream. */
+ * run in parallel on the stream. logits and masks may both be CUDA
+ * device memory of one device (stream NULL or of that device): the same
+ * bytes, computed on the GPU. */
 PF_API pf_status pf_masks_from_logits(pf_stream *stream, const float *logits, int32_t n, int32_t channels,
                                       int32_t height, int32_t width, uint8_t *masks, const pf_mask_opts *opts);
 
@@ -439,7 +455,9 @@ PF_API pf_status pf_poly_mean_score(const pf_image *score, const float *points, 
  * product times the constant 0.00392156862f, then the adds, truncated),
  * without FMA contraction. fg, bg: u8 HWC with the same size and 1..4
  * channels; mask: u8 1 channel, same size; dst: u8 with fg's channels, or
- * 4 when fg has 3 (alpha 255, as CV-CUDA). dst may be fg or bg. */
+ * 4 when fg has 3 (alpha 255, as CV-CUDA). dst may be fg or bg. Host
+ * views run on the CPU; CUDA views (all four of every sample on one
+ * device) on the GPU, with the same bytes. */
 PF_API pf_status pf_composite(pf_stream *stream, int count, const pf_image fg[], const pf_image bg[],
                               const pf_image mask[], pf_image dst[]);
 

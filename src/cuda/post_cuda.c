@@ -1,25 +1,24 @@
-/* CUDA device ops of the post-processing functions: build the batch into
- * the stream's parameter arena (one upload) and queue the launches
- * (src/cuda/post_kernels.cu). Arguments were validated by the public
- * functions; on a CUDA stream every array they name is device memory of
- * the stream's device. */
+/* CUDA device ops of the post-processing functions (entries nms,
+ * masks_from_logits, composite of the backend table): build the batch
+ * into the stream's parameter arena (one upload) and queue the launches
+ * (src/cuda/post_kernels.cu). Arguments were validated by the front-ends
+ * (src/post), which routed here because every array they name is device
+ * memory of the stream's device. */
+#include <cuda_runtime_api.h>
+
 #include "core/error.h"
+#include "cuda/cuda_ops.h"
 #include "cuda/cuda_stream.h"
 #include "cuda/post_jobs.h"
 #include "cuda/post_launch.h"
-
-pf_status pfi_cuda_nms(pf_stream *s, int count, const pf_nms_sample samples[], const pf_nms_opts *opts,
-                       int64_t offsets[], int32_t keep[], float updated_scores[]);
-pf_status pfi_cuda_masks_from_logits(pf_stream *s, const float *logits, int32_t n, int32_t channels, int32_t height,
-                                     int32_t width, uint8_t *masks, const pf_mask_opts *opts);
-pf_status pfi_cuda_composite(pf_stream *s, int count, const pf_image fg[], const pf_image bg[], const pf_image mask[],
-                             pf_image dst[]);
 
 pf_status pfi_cuda_nms(pf_stream *s, int count, const pf_nms_sample samples[], const pf_nms_opts *opts,
                        int64_t offsets[], int32_t keep[], float updated_scores[]) {
     static const char op[] = "pf_nms";
     pf_status st = pfi_gpu_nms_supported(op, opts);
     if (st != PF_OK) return st;
+    if (count == 0) /* no launch writes offsets[0] */
+        return pfi_cuda_launched(s, op, (int)cudaMemsetAsync(offsets, 0, sizeof *offsets, pfi_cuda_stream(s)));
     int64_t total = 0;
     for (int i = 0; i < count; i++) total += samples[i].n;
     int err = 0;

@@ -10,7 +10,7 @@
 #include "kernels/box_math.h"
 #include "pixflow/post.h"
 #include "post/post_kernels.h"
-#include "post/post_stream.h"
+#include "post/post_route.h"
 
 typedef struct iou_job {
     pf_iou_kind kind;

@@ -10,6 +10,7 @@
 #include "core/stream.h"
 #include "pixflow/post.h"
 #include "post/post_kernels.h"
+#include "post/post_route.h"
 
 typedef struct comp_job {
     const pf_image *fg, *bg, *mask;
@@ -50,14 +51,34 @@ static int same_view(const pf_image *a, const pf_image *b) {
     return a->data == b->data && a->row_stride == b->row_stride && a->channels == b->channels;
 }
 
-static pf_status check_u8_hwc(const char *op, const char *what, int i, const pf_image *im) {
+/* host_only: the function has no device path (else the memory is
+ * pfi_route's to judge) */
+static pf_status check_u8_hwc(const char *op, const char *what, int i, const pf_image *im, int host_only) {
     char name[64];
     snprintf(name, sizeof name, "%s: %s[%d]", op, what, i);
     pf_status st = pf_image_validate(im, name);
     if (st != PF_OK) return st;
-    if (im->dtype != PF_U8 || (im->layout != PF_HWC && im->channels > 1) || im->mem != PF_MEM_HOST)
-        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: %s[%d] must be a u8 HWC host image", op, what, i);
+    if (im->dtype != PF_U8 || (im->layout != PF_HWC && im->channels > 1) || (host_only && im->mem != PF_MEM_HOST))
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: %s[%d] must be a u8 HWC%s image", op, what, i,
+                        host_only ? " host" : "");
     return PF_OK;
+}
+
+/* Host or device: fg, bg, mask and dst of every sample, in that order. */
+static pf_status route_composite(const char *op, pf_stream *stream, int count, const pf_image fg[],
+                                 const pf_image bg[], const pf_image mask[], const pf_image dst[],
+                                 const pfi_backend **be, pf_stream **rs) {
+    pfi_view_ref *v = malloc((size_t)count * 4 * sizeof *v);
+    if (v == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "%s: out of memory", op);
+    for (int i = 0; i < count; i++) {
+        v[4 * i + 0] = (pfi_view_ref){fg[i].mem, fg[i].device, "fg", i};
+        v[4 * i + 1] = (pfi_view_ref){bg[i].mem, bg[i].device, "bg", i};
+        v[4 * i + 2] = (pfi_view_ref){mask[i].mem, mask[i].device, "mask", i};
+        v[4 * i + 3] = (pfi_view_ref){dst[i].mem, dst[i].device, "dst", i};
+    }
+    pf_status st = pfi_route(op, stream, v, count * 4, be, rs);
+    free(v);
+    return st;
 }
 
 pf_status pf_composite(pf_stream *stream, int count, const pf_image fg[], const pf_image bg[], const pf_image mask[],
@@ -72,8 +93,8 @@ pf_status pf_composite(pf_stream *stream, int count, const pf_image fg[], const 
     if (first == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "%s: out of memory", op);
     pf_status st = PF_OK;
     for (int i = 0; i < count && st == PF_OK; i++) {
-        if ((st = check_u8_hwc(op, "fg", i, &fg[i])) || (st = check_u8_hwc(op, "bg", i, &bg[i])) ||
-            (st = check_u8_hwc(op, "mask", i, &mask[i])) || (st = check_u8_hwc(op, "dst", i, &dst[i])))
+        if ((st = check_u8_hwc(op, "fg", i, &fg[i], 0)) || (st = check_u8_hwc(op, "bg", i, &bg[i], 0)) ||
+            (st = check_u8_hwc(op, "mask", i, &mask[i], 0)) || (st = check_u8_hwc(op, "dst", i, &dst[i], 0)))
             break;
         const pf_image *f = &fg[i];
         if (bg[i].width != f->width || bg[i].height != f->height || bg[i].channels != f->channels ||
@@ -99,7 +120,12 @@ pf_status pf_composite(pf_stream *stream, int count, const pf_image fg[], const 
                 st = pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: dst[%d] overlaps %s[%d] (only dst == fg or dst == bg is allowed)",
                               op, i, q == 0 ? "fg" : q == 1 ? "bg" : "mask", i);
     }
-    if (st == PF_OK) {
+    const pfi_backend *be = NULL;
+    pf_stream *rs = stream;
+    if (st == PF_OK) st = route_composite(op, stream, count, fg, bg, mask, dst, &be, &rs);
+    if (st == PF_OK && be != NULL) {
+        st = PFI_KERNEL(be, op, composite, rs, count, fg, bg, mask, dst);
+    } else if (st == PF_OK) {
         /* bands of about 64K elements */
         int64_t widest = 1;
         for (int i = 0; i < count; i++)
@@ -126,7 +152,7 @@ pf_status pf_background_blur(pf_stream *stream, int count, const pf_image frames
                         !frames ? "frames" : !masks ? "masks" : !info ? "info" : !params ? "params" : "dst");
     size_t bytes = 0;
     for (int i = 0; i < count; i++) {
-        pf_status st = check_u8_hwc(op, "frames", i, &frames[i]);
+        pf_status st = check_u8_hwc(op, "frames", i, &frames[i], 1);
         if (st != PF_OK) return st;
         if (frames[i].channels != 3)
             return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: frames[%d] has %d channels; it must have 3", op, i,

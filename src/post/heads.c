@@ -13,7 +13,7 @@
 #include "kernels/box_math.h"
 #include "post/nms_internal.h"
 #include "post/post_kernels.h"
-#include "post/post_stream.h"
+#include "post/post_route.h"
 
 /* ----------------------------------------------------------- candidates */
 

@@ -12,7 +12,7 @@
 #include "kernels/mask_math.h"
 #include "pixflow/post.h"
 #include "post/post_kernels.h"
-#include "post/post_stream.h"
+#include "post/post_route.h"
 
 pf_mask_opts pf_mask_opts_defaults(void) {
     pf_mask_opts o;
@@ -67,8 +67,6 @@ pf_status pf_masks_from_logits(pf_stream *stream, const float *logits, int32_t n
     static const char op[] = "pf_masks_from_logits";
     pfi_clear_error();
     pf_mask_opts o = opts ? *opts : pf_mask_opts_defaults();
-    pf_status hs = pfi_post_host_stream(op, stream);
-    if (hs != PF_OK) return hs;
     if ((unsigned)o.mode > PF_MASK_THRESHOLD)
         return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: opts.mode %d is not a pf_mask_mode", op, (int)o.mode);
     if (n < 0 || channels < 1 || height < 1 || width < 1)
@@ -83,6 +81,12 @@ pf_status pf_masks_from_logits(pf_stream *stream, const float *logits, int32_t n
         return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: %s is NULL", op, logits == NULL ? "logits" : "masks");
     if ((double)n * channels * height * width > 9.2e18 / 4)
         return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: the shape overflows", op);
+    const pfi_backend *be = NULL;
+    pf_stream *rs = stream;
+    const pfi_post_ptr arrays[] = {{logits, "logits", -1}, {masks, "masks", -1}};
+    pf_status st = pfi_post_route_ptrs(op, stream, arrays, 2, &be, &rs);
+    if (st != PF_OK) return st;
+    if (be != NULL) return PFI_KERNEL(be, op, masks_from_logits, rs, logits, n, channels, height, width, masks, &o);
     logits_job j = {logits, masks, n, channels, height, width, 1, 1, o, pfi_post_kernels_for(stream)};
     int64_t per = 65536 / ((int64_t)width * channels);
     j.rows_per_task = (int32_t)(per < 1 ? 1 : per > height ? height : per);

@@ -11,7 +11,7 @@
 #include "post/nms_internal.h"
 #include "post/post_kernels.h"
 #include "post/post_sort.h"
-#include "post/post_stream.h"
+#include "post/post_route.h"
 
 pf_nms_opts pf_nms_opts_defaults(void) {
     pf_nms_opts o;
@@ -150,6 +150,26 @@ int32_t pfi_nms_sample_run(const pfi_nms_cfg *c, const pf_nms_sample *s, int32_t
 
 /* ------------------------------------------------------------ the batch */
 
+/* Host or device: every array of the call (inputs, then outputs). */
+static pf_status route_nms(const char *op, pf_stream *stream, int count, const pf_nms_sample samples[],
+                           const int64_t offsets[], const int32_t keep[], const float upd[], const pfi_backend **be,
+                           pf_stream **rs) {
+    pfi_post_ptr *p = malloc(((size_t)count * 3 + 3) * sizeof *p);
+    if (p == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "%s: out of memory for %d samples", op, count);
+    int n = 0;
+    for (int i = 0; i < count; i++) {
+        p[n++] = (pfi_post_ptr){samples[i].boxes, "samples.boxes", i};
+        p[n++] = (pfi_post_ptr){samples[i].scores, "samples.scores", i};
+        p[n++] = (pfi_post_ptr){samples[i].classes, "samples.classes", i};
+    }
+    p[n++] = (pfi_post_ptr){offsets, "offsets", -1};
+    p[n++] = (pfi_post_ptr){keep, "keep", -1};
+    p[n++] = (pfi_post_ptr){upd, "updated_scores", -1};
+    pf_status st = pfi_post_route_ptrs(op, stream, p, n, be, rs);
+    free(p);
+    return st;
+}
+
 static pf_status check_samples(const char *op, int count, const pf_nms_sample samples[]) {
     if (count < 0) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: count %d must be >= 0", op, count);
     if (count > 0 && samples == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: samples is NULL", op);
@@ -199,11 +219,14 @@ static pf_status run_batch(const char *op, pf_stream *stream, int count, const p
                            int use_ref) {
     pfi_clear_error();
     pfi_nms_cfg c;
-    pf_status st = pfi_post_host_stream(op, stream);
-    if (st == PF_OK) st = pfi_nms_cfg_make(op, opts, stream, &c);
+    pf_status st = pfi_nms_cfg_make(op, opts, stream, &c);
     if (st == PF_OK) st = check_samples(op, count, samples);
     if (st != PF_OK) return st;
     if (offsets == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: offsets is NULL", op);
+    const pfi_backend *be = NULL;
+    pf_stream *rs = stream;
+    if ((st = route_nms(op, stream, count, samples, offsets, keep, upd, &be, &rs)) != PF_OK) return st;
+    if (be != NULL && use_ref) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: the reference runs on host memory", op);
     int64_t *at = malloc(((size_t)count + 1) * sizeof *at);
     int32_t *counts = malloc(((size_t)count + 1) * sizeof *counts);
     if (at == NULL || counts == NULL) {
@@ -221,6 +244,12 @@ static pf_status run_batch(const char *op, pf_stream *stream, int count, const p
         return pfi_fail(PF_ERR_INVALID_ARGUMENT,
                         "%s: keep_capacity %lld is too small; these samples need %lld (pf_nms_capacity)", op,
                         (long long)cap, (long long)need);
+    }
+    if (be != NULL) { /* a device backend: the same checks passed, its entry runs the batch */
+        free(at);
+        free(counts);
+        pf_nms_opts o = opts ? *opts : pf_nms_opts_defaults();
+        return PFI_KERNEL(be, op, nms, rs, count, samples, &o, offsets, keep, upd);
     }
     nms_job j = {&c, samples, at, keep, upd, counts, use_ref};
     if (count > 1) pfi_stream_parallel(stream, count, nms_task, &j);

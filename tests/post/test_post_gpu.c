@@ -194,7 +194,36 @@ static void pixel_cases(void) {
     printf("post_gpu: %d emulated logits + composite cases = the CPU ops (canaries included)\n", cases);
 }
 
+/* The front-ends route by memory (the backend table's entries run device
+ * views): a call mixing host and device memory fails before anything is
+ * written, naming the first view that differs; a device stream with host
+ * arrays likewise. Runs without a GPU (nothing reaches a device). */
+static void routing_cases(void) {
+    uint8_t px[4] = {1, 2, 3, 4}, out[4] = {0};
+    pf_image fg = pf_image_hwc(px, 2, 2, 1, PF_U8, 0), bg = fg, mk = fg, dst = pf_image_hwc(out, 2, 2, 1, PF_U8, 0);
+    pf_image dev = dst;
+    dev.mem = PF_MEM_CUDA;
+    CHECK_STATUS(pf_composite(NULL, 1, &fg, &bg, &mk, &dev), PF_ERR_INVALID_ARGUMENT);
+    CHECK_MSG("dst[0]");
+    CHECK(out[0] == 0);
+    pf_image bgd = bg;
+    bgd.mem = PF_MEM_CUDA;
+    CHECK_STATUS(pf_composite(NULL, 1, &fg, &bgd, &mk, &dst), PF_ERR_INVALID_ARGUMENT);
+    CHECK_MSG("bg[0]");
+    CHECK_STATUS(pf_composite(NULL, 1, &fg, &bg, &mk, &dst), PF_OK);
+    CHECK(out[0] == 1 && out[3] == 4);
+    /* functions with no device path refuse device memory by name */
+    int32_t lab[4];
+    pf_image labels = pf_image_hwc(lab, 2, 2, 1, PF_S32, 0);
+    pf_image devsrc = fg;
+    devsrc.mem = PF_MEM_CUDA;
+    int32_t nl = 0;
+    CHECK_STATUS(pf_connected_components(&devsrc, 8, &labels, &nl, NULL, 0), PF_ERR_INVALID_ARGUMENT);
+    printf("post_gpu: routing of mixed host / device views checked\n");
+}
+
 int main(void) {
+    routing_cases();
     nms_cases();
     pixel_cases();
     return pft_summary("post_gpu");
