@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "core/cpu.h"
+#include "core/error.h"
 #include "core/stream.h"
+#include "pixflow/post.h"
 #include "post/post_kernels.h"
 
 const char *const pfi_post_slot_names[] = {"post.nms_tv",     "post.iou_row",   "post.giou_row",
@@ -70,6 +72,17 @@ pf_isa pfi_post_slot_isa(pf_isa isa, int slot) {
     pthread_once(&g_once, build);
     if ((int)isa < 0 || isa > PF_ISA_NEON) isa = PF_ISA_SCALAR;
     return slot >= 0 && slot < PFI_POST_SLOTS ? g_isa[isa][slot] : PF_ISA_SCALAR;
+}
+
+int pf_post_dispatch_count(void) { return PFI_POST_SLOTS; }
+
+pf_status pf_post_dispatch_entry(int i, const char **kernel, pf_isa *isa) {
+    if (i < 0 || i >= PFI_POST_SLOTS)
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_post_dispatch_entry: index %d is outside 0..%d", i,
+                        PFI_POST_SLOTS - 1);
+    if (kernel) *kernel = pfi_post_slot_names[i];
+    if (isa) *isa = pfi_post_slot_isa(pf_cpu_active_isa(), i);
+    return PF_OK;
 }
 
 const pfi_post_kernels *pfi_post_kernels_for(const pf_stream *stream) {

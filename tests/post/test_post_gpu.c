@@ -196,8 +196,9 @@ static void pixel_cases(void) {
 
 /* The front-ends route by memory (the backend table's entries run device
  * views): a call mixing host and device memory fails before anything is
- * written, naming the first view that differs; a device stream with host
- * arrays likewise. Runs without a GPU (nothing reaches a device). */
+ * written, naming the first view that differs (tests/cuda/test_cuda_post.c
+ * checks device streams and plain pointers on a GPU). Runs without a GPU:
+ * nothing reaches a device. */
 static void routing_cases(void) {
     uint8_t px[4] = {1, 2, 3, 4}, out[4] = {0};
     pf_image fg = pf_image_hwc(px, 2, 2, 1, PF_U8, 0), bg = fg, mk = fg, dst = pf_image_hwc(out, 2, 2, 1, PF_U8, 0);

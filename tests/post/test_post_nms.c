@@ -332,6 +332,20 @@ static void kernel_vs_ref(void) {
         CHECK(above == 0);
         printf("post_nms: %d (slot, level) pairs run SIMD kernels on this CPU (best %s)\n", acc, pf_isa_name(best));
     }
+    /* the public report (pixflow info): every slot, named, at the active level's choice */
+    {
+        CHECK(pf_post_dispatch_count() == PFI_POST_SLOTS);
+        pf_isa active = pf_cpu_active_isa();
+        for (int i = 0; i < pf_post_dispatch_count(); i++) {
+            const char *name = NULL;
+            pf_isa isa = PF_ISA_NEON;
+            CHECK_STATUS(pf_post_dispatch_entry(i, &name, &isa), PF_OK);
+            CHECK(name != NULL && strncmp(name, "post.", 5) == 0);
+            CHECK(isa == pfi_post_slot_isa(active, i) && isa <= active);
+        }
+        CHECK_STATUS(pf_post_dispatch_entry(pf_post_dispatch_count(), NULL, NULL), PF_ERR_INVALID_ARGUMENT);
+        CHECK_MSG("index");
+    }
     pf_cpu_set_cap(PF_ISA_NEON);
 }
 
