@@ -61,4 +61,22 @@ PY
   echo "$want_extra" > "$extra_stamp"
   echo "python_venv: post oracles added in $((SECONDS - t0)) s" >&2
 fi
+# OpenCV 4.10 for the one oracle Debian's 4.6 lacks: cv2.dnn.NMSBoxesBatched
+# (added in 4.7). Every other test's oracle is 4.6, so this wheel is NOT
+# importable from the venv: it is unpacked into its own folder, which
+# tests/python/test_post_nms.py puts on the PYTHONPATH of a child process.
+ocv_pin=opencv-python-headless==4.10.0.84
+ocv_dir="$venv/opt/opencv-4.10"
+ocv_stamp="$venv/.pixflow-post-opencv"
+if [ ! -f "$ocv_stamp" ] || [ "$(cat "$ocv_stamp")" != "$ocv_pin" ]; then
+  t0=$SECONDS
+  rm -rf "$ocv_dir"
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-input --no-deps --target "$ocv_dir" \
+    "$ocv_pin" >&2
+  PYTHONPATH="$ocv_dir" "$venv/bin/python" -c \
+    "import cv2; assert cv2.__version__.startswith('4.10'), cv2.__version__; cv2.dnn.NMSBoxesBatched" >&2
+  "$venv/bin/python" -c "import cv2; assert cv2.__version__.startswith('4.6'), cv2.__version__" >&2
+  echo "$ocv_pin" > "$ocv_stamp"
+  echo "python_venv: OpenCV 4.10 (NMSBoxesBatched oracle) in $ocv_dir in $((SECONDS - t0)) s" >&2
+fi
 echo "$venv"

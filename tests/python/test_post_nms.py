@@ -1,5 +1,6 @@
 """pixflow.post NMS against the real implementations: torchvision.ops 0.29.2 (nms, batched_nms, both of
-its paths), cv2.dnn.NMSBoxes / softNMSBoxes (OpenCV 4.6), and onnxruntime's NonMaxSuppression in a
+its paths), cv2.dnn.NMSBoxes / softNMSBoxes (OpenCV 4.6), NMSBoxesBatched (OpenCV 4.10, in a child
+process), and onnxruntime's NonMaxSuppression in a
 one-node model built with onnx.helper. Keep lists must be identical, on random clustered boxes and
 on the adversarial cases: equal scores, IoU exactly at the threshold, zero-area boxes, huge
 coordinates, NaN scores, empty inputs, 100k boxes."""
@@ -127,19 +128,63 @@ def test_soft_nms_boxes_matches_opencv():
         assert np.array_equal(np.array(ref_scores, np.float32).reshape(-1), got_scores), it
 
 
-def test_nms_boxes_batched_follows_opencv_when_present():
+_BATCHED_CHILD = """
+import sys, numpy as np, cv2
+cases = np.load(sys.argv[1])
+out = {}
+for i in range(int(cases["n"])):
+    xywh, scores, cls = cases[f"b{i}"], cases[f"s{i}"], cases[f"c{i}"]
+    out[f"r{i}"] = np.array(cv2.dnn.NMSBoxesBatched(xywh.tolist(), scores.tolist(), cls.tolist(), 0.1, 0.5),
+                            np.int32).reshape(-1)
+out["version"] = np.array(cv2.__version__)
+np.savez(sys.argv[2], **out)
+"""
+
+
+def opencv_batched(cases):
+    """cv2.dnn.NMSBoxesBatched of each (xywh, scores, classes) case: the venv's cv2 when it has it (4.7+),
+    else OpenCV 4.10 from the venv's opt/opencv-4.10 (scripts/python_venv.sh) in a child process, since
+    the venv's cv2 must stay Debian's 4.6 for every other test."""
+    import os
+    import subprocess
+    import sys
+    import tempfile
     cv2 = pytest.importorskip("cv2")
-    if not hasattr(cv2.dnn, "NMSBoxesBatched"):
-        pytest.skip(f"cv2.dnn.NMSBoxesBatched is not in OpenCV {cv2.__version__} (added in 4.7)")
+    if hasattr(cv2.dnn, "NMSBoxesBatched"):
+        return [np.array(cv2.dnn.NMSBoxesBatched(b.tolist(), s.tolist(), c.tolist(), 0.1, 0.5), np.int32).reshape(-1)
+                for b, s, c in cases], cv2.__version__
+    where = os.path.join(sys.prefix, "opt", "opencv-4.10")
+    if not os.path.isdir(os.path.join(where, "cv2")):
+        pytest.skip(f"cv2.dnn.NMSBoxesBatched is not in OpenCV {cv2.__version__} (added in 4.7) and {where} "
+                    "is missing (scripts/python_venv.sh installs it)")
+    with tempfile.TemporaryDirectory() as d:
+        arrays = {"n": np.array(len(cases))}
+        for i, (b, s, c) in enumerate(cases):
+            arrays[f"b{i}"], arrays[f"s{i}"], arrays[f"c{i}"] = b, s, c
+        np.savez(os.path.join(d, "in.npz"), **arrays)
+        env = dict(os.environ, PYTHONPATH=where)
+        subprocess.run([sys.executable, "-c", _BATCHED_CHILD, os.path.join(d, "in.npz"), os.path.join(d, "out.npz")],
+                       check=True, env=env, cwd=d)
+        res = np.load(os.path.join(d, "out.npz"))
+        return [res[f"r{i}"] for i in range(len(cases))], str(res["version"])
+
+
+def test_nms_boxes_batched_follows_opencv():
     rng = np.random.default_rng(3)
+    cases = []
     for it in range(200):
         n = int(rng.integers(0, 200))
         xyxy = clustered(rng, n)
         xywh = np.concatenate([xyxy[:, :2], xyxy[:, 2:] - xyxy[:, :2]], 1).astype(np.float32)
         scores = rng.uniform(0, 1, n).astype(np.float32)
+        if it % 4 == 0:
+            scores = (np.round(scores * 8) / 8).astype(np.float32)  # equal scores
         cls = rng.integers(0, 4, n).astype(np.int32)
-        ref = np.array(cv2.dnn.NMSBoxesBatched(xywh.tolist(), scores.tolist(), cls.tolist(), 0.1, 0.5), np.int32)
-        assert np.array_equal(ref.reshape(-1), post.nms_boxes_batched(xywh, scores, cls, 0.1, 0.5))
+        cases.append((xywh, scores, cls))
+    refs, version = opencv_batched(cases)
+    assert version.startswith("4.")
+    for it, ((xywh, scores, cls), ref) in enumerate(zip(cases, refs)):
+        assert np.array_equal(ref, post.nms_boxes_batched(xywh, scores, cls, 0.1, 0.5)), (it, version)
 
 
 def ort_session(center):
