@@ -235,7 +235,11 @@ typedef struct pf_nms_sample {
  * runs on the GPU with the same keep lists bit for bit, asynchronously on
  * a given stream. Mixed memory fails naming the first array that
  * differs. On the GPU: no soft-NMS and no automatic class_offset (give
- * it), PF_ERR_UNSUPPORTED naming the option. */
+ * it), PF_ERR_UNSUPPORTED naming the option. The arrays are plain
+ * pointers, so pixflow asks the CUDA runtime where each lives; it does
+ * so only once a CUDA device was opened in this process (pf_device_open,
+ * a CUDA stream): pass a CUDA stream for device memory allocated outside
+ * pixflow (the same holds for pf_masks_from_logits). */
 PF_API pf_status pf_nms(pf_stream *stream, int count, const pf_nms_sample samples[], const pf_nms_opts *opts,
                         int64_t offsets[], int32_t keep[], int64_t keep_capacity, float updated_scores[]);
 
