@@ -26,7 +26,7 @@ message(STATUS "pixflow: CUDA backend ${PF_WITH_CUDA}")
 
 macro(pf_add_cuda_objects)
   add_library(pixflow_cuda_obj OBJECT src/cuda/resize_kernels.cu src/cuda/pointwise_kernels.cu
-    src/cuda/warp_kernels.cu src/cuda/preprocess_kernels.cu)
+    src/cuda/warp_kernels.cu src/cuda/preprocess_kernels.cu src/cuda/post_kernels.cu)
   target_include_directories(pixflow_cuda_obj PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/include
     ${CMAKE_CURRENT_SOURCE_DIR}/src)
   target_compile_options(pixflow_cuda_obj PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-fmad=false -Xcompiler=-fvisibility=hidden -Werror=all-warnings>)

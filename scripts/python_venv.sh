@@ -4,7 +4,8 @@
 # the system site-packages visible (Debian's numpy 1.24, cv2 4.6 = the
 # OpenCV the C parity tests use, PIL 9.4), plus the pinned oracles from
 # PyPI: torch 2.15.0 and torchvision 0.29.2 (about 5 GB, ~3 minutes on a
-# fresh machine; used on the CPU only), pytest and the build backend.
+# fresh machine; used on the CPU only), pytest and the build backend; then
+# the post-processing oracles as a second layer (below).
 # A stamp file holds the pinned list; a venv whose stamp differs (or that
 # is half made) is rebuilt, one that matches is reused as it is.
 # Prints the venv's path on the last line of stdout.
@@ -34,5 +35,48 @@ print("python_venv: torch", torch.__version__, "torchvision", torchvision.__vers
 PY
   echo "$want" > "$stamp"
   echo "python_venv: made in $((SECONDS - t0)) s" >&2
+fi
+# The post-processing oracles (tests/python/test_post_*.py): onnxruntime's
+# NonMaxSuppression in a one-node onnx model, pyclipper + shapely for the
+# DBNet unclip and RapidOCR's DBPostProcess itself (its package without
+# dependencies: the tests import that one module). A layer of its own with
+# its own stamp, installed into the venv above without rebuilding it;
+# Debian's numpy is held by a constraint (newer wheels would replace it).
+extras=(onnx==1.16.2 onnxruntime==1.19.2 pyclipper==1.3.0.post6 shapely==2.0.6 rapidocr==3.10.0)
+extra_stamp="$venv/.pixflow-post-pins"
+want_extra="$(printf '%s\n' "${extras[@]}")"
+if [ ! -f "$extra_stamp" ] || [ "$(cat "$extra_stamp")" != "$want_extra" ]; then
+  t0=$SECONDS
+  echo "python_venv: adding ${extras[*]}" >&2
+  cons="$(mktemp)"
+  echo "numpy==1.24.2" > "$cons"
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-input -c "$cons" "${extras[@]:0:4}" >&2
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-input --no-deps "${extras[@]:4}" >&2
+  rm -f "$cons"
+  "$venv/bin/python" - <<'PY' >&2
+import numpy, onnx, onnxruntime, pyclipper, shapely
+assert numpy.__version__ == "1.24.2", numpy.__version__
+print("python_venv: onnx", onnx.__version__, "onnxruntime", onnxruntime.__version__, "shapely", shapely.__version__)
+PY
+  echo "$want_extra" > "$extra_stamp"
+  echo "python_venv: post oracles added in $((SECONDS - t0)) s" >&2
+fi
+# OpenCV 4.10 for the one oracle Debian's 4.6 lacks: cv2.dnn.NMSBoxesBatched
+# (added in 4.7). Every other test's oracle is 4.6, so this wheel is NOT
+# importable from the venv: it is unpacked into its own folder, which
+# tests/python/test_post_nms.py puts on the PYTHONPATH of a child process.
+ocv_pin=opencv-python-headless==4.10.0.84
+ocv_dir="$venv/opt/opencv-4.10"
+ocv_stamp="$venv/.pixflow-post-opencv"
+if [ ! -f "$ocv_stamp" ] || [ "$(cat "$ocv_stamp")" != "$ocv_pin" ]; then
+  t0=$SECONDS
+  rm -rf "$ocv_dir"
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-input --no-deps --target "$ocv_dir" \
+    "$ocv_pin" >&2
+  PYTHONPATH="$ocv_dir" "$venv/bin/python" -c \
+    "import cv2; assert cv2.__version__.startswith('4.10'), cv2.__version__; cv2.dnn.NMSBoxesBatched" >&2
+  "$venv/bin/python" -c "import cv2; assert cv2.__version__.startswith('4.6'), cv2.__version__" >&2
+  echo "$ocv_pin" > "$ocv_stamp"
+  echo "python_venv: OpenCV 4.10 (NMSBoxesBatched oracle) in $ocv_dir in $((SECONDS - t0)) s" >&2
 fi
 echo "$venv"

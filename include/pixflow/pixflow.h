@@ -9,5 +9,6 @@
 #include "pixflow/video.h"
 #include "pixflow/pipeline.h"
 #include "pixflow/codec.h"
+#include "pixflow/post.h"
 
 #endif /* PIXFLOW_H */

@@ -228,6 +228,7 @@ extern PyMethodDef pfpy_color_methods[];
 extern PyMethodDef pfpy_convert_methods[];
 extern PyMethodDef pfpy_filter_methods[];
 extern PyMethodDef pfpy_photo_methods[];
+extern PyMethodDef pfpy_post_methods[];
 extern PyMethodDef pfpy_codec_methods[];
 extern PyMethodDef pfpy_augment_methods[];
 

@@ -15,6 +15,7 @@
 
 #include "pixflow/augment.h"
 #include "pixflow/ops.h"
+#include "pixflow/post.h"
 #include "pixflow/runtime.h"
 
 struct pfi_filter_plan; /* src/ops/filter_plan.h */
@@ -26,7 +27,9 @@ struct pfi_filter_plan; /* src/ops/filter_plan.h */
  * The filters take the per-sample plans their front-end resolved. A NULL
  * entry means the op is not available on that backend (PF_ERR_UNSUPPORTED
  * naming the op and the backend; PFI_KERNEL below). The CPU backend
- * (src/cpu/backend_cpu.c) has every entry. */
+ * (src/cpu/backend_cpu.c) has every entry but the post-processing ones:
+ * the host side of those is the post room's own (src/post: its front-ends
+ * run it when pfi_route picks the host), the entries are for devices. */
 typedef pf_status (*pfi_photo_factors_fn)(pf_stream *s, int count, const pf_image src[], pf_image dst[],
                                           const double factors[], int n);
 typedef pf_status (*pfi_image_op_fn)(pf_stream *s, int count, const pf_image src[], pf_image dst[]);
@@ -87,6 +90,16 @@ typedef struct pfi_kernels {
     pf_status (*preprocess_yuv)(pf_preprocess_plan *plan, pf_stream *s, int count, const pf_yuv src[],
                                 const pf_color_code codes[], const pf_color_opts opts[],
                                 const pf_aug_params params[], pf_tensor *dst, pf_letterbox_info info[]);
+    /* post-processing (device backends; src/post runs the host side):
+     * pf_nms (samples' arrays, offsets, keep and updated_scores in the
+     * backend's memory; keep holds pf_nms_capacity entries),
+     * pf_masks_from_logits, pf_composite */
+    pf_status (*nms)(pf_stream *s, int count, const pf_nms_sample samples[], const pf_nms_opts *opts,
+                     int64_t offsets[], int32_t keep[], float updated_scores[]);
+    pf_status (*masks_from_logits)(pf_stream *s, const float *logits, int32_t n, int32_t channels, int32_t height,
+                                   int32_t width, uint8_t *masks, const pf_mask_opts *opts);
+    pf_status (*composite)(pf_stream *s, int count, const pf_image fg[], const pf_image bg[], const pf_image mask[],
+                           pf_image dst[]);
 } pfi_kernels;
 
 /* Calls entry `entry` of backend be (from pfi_route: NULL means the CPU

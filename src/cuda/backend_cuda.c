@@ -314,6 +314,9 @@ static const pfi_kernels cuda_kernels = {
     .convert = pfi_cuda_convert,
     .reformat = pfi_cuda_reformat,
     .normalize = pfi_cuda_normalize,
+    .nms = pfi_cuda_nms,
+    .masks_from_logits = pfi_cuda_masks_from_logits,
+    .composite = pfi_cuda_composite,
 };
 
 static const pfi_backend cuda_backend = {

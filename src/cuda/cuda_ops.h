@@ -35,5 +35,12 @@ pf_status pfi_cuda_reformat(pf_stream *s, int count, const pf_image src[], pf_im
                             const int8_t order[4], double fill);
 pf_status pfi_cuda_normalize(pf_stream *s, int count, const pf_image src[], pf_image dst[],
                              const pf_normalize_opts *opts);
+/* post-processing (post_cuda.c) */
+pf_status pfi_cuda_nms(pf_stream *s, int count, const pf_nms_sample samples[], const pf_nms_opts *opts,
+                       int64_t offsets[], int32_t keep[], float updated_scores[]);
+pf_status pfi_cuda_masks_from_logits(pf_stream *s, const float *logits, int32_t n, int32_t channels, int32_t height,
+                                     int32_t width, uint8_t *masks, const pf_mask_opts *opts);
+pf_status pfi_cuda_composite(pf_stream *s, int count, const pf_image fg[], const pf_image bg[], const pf_image mask[],
+                             pf_image dst[]);
 
 #endif

@@ -212,7 +212,8 @@ def test_every_public_name_has_a_docstring():
 
     missing = []
     for mod in ("pixflow", "pixflow._pixflow", "pixflow.cv", "pixflow.ops", "pixflow.io", "pixflow.transforms",
-                "pixflow.transforms.functional", "pixflow.data", "pixflow.torch", "pixflow.video"):
+                "pixflow.transforms.functional", "pixflow.data", "pixflow.torch", "pixflow.video",
+                "pixflow.post"):
         m = importlib.import_module(mod)
         assert m.__doc__, mod
         for name in dir(m):

@@ -24,6 +24,7 @@ static const bench_entry k_benches[] = {
     {"video", bench_video},
     {"pipeline", bench_pipeline},
     {"decode", bench_decode},
+    {"post", bench_post},
 };
 #define NBENCH ((int)(sizeof k_benches / sizeof k_benches[0]))
 

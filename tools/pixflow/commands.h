@@ -26,5 +26,6 @@ int bench_decode(int argc, char **argv);
 int bench_sampler(int argc, char **argv);
 int bench_video(int argc, char **argv);
 int bench_pipeline(int argc, char **argv);
+int bench_post(int argc, char **argv);
 
 #endif
