@@ -94,4 +94,10 @@ PF_HD uint8_t pfk_aa_clip8(int32_t ss) {
     return (uint8_t)(ss >> PFK_AA_BITS);
 }
 
+/* torch's u8 interpolate step: the accumulator already holds the rounding
+ * half 2^(shift-1) and the int16-weighted sum; arithmetic shift, clamp. */
+PF_HD uint8_t pfk_tv_u8(int32_t acc, int32_t shift) {
+    return pfk_sat_u8_i(acc >> shift);
+}
+
 #endif

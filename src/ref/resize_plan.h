@@ -20,6 +20,7 @@ typedef struct pfi_axis {
     int32_t *acoef;   /* n * ksize, Pillow 22-bit (AA u8) */
     float *fcoef;     /* n * ksize, float kinds; also u8 cubic float lanes */
     int32_t *count;   /* n: real taps (<= ksize), the rest are zero-weight pads */
+    int32_t shift;    /* fixed-point fraction bits of icoef for the torchvision u8 kinds */
 } pfi_axis;
 
 typedef struct pfi_resize_plan {

@@ -29,6 +29,7 @@ typedef struct pfi_hrow {
     int32_t width;         /* elements per row = stride between tap planes */
     int32_t cn;            /* channels per pixel */
     int32_t safe_end;
+    int32_t shift;         /* torchvision u8 kinds: fraction bits of the weights */
     /* Optional per-pixel tap-pair tables for PFK_H_AA_U8 with 3/4 channels
      * (NULL when absent). Pixel dx reads its taps as pairs from byte
      * pair_off[dx] on; pair j's weights are split into hi = w >> 11 and
@@ -84,6 +85,7 @@ typedef struct pfi_vrow {
     const float *fcoef;
     int32_t ksize;
     int32_t vsplit;           /* see pfk_v_kind */
+    int32_t shift;            /* torchvision u8 kinds: fraction bits of icoef */
 } pfi_vrow;
 
 /* Nearest, u8 3/4 channels: dst pixel x = src pixel nn_x[x]. Pixels from
