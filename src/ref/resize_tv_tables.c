@@ -1,6 +1,7 @@
 /* Resize tables with torch's CPU `interpolate` semantics, as torchvision
  * 0.29's F.resize calls it (mode bilinear / bicubic, align_corners=False,
- * antialias on or off, output size given, no scale factor).
+ * antialias on or off; lanczos, antialias only; output size given, no
+ * scale factor).
  *
  * This file is the specification of which source pixels and which weights
  * each output uses; the arithmetic is the u8 fixed-point pass
@@ -37,17 +38,33 @@ static double cc2_d(double x, double a) { return ((a * x - 5 * a) * x + 8 * a) *
 static float cc1_f(float x, float a) { return ((a + 2) * x - (a + 3)) * x * x + 1; }
 static float cc2_f(float x, float a) { return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a; }
 
-/* torch's aa_filter for each mode, double (u8 tables) and float (f32). */
-static double filt_d(double x, bool cubic, double a) {
+/* Filters: torch's triangle, Keys cubic and Lanczos-3 (sinc(x) sinc(x/3),
+ * Pillow's), double for the u8 tables and float for f32. */
+enum { TV_LINEAR = 0, TV_CUBIC = 1, TV_LANCZOS = 2 };
+#define TV_PI 3.14159265358979323846
+
+static double sinc_d(double x) {
+    if (x == 0.0) return 1.0;
+    x *= TV_PI;
+    return sin(x) / x;
+}
+static float sinc_f(float x) {
+    if (x == 0.0f) return 1.0f;
+    x *= (float)TV_PI;
+    return sinf(x) / x;
+}
+static double filt_d(double x, int mode, double a) {
     x = fabs(x);
-    if (!cubic) return x < 1.0 ? 1.0 - x : 0.0;
+    if (mode == TV_LINEAR) return x < 1.0 ? 1.0 - x : 0.0;
+    if (mode == TV_LANCZOS) return x < 3.0 ? sinc_d(x) * sinc_d(x / 3.0) : 0.0;
     if (x < 1.0) return cc1_d(x, a);
     if (x < 2.0) return cc2_d(x, a);
     return 0.0;
 }
-static float filt_f(float x, bool cubic, float a) {
+static float filt_f(float x, int mode, float a) {
     x = fabsf(x);
-    if (!cubic) return (double)x < 1.0 ? (float)(1.0 - (double)x) : 0.0f;
+    if (mode == TV_LINEAR) return (double)x < 1.0 ? (float)(1.0 - (double)x) : 0.0f;
+    if (mode == TV_LANCZOS) return (double)x < 3.0 ? sinc_f(x) * sinc_f((float)((double)x / 3.0)) : 0.0f;
     if ((double)x < 1.0) return cc1_f(x, a);
     if ((double)x < 2.0) return cc2_f(x, a);
     return 0.0f;
@@ -72,13 +89,13 @@ static void put_taps(pfi_axis *a, int32_t o, int32_t in, int64_t xmin, int64_t n
  * Writes up to `maxk` weights, returns the running maximum torch uses to
  * choose the precision, and the taps' first index and count. */
 static double weights_aa_d(int64_t i, int64_t in, double scale, double support, int64_t maxk,
-                           bool cubic, double *w, int64_t *xmin, int64_t *xsize) {
+                           int mode, double *w, int64_t *xmin, int64_t *xsize) {
     double center = scale * ((double)i + 0.5);
     double total = 0.0, invscale = scale >= 1.0 ? 1.0 / scale : 1.0;
     *xmin = max64((int64_t)(center - support + 0.5), 0);
     *xsize = clamp64(min64((int64_t)(center + support + 0.5), in) - *xmin, 0, maxk);
     for (int64_t j = 0; j < *xsize; j++) {
-        w[j] = filt_d(((double)(j + *xmin) - center + 0.5) * invscale, cubic, -0.5);
+        w[j] = filt_d(((double)(j + *xmin) - center + 0.5) * invscale, mode, -0.5);
         total += w[j];
     }
     double wmax = 0.0;
@@ -107,7 +124,7 @@ static double weights_plain_d(int64_t i, int64_t in, double scale, int64_t maxk,
     double wmax = 0.0;
     for (int64_t j = 0; j < maxk; j++) {
         w[j] = 0.0;
-        double v = filt_d((double)(j + 1 - support) - lambda, cubic, -0.75);
+        double v = filt_d((double)(j + 1 - support) - lambda, cubic ? TV_CUBIC : TV_LINEAR, -0.75);
         if (lo + j <= 0) wi = 0;
         else if (lo + j >= in - 1) wi = *xsize - 1;
         w[wi] += v;
@@ -118,7 +135,7 @@ static double weights_plain_d(int64_t i, int64_t in, double scale, int64_t maxk,
 }
 
 /* The antialias weights as torch's float kernels compute them. */
-static void weights_aa_f(int64_t i, int64_t in, float scale, float support, int64_t maxk, bool cubic,
+static void weights_aa_f(int64_t i, int64_t in, float scale, float support, int64_t maxk, int mode,
                          float *w, int64_t *xmin, int64_t *xsize) {
     float center = (float)((double)scale * ((double)i + 0.5));
     float total = 0.0f, invscale = (double)scale >= 1.0 ? (float)(1.0 / (double)scale) : 1.0f;
@@ -126,7 +143,7 @@ static void weights_aa_f(int64_t i, int64_t in, float scale, float support, int6
     *xsize = clamp64(min64((int64_t)((double)(center + support) + 0.5), in) - *xmin, 0, maxk);
     for (int64_t j = 0; j < *xsize; j++) {
         float d = (float)(j + *xmin) - center;
-        w[j] = filt_f((float)(((double)d + 0.5) * (double)invscale), cubic, -0.5f);
+        w[j] = filt_f((float)(((double)d + 0.5) * (double)invscale), mode, -0.5f);
         total += w[j];
     }
     if (total != 0.0f)
@@ -168,7 +185,10 @@ static int64_t weights_plain_f(int64_t i, int64_t in, float scale, bool cubic, f
 pf_status pfi_tv_axis_build(pfi_axis *a, int32_t in, int32_t out, pf_interp interp, bool antialias,
                             bool fixed_point, void **mem) {
     bool cubic = interp == PF_INTERP_CUBIC;
-    int interp_size = cubic ? 4 : 2;
+    int mode = cubic ? TV_CUBIC : interp == PF_INTERP_LANCZOS4 ? TV_LANCZOS : TV_LINEAR;
+    int interp_size = mode == TV_LANCZOS ? 6 : cubic ? 4 : 2;
+    if (mode == TV_LANCZOS && !antialias)
+        return pfi_fail(PF_ERR_UNSUPPORTED, "pf_resize: torchvision LANCZOS needs antialias (as torchvision requires)");
     double scale = (double)in / (double)out;
     float scale_f = (float)in / (float)out;
     double support = antialias ? (scale >= 1.0 ? interp_size * 0.5 * scale : interp_size * 0.5)
@@ -206,7 +226,7 @@ pf_status pfi_tv_axis_build(pfi_axis *a, int32_t in, int32_t out, pf_interp inte
         }
         for (int32_t o = 0; o < out; o++) {
             double *w = wd + (size_t)o * wn;
-            double mi = antialias ? weights_aa_d(o, in, scale, support, maxk, cubic, w, &xs[2 * o], &xs[2 * o + 1])
+            double mi = antialias ? weights_aa_d(o, in, scale, support, maxk, mode, w, &xs[2 * o], &xs[2 * o + 1])
                                   : weights_plain_d(o, in, scale, maxk, cubic, w, &xs[2 * o], &xs[2 * o + 1]);
             if (mi > wmax) wmax = mi;
         }
@@ -237,7 +257,7 @@ pf_status pfi_tv_axis_build(pfi_axis *a, int32_t in, int32_t out, pf_interp inte
         for (int32_t o = 0; o < out; o++) {
             int64_t xmin = 0, n = 0, ix[4];
             if (antialias) {
-                weights_aa_f(o, in, scale_f, support_f, maxk_f, cubic, wf, &xmin, &n);
+                weights_aa_f(o, in, scale_f, support_f, maxk_f, mode, wf, &xmin, &n);
                 put_taps(a, o, in, xmin, n);
             } else {
                 n = weights_plain_f(o, in, scale_f, cubic, wf, ix);
@@ -253,4 +273,25 @@ pf_status pfi_tv_axis_build(pfi_axis *a, int32_t in, int32_t out, pf_interp inte
     free(wf);
     *mem = m;
     return PF_OK;
+}
+
+/* torch's nearest indices (float scale in/out; uint8 uses the float
+ * index code too): NEAREST floor(i * scale), NEAREST_EXACT
+ * floor(max(scale * (i + 0.5) - 0.5, 0) + 0.5) with the multiply-add
+ * fused as torch's build fuses it (measured: the unfused form differs in
+ * rare cases), both clamped to the last pixel. */
+void pfi_tv_nn_build(int32_t *map, int32_t in, int32_t out, bool exact) {
+    float scale = (float)in / (float)out;
+    for (int32_t i = 0; i < out; i++) {
+        float v;
+        if (exact) {
+            float real = fmaf(scale, (float)i + 0.5f, -0.5f);
+            if (real < 0) real = 0;
+            v = floorf(real + 0.5f);
+        } else {
+            v = floorf(scale * (float)i);
+        }
+        int64_t s = (int64_t)v;
+        map[i] = (int32_t)(s < in - 1 ? s : in - 1);
+    }
 }
