@@ -73,6 +73,8 @@ typedef struct pf_preprocess_desc {
     int32_t out_channels;            /* 3 (default) or 1 (gray models) */
     pf_interp interp;                /* default PF_INTERP_LINEAR */
     bool antialias;                  /* default false (see pf_resize) */
+    pf_resize_flavor flavor;         /* default PF_RESIZE_OPENCV (see pf_resize); the warp of
+                                        params.affine is OpenCV's in every flavour */
     bool letterbox;                  /* keep aspect ratio and pad (detection) */
     pf_letterbox_align letterbox_align;
     double pad_value[4];             /* letterbox / affine fill per OUTPUT channel, u8 units (e.g. 114),

@@ -25,9 +25,18 @@ typedef enum pf_interp {
     PF_INTERP_NEAREST_EXACT = 6
 } pf_interp;
 
+/* Whose resize pf_resize reproduces (pf_resize_opts.flavor). */
+typedef enum pf_resize_flavor {
+    PF_RESIZE_OPENCV = 0,      /* default: cv::resize; antialias = true selects Pillow's (below) */
+    PF_RESIZE_PILLOW = 1,      /* Pillow Image.resize (always antialiased; the flag is ignored) */
+    PF_RESIZE_TORCHVISION = 2  /* torch's CPU interpolate as torchvision 0.29 F.resize calls it;
+                                  antialias is F.resize's antialias argument */
+} pf_resize_flavor;
+
 typedef struct pf_resize_opts {
-    pf_interp interp;  /* default PF_INTERP_LINEAR */
-    bool antialias;    /* default false; see below */
+    pf_interp interp;        /* default PF_INTERP_LINEAR */
+    bool antialias;          /* default false; see below */
+    pf_resize_flavor flavor; /* default PF_RESIZE_OPENCV */
 } pf_resize_opts;
 
 PF_API pf_resize_opts pf_resize_opts_defaults(void);

@@ -31,6 +31,7 @@ pf_preprocess_desc pf_preprocess_desc_defaults(void) {
     d.out_channels = 3;
     d.interp = PF_INTERP_LINEAR;
     d.antialias = false;
+    d.flavor = PF_RESIZE_OPENCV;
     d.letterbox = false;
     d.letterbox_align = PF_LETTERBOX_CENTER;
     d.swap_rb = false;

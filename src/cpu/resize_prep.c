@@ -114,7 +114,7 @@ static pf_status build_htabs(const pfi_resize_plan *p, pfi_resize_prep *t, const
     int cn = p->cn, ks = p->h.ksize;
     size_t W = (size_t)p->dw * (size_t)cn;
     size_t es = pf_dtype_size(p->dtype);
-    int paired = p->hk == PFK_H_U8_I32 || p->hk == PFK_H_U8_LIN16;
+    int paired = p->hk == PFK_H_U8_I32 || p->hk == PFK_H_U8_LIN16 || p->hk == PFK_H_TV_U8;
     t->e_off = malloc(W * (size_t)ks * sizeof(int32_t));
     t->e_coef = malloc(W * (size_t)ks * sizeof(int32_t)); /* every coef type is 4 bytes */
     if (t->e_off == NULL || t->e_coef == NULL) return oom();
@@ -147,6 +147,7 @@ static pf_status build_htabs(const pfi_resize_plan *p, pfi_resize_prep *t, const
         }
     }
     if (p->hk == PFK_H_AA_U8 && (cn == 3 || cn == 4)) return build_pair_tabs(p, t);
+    if (p->hk == PFK_H_TV_U8) return pfi_tv_prep_tables(p, t, K);
     if (p->hk == PFK_H_U8_LIN16) {
         pf_status st = K->want_hblocks ? build_hblocks(p, t) : PF_OK;
         /* the per-pixel tables serve where the blocks do not reach */
@@ -168,7 +169,7 @@ pf_status pfi_resize_prep_build(pfi_resize_prep *r, const pfi_resize_key *k) {
     memset(r, 0, sizeof *r);
     r->key = *k;
     pf_status st = pfi_resize_plan_build(&r->p, k->sw, k->sh, k->dw, k->dh, k->cn, k->dtype, k->interp,
-                                         k->antialias);
+                                         k->flavor, k->antialias);
     if (st != PF_OK) return st;
     const pfi_resize_plan *p = &r->p;
     r->bytes = sizeof *r + (size_t)p->dw * 4 + (size_t)p->dh * 4 +
@@ -186,5 +187,7 @@ void pfi_resize_prep_free(pfi_resize_prep *r) {
     free(r->e_coef);
     free(r->pair_mem);
     free(r->blk);
+    free(r->tvb);
+    free(r->tvb_first);
     memset(r, 0, sizeof *r);
 }

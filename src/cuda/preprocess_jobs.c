@@ -25,6 +25,7 @@ static pf_resize_opts resize_opts(const pf_preprocess_plan *plan) {
     pf_resize_opts ro = pf_resize_opts_defaults();
     ro.interp = plan->d.interp;
     ro.antialias = plan->d.antialias;
+    ro.flavor = plan->d.flavor;
     return ro;
 }
 
@@ -147,7 +148,8 @@ static void fill_output(const pf_preprocess_plan *plan, const pf_tensor *dst, in
 
 int pfi_gpu_pp_yuv_on_the_fly(const pf_preprocess_plan *plan, const pf_aug_params *p) {
     pf_interp ip = plan->d.interp;
-    return !p->affine && !plan->d.antialias &&
+    /* only OpenCV's kinds (the two-tap LINEAR) are read on the fly */
+    return !p->affine && !plan->d.antialias && plan->d.flavor == PF_RESIZE_OPENCV &&
            (ip == PF_INTERP_NEAREST || ip == PF_INTERP_NEAREST_EXACT || ip == PF_INTERP_LINEAR);
 }
 

@@ -1,5 +1,5 @@
 /* GPU resize jobs (see resize_jobs.h). The tables are the CPU plan's
- * (pfi_resize_plan_build: OpenCV and Pillow semantics), copied into the
+ * (pfi_resize_plan_build: OpenCV, Pillow and torchvision semantics), copied into the
  * arena unchanged, so the device evaluates exactly the CPU's taps. */
 #include <math.h>
 #include <stdint.h>
@@ -35,6 +35,7 @@ static size_t taps_bound(int32_t in, int32_t out, pf_interp interp, bool antiali
 
 size_t pfi_gpu_resize_job_bytes(const pf_image *src, int32_t dst_w, int32_t dst_h, const pf_resize_opts *opts) {
     pf_resize_opts o = opts ? *opts : pf_resize_opts_defaults();
+    pfi_resize_canon(&o.flavor, &o.antialias);
     if (src->width == dst_w && src->height == dst_h) return 0;
     if (o.interp == PF_INTERP_NEAREST || o.interp == PF_INTERP_NEAREST_EXACT)
         return pfi_arena_round((size_t)dst_w * 4) + pfi_arena_round((size_t)dst_h * 4);
@@ -88,6 +89,7 @@ static void set_src(pfk_resize_job *job, const pf_image *src) {
 pf_status pfi_gpu_resize_job_fill(pfi_arena *a, const pf_image *src, int32_t dst_w, int32_t dst_h,
                                   const pf_resize_opts *opts, pfk_resize_job *job) {
     pf_resize_opts o = opts ? *opts : pf_resize_opts_defaults();
+    pfi_resize_canon(&o.flavor, &o.antialias);
     memset(job, 0, sizeof *job);
     set_src(job, src);
     job->sw = src->width;
@@ -100,7 +102,7 @@ pf_status pfi_gpu_resize_job_fill(pfi_arena *a, const pf_image *src, int32_t dst
 
     pfi_resize_plan p;
     pf_status st = pfi_resize_plan_build(&p, src->width, src->height, dst_w, dst_h, job->cn, src->dtype,
-                                         o.interp, o.antialias);
+                                         o.interp, o.flavor, o.antialias);
     if (st != PF_OK) return st;
     job->kind = (int32_t)p.kind;
     job->vsplit = p.vsplit;
@@ -123,10 +125,13 @@ pf_status pfi_gpu_resize_job_fill(pfi_arena *a, const pf_image *src, int32_t dst
         job->vk = (int32_t)p.vk;
         job->kh = p.h.ksize;
         job->kv = p.v.ksize;
-        int h_i16 = p.hk == PFK_H_U8_I32 || p.hk == PFK_H_U8_LIN16;
+        job->h_shift = p.h.shift;
+        job->v_shift = p.v.shift;
+        int h_i16 = p.hk == PFK_H_U8_I32 || p.hk == PFK_H_U8_LIN16 || p.hk == PFK_H_TV_U8;
         st = put_axis(a, &p.h, h_i16, p.hk == PFK_H_AA_U8, p.hk == PFK_H_F32, &job->h_idx, &job->h_icoef,
                       &job->h_acoef, &job->h_fcoef);
-        int v_i16 = p.vk == PFK_V_U8_LINEAR || p.vk == PFK_V_U8_FIX22 || p.vk == PFK_V_U8_CUBIC;
+        int v_i16 = p.vk == PFK_V_U8_LINEAR || p.vk == PFK_V_U8_FIX22 || p.vk == PFK_V_U8_CUBIC ||
+                    p.vk == PFK_V_TV_U8;
         int v_f32 = p.vk == PFK_V_F32 || p.vk == PFK_V_U8_CUBIC;
         if (st == PF_OK)
             st = put_axis(a, &p.v, v_i16, p.vk == PFK_V_AA_U8, v_f32, &job->v_idx, &job->v_icoef, &job->v_acoef,

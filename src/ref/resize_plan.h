@@ -1,8 +1,9 @@
 /* Resize plans: everything about a (src size, dst size, dtype, channels,
- * interp, antialias) resize that does not depend on pixel values. Built
- * once per image by the reference code (resize_tables.c: OpenCV semantics;
- * resize_aa_tables.c: Pillow semantics) and consumed by any executor
- * (CPU scalar/SIMD, CUDA). */
+ * interp, flavour, antialias) resize that does not depend on pixel
+ * values. Built once per image by the reference code (resize_tables.c:
+ * OpenCV semantics; resize_aa_tables.c: Pillow semantics;
+ * resize_tv_tables.c: torch / torchvision semantics) and consumed by any
+ * executor (CPU scalar/SIMD, CUDA). */
 #ifndef PF_REF_RESIZE_PLAN_H
 #define PF_REF_RESIZE_PLAN_H
 
@@ -44,7 +45,16 @@ typedef struct pfi_resize_plan {
  * Returns PF_ERR_OUT_OF_MEMORY / PF_ERR_UNSUPPORTED with a message. */
 pf_status pfi_resize_plan_build(pfi_resize_plan *p, int32_t sw, int32_t sh, int32_t dw,
                                 int32_t dh, int32_t cn, pf_dtype dtype, pf_interp interp,
-                                bool antialias);
+                                pf_resize_flavor flavor, bool antialias);
+
+/* The canonical (flavor, antialias) of public options: OPENCV with
+ * antialias is PILLOW, PILLOW always antialiases; TORCHVISION keeps the
+ * flag. Plans, caches and job builders use only canonical pairs. */
+static inline void pfi_resize_canon(pf_resize_flavor *flavor, bool *antialias) {
+    if (*flavor == PF_RESIZE_OPENCV && *antialias) *flavor = PF_RESIZE_PILLOW;
+    if (*flavor == PF_RESIZE_PILLOW) *antialias = true;
+    if (*flavor == PF_RESIZE_OPENCV) *antialias = false;
+}
 void pfi_resize_plan_free(pfi_resize_plan *p);
 
 /* Zeroed storage for one axis's arrays (n outputs x ksize taps) in one

@@ -4,6 +4,7 @@
 
 #include "kernels/resize_math.h"
 #include "ref/resize_rows.h"
+#include "ref/resize_tv.h"
 
 /* --------------------------------------------------------- horizontal */
 
@@ -43,7 +44,7 @@ int pfi_rz_h_u8_lin16_ref(const pfi_hrow *r, int x0, int x1) {
 }
 
 /* float sums, taps left to right: ((s0*c0 + s1*c1) + s2*c2) + ... */
-#define PFI_H_F32_REF(NAME, T)                                                  \
+#define PFK_H_F32_REF(NAME, T)                                                  \
     int NAME(const pfi_hrow *r, int x0, int x1) {                               \
         const T *s = r->src;                                                    \
         float *d = r->buf;                                                      \
@@ -58,9 +59,9 @@ int pfi_rz_h_u8_lin16_ref(const pfi_hrow *r, int x0, int x1) {
         }                                                                       \
         return x1;                                                              \
     }
-PFI_H_F32_REF(pfi_rz_h_f32_u8_ref, uint8_t)
-PFI_H_F32_REF(pfi_rz_h_f32_u16_ref, uint16_t)
-PFI_H_F32_REF(pfi_rz_h_f32_f32_ref, float)
+PFK_H_F32_REF(pfi_rz_h_f32_u8_ref, uint8_t)
+PFK_H_F32_REF(pfi_rz_h_f32_u16_ref, uint16_t)
+PFK_H_F32_REF(pfi_rz_h_f32_f32_ref, float)
 
 /* Pillow 8-bit horizontal pass: 22-bit weights, rounding half preloaded. */
 int pfi_rz_h_aa_u8_ref(const pfi_hrow *r, int x0, int x1) {
@@ -156,11 +157,13 @@ const pfi_resize_kernels pfi_resize_kernels_ref = {
     .h_u8_lin16 = pfi_rz_h_u8_lin16_ref,
     .h_f32 = {pfi_rz_h_f32_u8_ref, pfi_rz_h_f32_u16_ref, pfi_rz_h_f32_f32_ref},
     .h_aa_u8 = pfi_rz_h_aa_u8_ref,
+    .h_tv_u8 = pfi_rz_h_tv_u8_ref,
     .v_u8_linear = pfi_rz_v_u8_linear_ref,
     .v_u8_fix22 = pfi_rz_v_u8_fix22_ref,
     .v_u8_cubic = pfi_rz_v_u8_cubic_ref,
     .v_f32 = {pfi_rz_v_f32_u8_ref, pfi_rz_v_f32_u16_ref, pfi_rz_v_f32_f32_ref},
     .v_aa_u8 = pfi_rz_v_aa_u8_ref,
+    .v_tv_u8 = pfi_rz_v_tv_u8_ref,
     .area2_u8 = pfi_rz_area2_u8_ref,
     .nn_u8 = pfi_rz_nn_u8_ref,
 };

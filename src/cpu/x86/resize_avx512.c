@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cpu/resize_exec.h"
+#include "cpu/x86/resize_tv_x86.h"
 #include "cpu/x86/resize_x86_pixel.h"
 #include "cpu/x86/resize_x86_pairs.h"
 #include "kernels/resize_math.h"
@@ -60,6 +61,12 @@ static inline void store_u8_from16(uint8_t *d, VI v) {
     _mm256_storeu_si256((__m256i *)(void *)d, _mm512_cvtusepi16_epi8(v));
 }
 
+#define vi_sra(v, n) _mm512_sra_epi32((v), _mm_cvtsi32_si128(n))
+#define vb_unpacklo8 _mm512_unpacklo_epi8
+#define vb_unpackhi8 _mm512_unpackhi_epi8
+#define vi_packs32 _mm512_packs_epi32
+#define vi_packus16 _mm512_packus_epi16
+#define PFS_TV_PIXELS pfi_x86_tv_pixels
 #define PFS_AA_PIXELS pfi_x86_aa_pixels
 #define PFS_PAIR16_PIXELS pfi_x86_pair16_pixels
 #define PFS_PAIR_PIXELS pfi_x86_pair_pixels
@@ -68,5 +75,7 @@ static inline void store_u8_from16(uint8_t *d, VI v) {
 /* The VBMI file's LINEAR kernel continues with this one where its
  * byte-permute blocks stop. */
 int pfi_rz_h_u8_lin16_avx512(const pfi_hrow *r, int x0, int x1) { return PFS(h_u8_lin16)(r, x0, x1); }
+/* ... and its torchvision kernel with this one. */
+int pfi_rz_h_tv_u8_avx512(const pfi_hrow *r, int x0, int x1) { return PFS(h_tv_u8)(r, x0, x1); }
 
 void pfi_resize_fill_avx512(pfi_resize_kernels *k) { PFS(fill)(k); }

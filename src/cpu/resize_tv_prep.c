@@ -1,0 +1,184 @@
+/* Row tables of the torchvision u8 horizontal pass (PFK_H_TV_U8), built
+ * from the plan once per (sizes, channels, kernel table):
+ *  - 3/4 channels: per pixel pair, the 4-tap quads of int16 weight pairs
+ *    the x86 pixel kernels multiply with one pmaddwd per two taps;
+ *  - for kernel tables that want them (AVX-512 VBMI): per block of 16
+ *    elements and tap pair, a byte-permute index over at most two
+ *    128-byte source windows.
+ * torch's taps of one output are contiguous source pixels, which is what
+ * makes both layouts possible. Each table records where it stops being
+ * valid, so the kernels need no per-element checks. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "cpu/resize_prep.h"
+
+static pf_status oom(void) { return pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_resize: out of memory for row tables"); }
+
+static int32_t wpair(int32_t w0, int32_t w1) {
+    return (int32_t)((uint32_t)(uint16_t)(int16_t)w0 | ((uint32_t)(uint16_t)(int16_t)w1 << 16));
+}
+
+/* Weight of tap k of output pixel dx (0 past its real taps). */
+static int32_t tap_w(const pfi_resize_plan *p, int dx, int k) {
+    return k < p->h.count[dx] ? p->h.acoef[(size_t)dx * (size_t)p->h.ksize + (size_t)k] : 0;
+}
+
+static pf_status build_quads(const pfi_resize_plan *p, pfi_resize_prep *t) {
+    int cn = p->cn, dw = p->dw;
+    int qmax = (p->h.ksize + 3) / 4, npair = (dw + 1) / 2;
+    size_t n = (size_t)dw * 2 + (size_t)npair * (size_t)qmax * 16;
+    t->pair_mem = calloc(n, sizeof(int32_t));
+    if (t->pair_mem == NULL) return oom();
+    t->bytes += n * sizeof(int32_t);
+    int32_t *off = t->pair_mem, *nq = off + dw, *coef = nq + dw;
+    int64_t row_bytes = (int64_t)p->sw * cn;
+    t->pair_max = qmax;
+    t->pair_safe_end = dw;
+    for (int dx = 0; dx < dw; dx++) off[dx] = p->h.idx[(size_t)dx * (size_t)p->h.ksize] * cn;
+    for (int m = 0; m < npair; m++) {
+        int a = 2 * m, b = a + 1 < dw ? a + 1 : a;
+        int na = (p->h.count[a] + 3) / 4, nb = (p->h.count[b] + 3) / 4;
+        int q_n = na > nb ? na : nb;
+        nq[a] = q_n;
+        if (b != a) nq[b] = q_n;
+        for (int q = 0; q < q_n; q++) {
+            int32_t *c = coef + ((size_t)m * (size_t)qmax + (size_t)q) * 16;
+            for (int l = 0; l < 4; l++) {
+                c[l] = wpair(tap_w(p, a, 4 * q), tap_w(p, a, 4 * q + 1));
+                c[4 + l] = b != a ? wpair(tap_w(p, b, 4 * q), tap_w(p, b, 4 * q + 1)) : 0;
+                c[8 + l] = wpair(tap_w(p, a, 4 * q + 2), tap_w(p, a, 4 * q + 3));
+                c[12 + l] = b != a ? wpair(tap_w(p, b, 4 * q + 2), tap_w(p, b, 4 * q + 3)) : 0;
+            }
+        }
+        /* every quad load of both pixels reads 16 bytes */
+        int64_t end_a = off[a] + (int64_t)(q_n > 0 ? q_n - 1 : 0) * 4 * cn + 16;
+        int64_t end_b = off[b] + (int64_t)(q_n > 0 ? q_n - 1 : 0) * 4 * cn + 16;
+        if (t->pair_safe_end == dw && (end_a > row_bytes || end_b > row_bytes)) t->pair_safe_end = a;
+    }
+    return PF_OK;
+}
+
+/* Source byte offset of tap k of element e (the last real tap past them). */
+static int32_t tap_off(const pfi_resize_plan *p, int e, int k) {
+    int cn = p->cn, dx = e / cn, c = e % cn, n = p->h.count[dx];
+    int kk = k < n ? k : (n > 0 ? n - 1 : 0);
+    return p->h.idx[(size_t)dx * (size_t)p->h.ksize + (size_t)kk] * cn + c;
+}
+
+static uint64_t load_mask(int64_t base, int64_t row_bytes) {
+    int64_t avail = row_bytes - base;
+    return avail >= 64 ? ~0ull : avail <= 0 ? 0ull : (1ull << avail) - 1;
+}
+
+/* One step (block b, tap pair j), over the block's shared window when
+ * shared >= 0; 0 when the taps need more than two windows. */
+static int build_step(const pfi_resize_plan *p, int b, int j, int32_t shared, int shared_nw, pfi_tvblk *s) {
+    int64_t row_bytes = (int64_t)p->sw * p->cn;
+    int32_t o[32];
+    memset(s, 0, sizeof *s);
+    int32_t lo = INT32_MAX;
+    for (int i = 0; i < 16; i++)
+        for (int u = 0; u < 2; u++) {
+            o[2 * i + u] = tap_off(p, 16 * b + i, 2 * j + u);
+            if (o[2 * i + u] < lo) lo = o[2 * i + u];
+        }
+    if (shared >= 0) lo = shared;
+    int32_t base[2] = {lo, lo};
+    int nwin = 1;
+    int32_t lo2 = INT32_MAX;
+    for (int q = 0; q < 32; q++)
+        if (o[q] >= lo + 128 && o[q] < lo2) lo2 = o[q];
+    if (lo2 != INT32_MAX) { base[1] = lo2; nwin = 2; }
+    if (shared >= 0 && shared_nw == 2) { base[1] = shared + 128; nwin = 2; }
+    for (int q = 0; q < 32; q++) {
+        int w = o[q] < base[0] + 128 ? 0 : 1;
+        if (w == 1 && (nwin < 2 || o[q] >= base[1] + 128)) return 0;
+        int byte = 4 * (q / 2) + 2 * (q % 2);
+        s->idx[byte] = (uint8_t)(o[q] - base[w]);
+        s->pmask[w] |= 1ull << byte;
+    }
+    for (int i = 0; i < 16; i++) {
+        int e = 16 * b + i, dx = e / p->cn;
+        s->coef[i] = wpair(tap_w(p, dx, 2 * j), tap_w(p, dx, 2 * j + 1));
+    }
+    for (int w = 0; w < nwin; w++) {
+        s->base[w] = base[w];
+        s->lmask[w][0] = load_mask(base[w], row_bytes);
+        s->lmask[w][1] = load_mask((int64_t)base[w] + 64, row_bytes);
+    }
+    s->nwin = nwin;
+    s->inrow = (int64_t)base[nwin - 1] + 128 <= row_bytes;
+    return 1;
+}
+
+/* The first of the `nw` consecutive 128-byte windows every tap of block b
+ * (np pairs) fits in, inside the row, or -1. */
+static int32_t shared_window(const pfi_resize_plan *p, int b, int np, int nw) {
+    int32_t lo = INT32_MAX, hi = INT32_MIN;
+    for (int i = 0; i < 16; i++)
+        for (int k = 0; k < 2 * np; k++) {
+            int32_t o = tap_off(p, 16 * b + i, k);
+            if (o < lo) lo = o;
+            if (o > hi) hi = o;
+        }
+    int64_t row_bytes = (int64_t)p->sw * p->cn;
+    int32_t span = 128 * nw;
+    if (hi - lo >= span) return -1;
+    /* move it back to end at the row end when it would pass it */
+    if ((int64_t)lo + span > row_bytes) lo = (int32_t)(row_bytes - span);
+    return lo >= 0 && hi < lo + span ? lo : -1;
+}
+
+static pf_status build_blocks(const pfi_resize_plan *p, pfi_resize_prep *t) {
+    int32_t W = p->dw * p->cn, nb = W / 16;
+    if (nb == 0) return PF_OK;
+    int kp = p->h.ksize / 2;
+    size_t bytes = (size_t)nb * (size_t)kp * sizeof(pfi_tvblk);
+    t->tvb = aligned_alloc(64, bytes);
+    t->tvb_first = malloc(sizeof(int32_t) * (3 * (size_t)nb + 1));
+    if (t->tvb == NULL || t->tvb_first == NULL) return oom();
+    t->bytes += bytes + sizeof(int32_t) * (3 * (size_t)nb + 1);
+    int32_t *shared = t->tvb_first + nb + 1, *shared_nw = shared + nb;
+    int32_t steps = 0, valid = 0;
+    for (int b = 0; b < nb; b++) {
+        /* pairs this block needs: its elements' largest tap count */
+        int np = 0;
+        for (int i = 0; i < 16; i++) {
+            int c = p->h.count[(16 * b + i) / p->cn];
+            if ((c + 1) / 2 > np) np = (c + 1) / 2;
+        }
+        t->tvb_first[b] = steps;
+        /* one window loaded per block, else two, else each step its own */
+        shared_nw[b] = 1;
+        shared[b] = shared_window(p, b, np, 1);
+        if (shared[b] < 0 && p->cn < 3) {
+            shared_nw[b] = 2;
+            shared[b] = shared_window(p, b, np, 2);
+        }
+        /* 3/4 channels: a block without one shared window costs more than
+         * the pixel-pair kernel, which takes over from here */
+        if (shared[b] < 0 && p->cn >= 3) break;
+        int ok = 1;
+        for (int j = 0; j < np && ok; j++) ok = build_step(p, b, j, shared[b], shared_nw[b], &t->tvb[steps + j]);
+        if (!ok) break;
+        steps += np;
+        valid++;
+    }
+    t->tvb_first[valid] = steps;
+    /* the pixel-pair kernel continues at an even pixel: 3 blocks are 16
+     * pixels of 3 channels, 2 blocks 8 pixels of 4 (tvb_first of the
+     * shorter prefix is already its end) */
+    if (p->cn == 3) valid -= valid % 3;
+    if (p->cn == 4) valid -= valid % 2;
+    t->tvb_n = valid;
+    return PF_OK;
+}
+
+pf_status pfi_tv_prep_tables(const pfi_resize_plan *p, pfi_resize_prep *t, const pfi_resize_kernels *K) {
+    pf_status st = PF_OK;
+    if (p->cn == 3 || p->cn == 4) st = build_quads(p, t);
+    if (st == PF_OK && K->want_tvblocks) st = build_blocks(p, t);
+    return st;
+}
