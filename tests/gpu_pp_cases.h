@@ -36,6 +36,13 @@ static inline pf_preprocess_desc random_desc(void) {
     d.out_layout = pft_range(&g_seed, 0, 1) ? PF_CHW : PF_HWC;
     d.interp = ips[pft_range(&g_seed, 0, 5)];
     d.antialias = pft_range(&g_seed, 0, 3) == 0;
+    /* every third plan resizes as torchvision does (no AREA there; its
+     * LANCZOS needs antialias) */
+    if (pft_range(&g_seed, 0, 2) == 0) {
+        d.flavor = PF_RESIZE_TORCHVISION;
+        if (d.interp == PF_INTERP_AREA) d.interp = PF_INTERP_CUBIC;
+        if (d.interp == PF_INTERP_LANCZOS4) d.antialias = true;
+    }
     d.letterbox = pft_range(&g_seed, 0, 1);
     d.letterbox_align = pft_range(&g_seed, 0, 1) ? PF_LETTERBOX_CENTER : PF_LETTERBOX_TOP_LEFT;
     d.swap_rb = pft_range(&g_seed, 0, 1);
@@ -173,10 +180,10 @@ static inline void pp_case_describe(const pp_case *c, int k, size_t first, const
     if (s >= (size_t)c->count) s = 0;
     fprintf(stderr,
             "case %d: first difference at byte %zu (sample %zu); out %dx%dx%d %s %s letterbox %d swap %d "
-            "interp %d aa %d, src %dx%dx%d, affine %d contrast %g; re-run: %s %d\n",
+            "interp %d aa %d flavor %d, src %dx%dx%d, affine %d contrast %g; re-run: %s %d\n",
             k, first, s, (int)d->out_width, (int)d->out_height, (int)d->out_channels, pf_dtype_name(d->out_dtype),
             d->out_layout == PF_CHW ? "NCHW" : "NHWC", d->letterbox, d->swap_rb, (int)d->interp, d->antialias,
-            (int)c->src[s].width, (int)c->src[s].height, (int)c->src[s].channels, c->params[s].affine,
+            (int)d->flavor, (int)c->src[s].width, (int)c->src[s].height, (int)c->src[s].channels, c->params[s].affine,
             (double)c->params[s].contrast, prog, k);
 }
 

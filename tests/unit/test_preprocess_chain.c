@@ -108,6 +108,7 @@ static void chain(const pf_preprocess_desc *d, const pf_image *src, const pf_aug
         pf_resize_opts ro = pf_resize_opts_defaults();
         ro.interp = d->interp;
         ro.antialias = d->antialias;
+        ro.flavor = d->flavor;
         CHECK_STATUS(pf_resize(NULL, 1, &roi, &A, &ro), PF_OK);
     }
     if (swap_now) {
@@ -219,6 +220,13 @@ static pf_preprocess_desc random_desc(int big) {
                                       PF_INTERP_LANCZOS4, PF_INTERP_NEAREST_EXACT};
     d.interp = modes[pft_range(&g_seed, 0, 5)];
     d.antialias = pft_range(&g_seed, 0, 3) == 0;
+    /* one plan in three resizes as torchvision does (no AREA there, and
+     * its LANCZOS needs antialias) */
+    if (pft_range(&g_seed, 0, 2) == 0) {
+        d.flavor = PF_RESIZE_TORCHVISION;
+        if (d.interp == PF_INTERP_AREA) d.interp = PF_INTERP_CUBIC;
+        if (d.interp == PF_INTERP_LANCZOS4) d.antialias = true;
+    }
     d.letterbox = pft_range(&g_seed, 0, 1);
     d.letterbox_align = pft_range(&g_seed, 0, 1) ? PF_LETTERBOX_CENTER : PF_LETTERBOX_TOP_LEFT;
     for (int c = 0; c < 4; c++) d.pad_value[c] = pft_range(&g_seed, 0, 255);
@@ -317,9 +325,9 @@ static void run_case(int iter, int big, pf_stream *s1, pf_stream *s3) {
         CHECK(e0 && e1 && e3 && ep);
         if (!(e0 && e1 && e3 && ep)) {
             ok = 0;
-            fprintf(stderr, "case %d sample %d: null %d, 1 thread %d, 3 threads %d, position %d; out %dx%dx%d %s %s interp %d aa %d lb %d/%d swap %d src %dx%dx%d affine %d colour %d\n",
+            fprintf(stderr, "case %d sample %d: null %d, 1 thread %d, 3 threads %d, position %d; out %dx%dx%d %s %s interp %d aa %d flavor %d lb %d/%d swap %d src %dx%dx%d affine %d colour %d\n",
                     iter, i, e0, e1, e3, ep, d.out_width, d.out_height, d.out_channels, pf_dtype_name(d.out_dtype),
-                    d.out_layout == PF_CHW ? "nchw" : "nhwc", d.interp, d.antialias, d.letterbox, d.letterbox_align,
+                    d.out_layout == PF_CHW ? "nchw" : "nhwc", d.interp, d.antialias, (int)d.flavor, d.letterbox, d.letterbox_align,
                     d.swap_rb, src[i].width, src[i].height, src[i].channels, p[i].affine, colour);
         }
         /* the letterbox info maps the crop's corners onto the resized rectangle */
