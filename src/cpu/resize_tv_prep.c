@@ -60,11 +60,16 @@ static pf_status build_quads(const pfi_resize_plan *p, pfi_resize_prep *t) {
     return PF_OK;
 }
 
-/* Source byte offset of tap k of element e (the last real tap past them). */
-static int32_t tap_off(const pfi_resize_plan *p, int e, int k) {
-    int cn = p->cn, dx = e / cn, c = e % cn, n = p->h.count[dx];
-    int kk = k < n ? k : (n > 0 ? n - 1 : 0);
-    return p->h.idx[(size_t)dx * (size_t)p->h.ksize + (size_t)kk] * cn + c;
+/* Per element: the byte offset of its first tap and its tap count, so
+ * that tap k sits at first + min(k, count - 1) * cn (pads repeat the last
+ * real tap). */
+typedef struct tv_elems {
+    int32_t *first, *count;
+} tv_elems;
+
+static int32_t tap_off(const pfi_resize_plan *p, const tv_elems *el, int e, int k) {
+    int n = el->count[e];
+    return el->first[e] + (k < n ? k : (n > 0 ? n - 1 : 0)) * p->cn;
 }
 
 static uint64_t load_mask(int64_t base, int64_t row_bytes) {
@@ -73,34 +78,39 @@ static uint64_t load_mask(int64_t base, int64_t row_bytes) {
 }
 
 /* One step (block b, tap pair j), over the block's shared window when
- * shared >= 0; 0 when the taps need more than two windows. */
-static int build_step(const pfi_resize_plan *p, int b, int j, int32_t shared, int shared_nw, pfi_tvblk *s) {
+ * shared >= 0 (shared_nw windows); 0 when the taps need more than two
+ * windows. */
+static int build_step(const pfi_resize_plan *p, const tv_elems *el, int b, int j, int32_t shared, int shared_nw,
+                      pfi_tvblk *s) {
     int64_t row_bytes = (int64_t)p->sw * p->cn;
     int32_t o[32];
     memset(s, 0, sizeof *s);
+    for (int i = 0; i < 16; i++) {
+        o[2 * i] = tap_off(p, el, 16 * b + i, 2 * j);
+        o[2 * i + 1] = tap_off(p, el, 16 * b + i, 2 * j + 1);
+    }
     int32_t lo = INT32_MAX;
-    for (int i = 0; i < 16; i++)
-        for (int u = 0; u < 2; u++) {
-            o[2 * i + u] = tap_off(p, 16 * b + i, 2 * j + u);
-            if (o[2 * i + u] < lo) lo = o[2 * i + u];
-        }
+    for (int q = 0; q < 32; q++)
+        if (o[q] < lo) lo = o[q];
     if (shared >= 0) lo = shared;
     int32_t base[2] = {lo, lo};
     int nwin = 1;
-    int32_t lo2 = INT32_MAX;
-    for (int q = 0; q < 32; q++)
-        if (o[q] >= lo + 128 && o[q] < lo2) lo2 = o[q];
-    if (lo2 != INT32_MAX) { base[1] = lo2; nwin = 2; }
-    if (shared >= 0 && shared_nw == 2) { base[1] = shared + 128; nwin = 2; }
+    if (shared >= 0 && shared_nw == 2) {
+        base[1] = shared + 128;
+        nwin = 2;
+    } else {
+        for (int q = 0; q < 32; q++)
+            if (o[q] >= lo + 128) { base[1] = o[q]; nwin = 2; break; }
+    }
     for (int q = 0; q < 32; q++) {
         int w = o[q] < base[0] + 128 ? 0 : 1;
-        if (w == 1 && (nwin < 2 || o[q] >= base[1] + 128)) return 0;
+        if (w == 1 && (nwin < 2 || o[q] < base[1] || o[q] >= base[1] + 128)) return 0;
         int byte = 4 * (q / 2) + 2 * (q % 2);
         s->idx[byte] = (uint8_t)(o[q] - base[w]);
         s->pmask[w] |= 1ull << byte;
     }
     for (int i = 0; i < 16; i++) {
-        int e = 16 * b + i, dx = e / p->cn;
+        int dx = (16 * b + i) / p->cn;
         s->coef[i] = wpair(tap_w(p, dx, 2 * j), tap_w(p, dx, 2 * j + 1));
     }
     for (int w = 0; w < nwin; w++) {
@@ -114,15 +124,16 @@ static int build_step(const pfi_resize_plan *p, int b, int j, int32_t shared, in
 }
 
 /* The first of the `nw` consecutive 128-byte windows every tap of block b
- * (np pairs) fits in, inside the row, or -1. */
-static int32_t shared_window(const pfi_resize_plan *p, int b, int np, int nw) {
+ * fits in, inside the row, or -1. An element's taps are consecutive
+ * pixels: its first and last real taps bound them (elements of a block
+ * are not in tap order: pixels share first taps when upscaling). */
+static int32_t shared_window(const pfi_resize_plan *p, const tv_elems *el, int b, int nw) {
     int32_t lo = INT32_MAX, hi = INT32_MIN;
-    for (int i = 0; i < 16; i++)
-        for (int k = 0; k < 2 * np; k++) {
-            int32_t o = tap_off(p, 16 * b + i, k);
-            if (o < lo) lo = o;
-            if (o > hi) hi = o;
-        }
+    for (int i = 0; i < 16; i++) {
+        int32_t f = el->first[16 * b + i], o = tap_off(p, el, 16 * b + i, el->count[16 * b + i] - 1);
+        if (f < lo) lo = f;
+        if (o > hi) hi = o;
+    }
     int64_t row_bytes = (int64_t)p->sw * p->cn;
     int32_t span = 128 * nw;
     if (hi - lo >= span) return -1;
@@ -138,7 +149,17 @@ static pf_status build_blocks(const pfi_resize_plan *p, pfi_resize_prep *t) {
     size_t bytes = (size_t)nb * (size_t)kp * sizeof(pfi_tvblk);
     t->tvb = aligned_alloc(64, bytes);
     t->tvb_first = malloc(sizeof(int32_t) * (3 * (size_t)nb + 1));
-    if (t->tvb == NULL || t->tvb_first == NULL) return oom();
+    tv_elems el = {malloc(sizeof(int32_t) * 2 * (size_t)W), NULL};
+    if (t->tvb == NULL || t->tvb_first == NULL || el.first == NULL) {
+        free(el.first);
+        return oom();
+    }
+    el.count = el.first + W;
+    for (int32_t e = 0, dx = 0, c = 0; e < W; e++) {
+        el.first[e] = p->h.idx[(size_t)dx * (size_t)p->h.ksize] * p->cn + c;
+        el.count[e] = p->h.count[dx];
+        if (++c == p->cn) { c = 0; dx++; }
+    }
     t->bytes += bytes + sizeof(int32_t) * (3 * (size_t)nb + 1);
     int32_t *shared = t->tvb_first + nb + 1, *shared_nw = shared + nb;
     int32_t steps = 0, valid = 0;
@@ -146,26 +167,27 @@ static pf_status build_blocks(const pfi_resize_plan *p, pfi_resize_prep *t) {
         /* pairs this block needs: its elements' largest tap count */
         int np = 0;
         for (int i = 0; i < 16; i++) {
-            int c = p->h.count[(16 * b + i) / p->cn];
+            int c = el.count[16 * b + i];
             if ((c + 1) / 2 > np) np = (c + 1) / 2;
         }
         t->tvb_first[b] = steps;
         /* one window loaded per block, else two, else each step its own */
         shared_nw[b] = 1;
-        shared[b] = shared_window(p, b, np, 1);
+        shared[b] = shared_window(p, &el, b, 1);
         if (shared[b] < 0 && p->cn < 3) {
             shared_nw[b] = 2;
-            shared[b] = shared_window(p, b, np, 2);
+            shared[b] = shared_window(p, &el, b, 2);
         }
         /* 3/4 channels: a block without one shared window costs more than
          * the pixel-pair kernel, which takes over from here */
         if (shared[b] < 0 && p->cn >= 3) break;
         int ok = 1;
-        for (int j = 0; j < np && ok; j++) ok = build_step(p, b, j, shared[b], shared_nw[b], &t->tvb[steps + j]);
+        for (int j = 0; j < np && ok; j++) ok = build_step(p, &el, b, j, shared[b], shared_nw[b], &t->tvb[steps + j]);
         if (!ok) break;
         steps += np;
         valid++;
     }
+    free(el.first);
     t->tvb_first[valid] = steps;
     /* the pixel-pair kernel continues at an even pixel: 3 blocks are 16
      * pixels of 3 channels, 2 blocks 8 pixels of 4 (tvb_first of the
@@ -177,8 +199,9 @@ static pf_status build_blocks(const pfi_resize_plan *p, pfi_resize_prep *t) {
 }
 
 pf_status pfi_tv_prep_tables(const pfi_resize_plan *p, pfi_resize_prep *t, const pfi_resize_kernels *K) {
-    pf_status st = PF_OK;
-    if (p->cn == 3 || p->cn == 4) st = build_quads(p, t);
-    if (st == PF_OK && K->want_tvblocks) st = build_blocks(p, t);
+    pf_status st = K->want_tvblocks ? build_blocks(p, t) : PF_OK;
+    /* the pixel kernels take 3/4-channel rows where the blocks stop */
+    int covered = t->tvb != NULL && (int64_t)t->tvb_n * 16 + 16 > (int64_t)p->dw * p->cn;
+    if (st == PF_OK && (p->cn == 3 || p->cn == 4) && !covered) st = build_quads(p, t);
     return st;
 }

@@ -247,8 +247,7 @@ pf_status pfi_tv_axis_build(pfi_axis *a, int32_t in, int32_t out, pf_interp inte
                     q = (int16_t)(v < 0 ? (int)(-0.5 + v) : (int)(0.5 + v));
                 }
                 a->acoef[t] = q;
-                a->icoef[t] = (int16_t)q;
-                a->fcoef[t] = k < n ? (float)w[k] : 0.0f;
+                a->icoef[t] = (int16_t)q; /* fcoef stays zero: no u8 kind reads it */
             }
         }
         free(xs);
