@@ -122,7 +122,16 @@ static pf_status build_htabs(const pfi_resize_plan *p, pfi_resize_prep *t, const
     size_t row_bytes = (size_t)p->sw * (size_t)cn * es;
     t->safe_end = (int32_t)W;
     int safe_open = 1;
-    for (size_t e = 0; e < W; e++) {
+    /* torchvision: elements its permute steps cover never read the
+     * element tables (the plan changes with every random crop, so not
+     * filling them is worth it) */
+    size_t e_start = 0;
+    if (p->hk == PFK_H_TV_U8) {
+        pf_status st = pfi_tv_prep_tables(p, t, K);
+        if (st != PF_OK) return st;
+        e_start = (size_t)t->tvb_n * 16;
+    }
+    for (size_t e = e_start; e < W; e++) {
         size_t dx = e / (size_t)cn, c = e % (size_t)cn;
         const int32_t *idx = p->h.idx + dx * (size_t)ks;
         for (int k = 0; k < ks; k++) {
@@ -147,7 +156,6 @@ static pf_status build_htabs(const pfi_resize_plan *p, pfi_resize_prep *t, const
         }
     }
     if (p->hk == PFK_H_AA_U8 && (cn == 3 || cn == 4)) return build_pair_tabs(p, t);
-    if (p->hk == PFK_H_TV_U8) return pfi_tv_prep_tables(p, t, K);
     if (p->hk == PFK_H_U8_LIN16) {
         pf_status st = K->want_hblocks ? build_hblocks(p, t) : PF_OK;
         /* the per-pixel tables serve where the blocks do not reach */

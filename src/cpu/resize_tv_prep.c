@@ -123,11 +123,11 @@ static int build_step(const pfi_resize_plan *p, const tv_elems *el, int b, int j
     return 1;
 }
 
-/* The first of the `nw` consecutive 128-byte windows every tap of block b
- * fits in, inside the row, or -1. An element's taps are consecutive
+/* The first byte of a window of `span` bytes every tap of block b fits
+ * in, inside the row, or -1. An element's taps are consecutive
  * pixels: its first and last real taps bound them (elements of a block
  * are not in tap order: pixels share first taps when upscaling). */
-static int32_t shared_window(const pfi_resize_plan *p, const tv_elems *el, int b, int nw) {
+static int32_t shared_window(const pfi_resize_plan *p, const tv_elems *el, int b, int32_t span) {
     int32_t lo = INT32_MAX, hi = INT32_MIN;
     for (int i = 0; i < 16; i++) {
         int32_t f = el->first[16 * b + i], o = tap_off(p, el, 16 * b + i, el->count[16 * b + i] - 1);
@@ -135,7 +135,6 @@ static int32_t shared_window(const pfi_resize_plan *p, const tv_elems *el, int b
         if (o > hi) hi = o;
     }
     int64_t row_bytes = (int64_t)p->sw * p->cn;
-    int32_t span = 128 * nw;
     if (hi - lo >= span) return -1;
     /* move it back to end at the row end when it would pass it */
     if ((int64_t)lo + span > row_bytes) lo = (int32_t)(row_bytes - span);
@@ -171,12 +170,17 @@ static pf_status build_blocks(const pfi_resize_plan *p, pfi_resize_prep *t) {
             if ((c + 1) / 2 > np) np = (c + 1) / 2;
         }
         t->tvb_first[b] = steps;
-        /* one window loaded per block, else two, else each step its own */
-        shared_nw[b] = 1;
-        shared[b] = shared_window(p, &el, b, 1);
+        /* one window loaded per block: 64 bytes (one vpermb), else 128
+         * (vpermi2b), else 256 (two); else each step its own */
+        shared_nw[b] = 0;
+        shared[b] = shared_window(p, &el, b, 64);
+        if (shared[b] < 0) {
+            shared_nw[b] = 1;
+            shared[b] = shared_window(p, &el, b, 128);
+        }
         if (shared[b] < 0 && p->cn < 3) {
             shared_nw[b] = 2;
-            shared[b] = shared_window(p, &el, b, 2);
+            shared[b] = shared_window(p, &el, b, 256);
         }
         /* 3/4 channels: a block without one shared window costs more than
          * the pixel-pair kernel, which takes over from here */

@@ -74,7 +74,8 @@ typedef struct pfi_hrow {
     const int32_t *tvb_first;
     const int32_t *tvb_base;   /* per block: the first of the windows inside the row
                                   every step of the block uses, or -1 (each step has
-                                  its own); then per block how many (1 or 2) */
+                                  its own); then per block its size: 0 = 64 bytes,
+                                  1 = 128, 2 = 256 (two 128-byte windows) */
     int32_t tvb_n;
 } pfi_hrow;
 

@@ -132,20 +132,27 @@ static int h_tv_u8_vbmi(const pfi_hrow *r, int x0, int x1) {
     if (nb > x1 / 16) nb = x1 / 16;
     const __m512i half = _mm512_set1_epi32(1 << (r->shift - 1)), zero = _mm512_setzero_si512();
     const __m512i lo16 = _mm512_set1_epi32(0x00ff00ff); /* the low byte of every u16 */
+    const __mmask64 pairs = 0x5555555555555555ull;     /* the same, as a zeroing mask */
     const __m128i sh = _mm_cvtsi32_si128(r->shift);
     const int nbt = r->width / 16; /* blocks of the row: the counts follow the bases */
     for (int b = 0; b < nb; b++) {
         __m512i acc = half;
         const pfi_tvblk *t = r->tvb + r->tvb_first[b], *t1 = r->tvb + r->tvb_first[b + 1];
-        if (r->tvb_base[b] >= 0 && r->tvb_base[nbt + b] == 1) { /* one window for the block, loaded once */
+        int shared = r->tvb_base[b] >= 0 ? r->tvb_base[nbt + b] : -1;
+        if (shared == 0) { /* a 64-byte window for the block: vpermb */
+            __m512i w = _mm512_loadu_si512((const void *)(s + r->tvb_base[b]));
+            for (; t < t1; t++) {
+                __m512i v = _mm512_maskz_permutexvar_epi8(pairs, _mm512_load_si512((const void *)t->idx), w);
+                acc = _mm512_add_epi32(acc, _mm512_madd_epi16(v, _mm512_load_si512((const void *)t->coef)));
+            }
+        } else if (shared == 1) { /* one 128-byte window for the block, loaded once */
             const uint8_t *w = s + r->tvb_base[b];
             __m512i lo = _mm512_loadu_si512((const void *)w), hi = _mm512_loadu_si512((const void *)(w + 64));
             for (; t < t1; t++) {
-                __m512i v = _mm512_and_si512(
-                    _mm512_permutex2var_epi8(lo, _mm512_load_si512((const void *)t->idx), hi), lo16);
+                __m512i v = _mm512_maskz_permutex2var_epi8(pairs, lo, _mm512_load_si512((const void *)t->idx), hi);
                 acc = _mm512_add_epi32(acc, _mm512_madd_epi16(v, _mm512_load_si512((const void *)t->coef)));
             }
-        } else if (r->tvb_base[b] >= 0) { /* two windows for the block */
+        } else if (shared == 2) { /* two 128-byte windows for the block */
             const uint8_t *w = s + r->tvb_base[b];
             __m512i l0 = _mm512_loadu_si512((const void *)w), h0 = _mm512_loadu_si512((const void *)(w + 64));
             __m512i l1 = _mm512_loadu_si512((const void *)(w + 128)), h1 = _mm512_loadu_si512((const void *)(w + 192));
