@@ -65,6 +65,7 @@ static pf_status build_quads(const pfi_resize_plan *p, pfi_resize_prep *t) {
  * real tap). */
 typedef struct tv_elems {
     int32_t *first, *count;
+    int32_t *pix; /* output pixel of the element's weights, -1 for the pads of the last block */
 } tv_elems;
 
 static int32_t tap_off(const pfi_resize_plan *p, const tv_elems *el, int e, int k) {
@@ -110,8 +111,8 @@ static int build_step(const pfi_resize_plan *p, const tv_elems *el, int b, int j
         s->pmask[w] |= 1ull << byte;
     }
     for (int i = 0; i < 16; i++) {
-        int dx = (16 * b + i) / p->cn;
-        s->coef[i] = wpair(tap_w(p, dx, 2 * j), tap_w(p, dx, 2 * j + 1));
+        int dx = el->pix[16 * b + i];
+        s->coef[i] = dx < 0 ? 0 : wpair(tap_w(p, dx, 2 * j), tap_w(p, dx, 2 * j + 1));
     }
     for (int w = 0; w < nwin; w++) {
         s->base[w] = base[w];
@@ -142,22 +143,32 @@ static int32_t shared_window(const pfi_resize_plan *p, const tv_elems *el, int b
 }
 
 static pf_status build_blocks(const pfi_resize_plan *p, pfi_resize_prep *t) {
-    int32_t W = p->dw * p->cn, nb = W / 16;
-    if (nb == 0) return PF_OK;
+    /* the last block may be partial: its pads repeat the last element's
+     * first tap with zero weights, and the kernel stores only the row */
+    int32_t W = p->dw * p->cn, nb = (W + 15) / 16;
+    if (W < 16) return PF_OK;
     int kp = p->h.ksize / 2;
     size_t bytes = (size_t)nb * (size_t)kp * sizeof(pfi_tvblk);
     t->tvb = aligned_alloc(64, bytes);
     t->tvb_first = malloc(sizeof(int32_t) * (3 * (size_t)nb + 1));
-    tv_elems el = {malloc(sizeof(int32_t) * 2 * (size_t)W), NULL};
+    size_t ne = (size_t)nb * 16;
+    tv_elems el = {malloc(sizeof(int32_t) * 3 * ne), NULL, NULL};
     if (t->tvb == NULL || t->tvb_first == NULL || el.first == NULL) {
         free(el.first);
         return oom();
     }
-    el.count = el.first + W;
+    el.count = el.first + ne;
+    el.pix = el.count + ne;
     for (int32_t e = 0, dx = 0, c = 0; e < W; e++) {
         el.first[e] = p->h.idx[(size_t)dx * (size_t)p->h.ksize] * p->cn + c;
         el.count[e] = p->h.count[dx];
+        el.pix[e] = dx;
         if (++c == p->cn) { c = 0; dx++; }
+    }
+    for (size_t e = (size_t)W; e < ne; e++) {
+        el.first[e] = el.first[W - 1];
+        el.count[e] = 0;
+        el.pix[e] = -1;
     }
     t->bytes += bytes + sizeof(int32_t) * (3 * (size_t)nb + 1);
     int32_t *shared = t->tvb_first + nb + 1, *shared_nw = shared + nb;
@@ -193,11 +204,11 @@ static pf_status build_blocks(const pfi_resize_plan *p, pfi_resize_prep *t) {
     }
     free(el.first);
     t->tvb_first[valid] = steps;
-    /* the pixel-pair kernel continues at an even pixel: 3 blocks are 16
-     * pixels of 3 channels, 2 blocks 8 pixels of 4 (tvb_first of the
-     * shorter prefix is already its end) */
-    if (p->cn == 3) valid -= valid % 3;
-    if (p->cn == 4) valid -= valid % 2;
+    /* where the blocks stop early the pixel-pair kernel continues, at an
+     * even pixel: 3 blocks are 16 pixels of 3 channels, 2 blocks 8 pixels
+     * of 4 (tvb_first of the shorter prefix is already its end) */
+    if (valid < nb && p->cn == 3) valid -= valid % 3;
+    if (valid < nb && p->cn == 4) valid -= valid % 2;
     t->tvb_n = valid;
     return PF_OK;
 }
@@ -205,7 +216,7 @@ static pf_status build_blocks(const pfi_resize_plan *p, pfi_resize_prep *t) {
 pf_status pfi_tv_prep_tables(const pfi_resize_plan *p, pfi_resize_prep *t, const pfi_resize_kernels *K) {
     pf_status st = K->want_tvblocks ? build_blocks(p, t) : PF_OK;
     /* the pixel kernels take 3/4-channel rows where the blocks stop */
-    int covered = t->tvb != NULL && (int64_t)t->tvb_n * 16 + 16 > (int64_t)p->dw * p->cn;
+    int covered = t->tvb != NULL && (int64_t)t->tvb_n * 16 >= (int64_t)p->dw * p->cn;
     if (st == PF_OK && (p->cn == 3 || p->cn == 4) && !covered) st = build_quads(p, t);
     return st;
 }

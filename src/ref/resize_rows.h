@@ -68,7 +68,8 @@ typedef struct pfi_hrow {
     void *buf2;
     /* Optional permute steps for PFK_H_TV_U8 (NULL when absent; built only
      * for kernel tables that set want_tvblocks): block b covers elements
-     * [16b, 16b + 16) with steps tvb[tvb_first[b] .. tvb_first[b + 1]);
+     * [16b, 16b + 16) (the row's last block may be partial: the kernel
+     * stores only the row) with steps tvb[tvb_first[b] .. tvb_first[b + 1]);
      * tvb_n leading blocks are valid. */
     const struct pfi_tvblk *tvb;
     const int32_t *tvb_first;

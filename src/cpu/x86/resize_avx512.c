@@ -67,6 +67,21 @@ static inline void store_u8_from16(uint8_t *d, VI v) {
 #define vi_packs32 _mm512_packs_epi32
 #define vi_packus16 _mm512_packus_epi16
 #define PFS_TV_PIXELS pfi_x86_tv_pixels
+/* the torchvision vertical pass's last < 16 elements, with masked loads
+ * and stores (3-channel rows are rarely a multiple of 16) */
+static inline int tv_vtail_avx512(const pfi_vrow *r, int x, int x1) {
+    if (x >= x1 || x1 - x >= 16) return x;
+    __mmask16 m = (__mmask16)((1u << (x1 - x)) - 1);
+    __m512i acc = _mm512_set1_epi32(1 << (r->shift - 1));
+    for (int k = 0; k < r->ksize; k++) {
+        __m512i v = _mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8(m, (const uint8_t *)r->rows[k] + x));
+        acc = _mm512_add_epi32(acc, _mm512_mullo_epi32(v, _mm512_set1_epi32(r->icoef[k])));
+    }
+    acc = _mm512_max_epi32(_mm512_sra_epi32(acc, _mm_cvtsi32_si128(r->shift)), _mm512_setzero_si512());
+    _mm_mask_storeu_epi8((uint8_t *)r->dst + x, m, _mm512_cvtusepi32_epi8(acc));
+    return x1;
+}
+#define PFS_TV_VTAIL tv_vtail_avx512
 #define PFS_AA_PIXELS pfi_x86_aa_pixels
 #define PFS_PAIR16_PIXELS pfi_x86_pair16_pixels
 #define PFS_PAIR_PIXELS pfi_x86_pair_pixels

@@ -129,12 +129,12 @@ static int h_tv_u8_vbmi(const pfi_hrow *r, int x0, int x1) {
     const uint8_t *s = r->src;
     uint8_t *d = r->buf;
     int nb = r->tvb != NULL && x0 == 0 ? r->tvb_n : 0;
-    if (nb > x1 / 16) nb = x1 / 16;
+    if (nb > (x1 + 15) / 16) nb = (x1 + 15) / 16; /* the last block may be partial */
     const __m512i half = _mm512_set1_epi32(1 << (r->shift - 1)), zero = _mm512_setzero_si512();
     const __m512i lo16 = _mm512_set1_epi32(0x00ff00ff); /* the low byte of every u16 */
     const __mmask64 pairs = 0x5555555555555555ull;     /* the same, as a zeroing mask */
     const __m128i sh = _mm_cvtsi32_si128(r->shift);
-    const int nbt = r->width / 16; /* blocks of the row: the counts follow the bases */
+    const int nbt = (r->width + 15) / 16; /* blocks of the row: the sizes follow the bases */
     for (int b = 0; b < nb; b++) {
         __m512i acc = half;
         const pfi_tvblk *t = r->tvb + r->tvb_first[b], *t1 = r->tvb + r->tvb_first[b + 1];
@@ -185,9 +185,13 @@ static int h_tv_u8_vbmi(const pfi_hrow *r, int x0, int x1) {
             }
         }
         acc = _mm512_max_epi32(_mm512_sra_epi32(acc, sh), zero);
-        _mm_storeu_si128((__m128i *)(void *)(d + (size_t)b * 16), _mm512_cvtusepi32_epi8(acc));
+        int left = x1 - b * 16;
+        if (left >= 16)
+            _mm_storeu_si128((__m128i *)(void *)(d + (size_t)b * 16), _mm512_cvtusepi32_epi8(acc));
+        else /* the partial last block: only the row's bytes */
+            _mm_mask_storeu_epi8(d + (size_t)b * 16, (__mmask16)((1u << left) - 1), _mm512_cvtusepi32_epi8(acc));
     }
-    int e = nb > 0 ? nb * 16 : x0;
+    int e = nb > 0 ? (nb * 16 < x1 ? nb * 16 : x1) : x0;
     int lim = x1 < r->safe_end ? x1 : r->safe_end;
     return lim > e ? pfi_rz_h_tv_u8_avx512(r, e, lim) : e;
 }

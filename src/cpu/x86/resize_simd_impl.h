@@ -257,6 +257,9 @@ static int PFS(v_tv_u8)(const pfi_vrow *r, int x0, int x1) {
             acc = vi_add(acc, vi_mullo(vi_load_u8((const uint8_t *)r->rows[k] + x), vi_set1(r->icoef[k])));
         store_u8_sat(d + x, vi_sra(acc, r->shift));
     }
+#ifdef PFS_TV_VTAIL
+    x = PFS_TV_VTAIL(r, x, x1); /* masked: the last < PFS_N elements */
+#endif
     return x;
 }
 
