@@ -17,7 +17,8 @@ static int get_int(const char *p, int i) { int v; memcpy(&v, p + (size_t)i * siz
 const pfpy_field pfpy_desc_fields[] = {
     F(pf_preprocess_desc, out_width, PFPY_F_I32, 1),   F(pf_preprocess_desc, out_height, PFPY_F_I32, 1),
     F(pf_preprocess_desc, out_channels, PFPY_F_I32, 1), F(pf_preprocess_desc, interp, PFPY_F_ENUM, 1),
-    F(pf_preprocess_desc, antialias, PFPY_F_BOOL, 1),  F(pf_preprocess_desc, letterbox, PFPY_F_BOOL, 1),
+    F(pf_preprocess_desc, antialias, PFPY_F_BOOL, 1),  F(pf_preprocess_desc, flavor, PFPY_F_ENUM, 1),
+    F(pf_preprocess_desc, letterbox, PFPY_F_BOOL, 1),
     F(pf_preprocess_desc, letterbox_align, PFPY_F_ENUM, 1), F(pf_preprocess_desc, pad_value, PFPY_F_F64, 4),
     F(pf_preprocess_desc, swap_rb, PFPY_F_BOOL, 1),    F(pf_preprocess_desc, scale, PFPY_F_F32, 1),
     F(pf_preprocess_desc, mean, PFPY_F_F32, 4),        F(pf_preprocess_desc, std, PFPY_F_F32, 4),

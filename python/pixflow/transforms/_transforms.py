@@ -340,7 +340,7 @@ def _compile(transforms):
             if isinstance(t, RandomResizedCrop):
                 size = t.size
                 policy.update(random_resized_crop=True, rrc_scale=t.scale, rrc_ratio=t.ratio)
-                desc.update(interp=F._interp(t.interpolation), antialias=bool(t.antialias))
+                desc.update(interp=F._interp(t.interpolation), antialias=bool(t.antialias), flavor=F._TORCHVISION)
             elif isinstance(t, Letterbox):
                 size = t.size
                 desc.update(letterbox=True, pad_value=(float(t.fill),) * 4, interp=F._interp(t.interpolation))
@@ -354,7 +354,7 @@ def _compile(transforms):
                     size = _pair(t.size, "Resize")
                 else:
                     return None, "Resize(int) without a CenterCrop has no fixed output size"
-                desc.update(interp=F._interp(t.interpolation), antialias=bool(t.antialias))
+                desc.update(interp=F._interp(t.interpolation), antialias=bool(t.antialias), flavor=F._TORCHVISION)
             else:
                 return None, "CenterCrop without a Resize before it has no fused form"
             stage = 1
