@@ -152,6 +152,20 @@ static inline int pp_case_make(int k, int copy_only, pp_case *c) {
             p->crop_x = pft_range(&g_seed, 0, ws[i] - p->crop_w);
             p->crop_y = pft_range(&g_seed, 0, hs[i] - p->crop_h);
         }
+        /* torchvision plans: resize-then-crop windows on some samples (also
+         * windows of an unresized crop) */
+        if (d.flavor == PF_RESIZE_TORCHVISION && !d.letterbox && !p->affine && pft_range(&g_seed, 0, 2) == 0) {
+            p->resize_w = d.out_width + pft_range(&g_seed, 0, 12);
+            p->resize_h = d.out_height + pft_range(&g_seed, 0, 12);
+            if (copy_only) {
+                p->crop_w = p->resize_w < ws[i] - p->crop_x ? p->resize_w : ws[i] - p->crop_x;
+                p->crop_h = p->resize_h < hs[i] - p->crop_y ? p->resize_h : hs[i] - p->crop_y;
+                p->resize_w = p->crop_w > d.out_width ? p->crop_w : d.out_width;
+                p->resize_h = p->crop_h > d.out_height ? p->crop_h : d.out_height;
+            }
+            p->window_x = pft_range(&g_seed, 0, p->resize_w - d.out_width);
+            p->window_y = pft_range(&g_seed, 0, p->resize_h - d.out_height);
+        }
     }
     c->total = pp_tensor_for(&d, count, &c->t);
     return 0;

@@ -195,6 +195,16 @@ void pfi_pp_geometry(const pf_preprocess_plan *plan, const pf_image *src, const 
     g->info.offset_y = (float)top;
     g->info.crop_x = g->cx;
     g->info.crop_y = g->cy;
+    if (p->resize_w > 0 && p->resize_h > 0) { /* checked: no letterbox, no affine */
+        g->win.rw = p->resize_w;
+        g->win.rh = p->resize_h;
+        g->win.wx = p->window_x;
+        g->win.wy = p->window_y;
+        g->info.scale_x = (float)((double)p->resize_w / g->cw);
+        g->info.scale_y = (float)((double)p->resize_h / g->ch);
+        g->info.offset_x = (float)-p->window_x;
+        g->info.offset_y = (float)-p->window_y;
+    }
     if (!p->affine) {
         g->rw = rw;
         g->rh = rh;

@@ -105,8 +105,7 @@ static void sep_band(job *j, int plane, int y0, int y1) {
     /* torch skips an axis whose size does not change; its pass would be
      * exact (one weight 2^shift), so skipping only saves the work: the
      * vertical pass reads source rows, or the horizontal one writes dst */
-    int tv = p->hk == PFK_H_TV_U8;
-    int h_id = tv && p->sw == p->dw, v_id = tv && p->sh == p->dh;
+    int h_id = p->h_skip, v_id = p->v_skip;
     for (int y = y0; y < y1; y++) {
         const int32_t *sy = p->v.idx + (size_t)y * (size_t)kv;
         if (v_id) {
@@ -208,12 +207,13 @@ static void band_task(void *ctx, int task, int worker) {
 }
 
 pf_status pfi_resize_image(pf_stream *s, const pfi_resize_kernels *K, const pf_image *src, const pf_image *dst,
-                           pf_interp interp, pf_resize_flavor flavor, bool antialias) {
+                           pf_interp interp, pf_resize_flavor flavor, bool antialias, const pfi_rz_window *win) {
     int planar = src->layout == PF_CHW && src->channels > 1;
     pfi_resize_canon(&flavor, &antialias);
     pfi_resize_key key = {.sw = src->width, .sh = src->height, .dw = dst->width, .dh = dst->height,
                           .cn = planar ? 1 : src->channels, .dtype = src->dtype, .interp = interp,
                           .flavor = flavor, .antialias = antialias, .K = K};
+    if (win != NULL && win->rw > 0) key.win = *win;
     pfi_resize_prep *prep;
     int transient;
     pf_status st = pfi_resize_prep_get(&key, &prep, &transient);

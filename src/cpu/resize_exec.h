@@ -7,9 +7,11 @@
 
 /* Resizes src into dst (host views already validated, same dtype and
  * channels; CHW views are processed plane by plane). The plan and row
- * tables come from the calling thread's cache (resize_prep.h). */
+ * tables come from the calling thread's cache (resize_prep.h). win: NULL,
+ * or resize-then-crop (src resized to win->rw x win->rh, dst the window at
+ * (win->wx, win->wy) of it). */
 pf_status pfi_resize_image(pf_stream *s, const pfi_resize_kernels *K, const pf_image *src, const pf_image *dst,
-                           pf_interp interp, pf_resize_flavor flavor, bool antialias);
+                           pf_interp interp, pf_resize_flavor flavor, bool antialias, const pfi_rz_window *win);
 
 /* Kernel table for an ISA level (the resize family of kfamily.h). */
 const pfi_resize_kernels *pfi_resize_kernels_for(pf_isa isa);

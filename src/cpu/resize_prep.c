@@ -176,9 +176,14 @@ static int32_t nn_safe_end(const pfi_resize_plan *p) {
 pf_status pfi_resize_prep_build(pfi_resize_prep *r, const pfi_resize_key *k) {
     memset(r, 0, sizeof *r);
     r->key = *k;
-    pf_status st = pfi_resize_plan_build(&r->p, k->sw, k->sh, k->dw, k->dh, k->cn, k->dtype, k->interp,
-                                         k->flavor, k->antialias);
-    if (st != PF_OK) return st;
+    int win = k->win.rw > 0;
+    pf_status st = pfi_resize_plan_build(&r->p, k->sw, k->sh, win ? k->win.rw : k->dw, win ? k->win.rh : k->dh,
+                                         k->cn, k->dtype, k->interp, k->flavor, k->antialias);
+    if (st == PF_OK && win) st = pfi_resize_plan_window(&r->p, k->win.wx, k->win.wy, k->dw, k->dh);
+    if (st != PF_OK) {
+        pfi_resize_plan_free(&r->p);
+        return st;
+    }
     const pfi_resize_plan *p = &r->p;
     r->bytes = sizeof *r + (size_t)p->dw * 4 + (size_t)p->dh * 4 +
                (size_t)(p->h.n * p->h.ksize + p->v.n * p->v.ksize) * 14;

@@ -14,6 +14,7 @@ typedef struct pfi_resize_key {
     pf_interp interp;
     pf_resize_flavor flavor;       /* canonical (pfi_resize_canon) */
     bool antialias;
+    pfi_rz_window win;             /* rw == 0: none; else dw x dh is the window of rw x rh */
     const pfi_resize_kernels *K;   /* tables differ by what the kernels want */
 } pfi_resize_key;
 

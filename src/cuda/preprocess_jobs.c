@@ -44,6 +44,8 @@ size_t pfi_gpu_preprocess_sample_bytes(const pf_preprocess_plan *plan, const pf_
     crop.width = g.cw;
     crop.height = g.ch;
     pf_resize_opts ro = resize_opts(plan);
+    if (g.win.rw > 0) /* the window's tables; the scale is the full resize's */
+        return b + pfi_gpu_resize_job_bytes_win(&crop, g.rw, g.rh, g.win.rw, g.win.rh, &ro);
     return b + pfi_gpu_resize_job_bytes(&crop, g.rw, g.rh, &ro);
 }
 
@@ -99,7 +101,7 @@ static pf_status fill_sampler(pfi_arena *a, const pf_preprocess_plan *plan, cons
         return pfi_gpu_warp_job_fill(a, &roi, g->rw, g->rh, g->m, 0, &wo, &j->geo.warp);
     }
     pf_resize_opts ro = resize_opts(plan);
-    return pfi_gpu_resize_job_fill(a, &roi, g->rw, g->rh, &ro, &j->geo.resize);
+    return pfi_gpu_resize_job_fill(a, &roi, g->rw, g->rh, &ro, g->win.rw > 0 ? &g->win : NULL, &j->geo.resize);
 }
 
 /* Sample i's colour chain, as s decided it. */

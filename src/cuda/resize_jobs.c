@@ -34,15 +34,22 @@ static size_t taps_bound(int32_t in, int32_t out, pf_interp interp, bool antiali
 }
 
 size_t pfi_gpu_resize_job_bytes(const pf_image *src, int32_t dst_w, int32_t dst_h, const pf_resize_opts *opts) {
+    return pfi_gpu_resize_job_bytes_win(src, dst_w, dst_h, dst_w, dst_h, opts);
+}
+
+size_t pfi_gpu_resize_job_bytes_win(const pf_image *src, int32_t dst_w, int32_t dst_h, int32_t rw, int32_t rh,
+                                    const pf_resize_opts *opts) {
     pf_resize_opts o = opts ? *opts : pf_resize_opts_defaults();
     pfi_resize_canon(&o.flavor, &o.antialias);
-    if (src->width == dst_w && src->height == dst_h) return 0;
-    if (o.interp == PF_INTERP_NEAREST || o.interp == PF_INTERP_NEAREST_EXACT)
+    int windowed = rw != dst_w || rh != dst_h;
+    if (src->width == dst_w && src->height == dst_h && !windowed) return 0;
+    if (o.interp == PF_INTERP_NEAREST || o.interp == PF_INTERP_NEAREST_EXACT || (windowed && src->width == rw &&
+                                                                                 src->height == rh))
         return pfi_arena_round((size_t)dst_w * 4) + pfi_arena_round((size_t)dst_h * 4);
     /* per axis: idx (4) + one of int16 / int32 / float weights, and the
      * u8 cubic vertical pass needs int16 and float: 4 takes at most */
-    size_t th = (size_t)dst_w * taps_bound(src->width, dst_w, o.interp, o.antialias);
-    size_t tv = (size_t)dst_h * taps_bound(src->height, dst_h, o.interp, o.antialias);
+    size_t th = (size_t)dst_w * taps_bound(src->width, rw, o.interp, o.antialias);
+    size_t tv = (size_t)dst_h * taps_bound(src->height, rh, o.interp, o.antialias);
     return pfi_arena_round(th * 4) + pfi_arena_round(th * 4) + pfi_arena_round(tv * 4) +
            pfi_arena_round(tv * 4) + pfi_arena_round(tv * 2);
 }
@@ -87,7 +94,7 @@ static void set_src(pfk_resize_job *job, const pf_image *src) {
 }
 
 pf_status pfi_gpu_resize_job_fill(pfi_arena *a, const pf_image *src, int32_t dst_w, int32_t dst_h,
-                                  const pf_resize_opts *opts, pfk_resize_job *job) {
+                                  const pf_resize_opts *opts, const pfi_rz_window *win, pfk_resize_job *job) {
     pf_resize_opts o = opts ? *opts : pf_resize_opts_defaults();
     pfi_resize_canon(&o.flavor, &o.antialias);
     memset(job, 0, sizeof *job);
@@ -101,9 +108,15 @@ pf_status pfi_gpu_resize_job_fill(pfi_arena *a, const pf_image *src, int32_t dst
     job->type = type_of(src->dtype);
 
     pfi_resize_plan p;
-    pf_status st = pfi_resize_plan_build(&p, src->width, src->height, dst_w, dst_h, job->cn, src->dtype,
-                                         o.interp, o.flavor, o.antialias);
-    if (st != PF_OK) return st;
+    int windowed = win != NULL && win->rw > 0;
+    pf_status st = pfi_resize_plan_build(&p, src->width, src->height, windowed ? win->rw : dst_w,
+                                         windowed ? win->rh : dst_h, job->cn, src->dtype, o.interp, o.flavor,
+                                         o.antialias);
+    if (st == PF_OK && windowed) st = pfi_resize_plan_window(&p, win->wx, win->wy, dst_w, dst_h);
+    if (st != PF_OK) {
+        pfi_resize_plan_free(&p);
+        return st;
+    }
     job->kind = (int32_t)p.kind;
     job->vsplit = p.vsplit;
     const void *d = NULL;
@@ -197,7 +210,7 @@ pf_status pfi_gpu_resize_build(pfi_arena *a, int count, const pf_image src[], co
             jobs[i] = jobs[same];
             set_src(&jobs[i], &src[i]);
         } else {
-            pf_status st = pfi_gpu_resize_job_fill(a, &src[i], dst[i].width, dst[i].height, opts, &jobs[i]);
+            pf_status st = pfi_gpu_resize_job_fill(a, &src[i], dst[i].width, dst[i].height, opts, NULL, &jobs[i]);
             if (st != PF_OK) return st;
         }
         pfi_gpu_resize_job_set_dst(&jobs[i], &dst[i]);

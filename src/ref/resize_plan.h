@@ -38,6 +38,8 @@ typedef struct pfi_resize_plan {
     pfk_v_kind vk;
     pfi_axis h, v;
     int32_t vsplit;             /* elements [0, vsplit) of a row use the SIMD-lane formula */
+    int32_t h_skip, v_skip;     /* torchvision: the axis keeps its size, so its pass (exact,
+                                   one weight 2^shift) may be skipped as torch skips it */
     void *mem;                  /* single allocation backing every table */
 } pfi_resize_plan;
 
@@ -56,6 +58,19 @@ static inline void pfi_resize_canon(pf_resize_flavor *flavor, bool *antialias) {
     if (*flavor == PF_RESIZE_OPENCV) *antialias = false;
 }
 void pfi_resize_plan_free(pfi_resize_plan *p);
+
+/* Resize-then-crop: the plan of a resize to rw x rh keeping only the
+ * outputs of the window at (wx, wy) of the destination's size (rw == 0:
+ * none). torchvision's Resize + CenterCrop is exactly this. */
+typedef struct pfi_rz_window {
+    int32_t rw, rh, wx, wy;
+} pfi_rz_window;
+
+/* Narrows a built plan (of the full rw x rh output) to the window
+ * [wx, wx + ww) x [wy, wy + wh): every output keeps its taps and weights.
+ * PF_ERR_UNSUPPORTED for the kinds whose arithmetic depends on the output
+ * position in the full row (OpenCV's AREA_FAST, the SIMD-lane splits). */
+pf_status pfi_resize_plan_window(pfi_resize_plan *p, int32_t wx, int32_t wy, int32_t ww, int32_t wh);
 
 /* Zeroed storage for one axis's arrays (n outputs x ksize taps) in one
  * block, returned for free(); NULL when out of memory. */

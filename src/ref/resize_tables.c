@@ -212,7 +212,55 @@ static pf_status tv_plan(pfi_resize_plan *p, pf_interp interp, bool antialias) {
     pf_status st = pfi_tv_axis_build(&p->h, p->sw, p->dw, interp, antialias, fixed, &hm);
     if (st == PF_OK) st = pfi_tv_axis_build(&p->v, p->sh, p->dh, interp, antialias, fixed, &vm);
     if (st != PF_OK) { free(hm); free(vm); memset(p, 0, sizeof *p); }
+    p->h_skip = fixed && p->sw == p->dw;
+    p->v_skip = fixed && p->sh == p->dh;
     return st;
+}
+
+static void slice_axis(pfi_axis *a, int32_t o, int32_t n) {
+    size_t k = (size_t)a->ksize, from = (size_t)o * k, taps = (size_t)n * k;
+    memmove(a->idx, a->idx + from, taps * sizeof *a->idx);
+    memmove(a->acoef, a->acoef + from, taps * sizeof *a->acoef);
+    memmove(a->fcoef, a->fcoef + from, taps * sizeof *a->fcoef);
+    memmove(a->icoef, a->icoef + from, taps * sizeof *a->icoef);
+    memmove(a->count, a->count + o, (size_t)n * sizeof *a->count);
+    a->n = n;
+}
+
+pf_status pfi_resize_plan_window(pfi_resize_plan *p, int32_t wx, int32_t wy, int32_t ww, int32_t wh) {
+    if (wx == 0 && wy == 0 && ww == p->dw && wh == p->dh) return PF_OK;
+    if (wx < 0 || wy < 0 || ww < 1 || wh < 1 || wx > p->dw - ww || wy > p->dh - wh)
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_resize: window %dx%d at (%d, %d) is not inside the %dx%d image",
+                        ww, wh, wx, wy, p->dw, p->dh);
+    switch (p->kind) {
+    case PFK_RZ_COPY: /* the window of the source itself */
+        p->nn_x = malloc(sizeof(int32_t) * ((size_t)ww + (size_t)wh));
+        if (p->nn_x == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_resize: out of memory for tables");
+        p->nn_y = p->nn_x + ww;
+        for (int32_t x = 0; x < ww; x++) p->nn_x[x] = x + wx;
+        for (int32_t y = 0; y < wh; y++) p->nn_y[y] = y + wy;
+        p->kind = PFK_RZ_NN;
+        break;
+    case PFK_RZ_NN:
+        memmove(p->nn_x, p->nn_x + wx, (size_t)ww * sizeof *p->nn_x);
+        memmove(p->nn_y, p->nn_y + wy, (size_t)wh * sizeof *p->nn_y);
+        break;
+    case PFK_RZ_SEP:
+        if (p->vsplit != 0) goto unsupported;
+        slice_axis(&p->h, wx, ww);
+        slice_axis(&p->v, wy, wh);
+        p->h_skip = p->h_skip && wx == 0 && ww == p->dw;
+        p->v_skip = p->v_skip && wy == 0 && wh == p->dh;
+        break;
+    default:
+        goto unsupported;
+    }
+    p->dw = ww;
+    p->dh = wh;
+    return PF_OK;
+unsupported:
+    return pfi_fail(PF_ERR_UNSUPPORTED, "pf_resize: a resize-then-crop window needs a plan whose outputs do not "
+                                        "depend on their position in the row (the torchvision flavour's)");
 }
 
 pf_status pfi_resize_plan_build(pfi_resize_plan *p, int32_t sw, int32_t sh, int32_t dw, int32_t dh,

@@ -270,7 +270,7 @@ static void run_case(int ci) {
         CHECK_STATUS(pfi_arena_emulated(jb, 0, &ja), PF_OK);
         ja.cap = jb;
         pfk_resize_job job;
-        CHECK_STATUS(pfi_gpu_resize_job_fill(&ja, &roi, dw, dh, &o, &job), PF_OK);
+        CHECK_STATUS(pfi_gpu_resize_job_fill(&ja, &roi, dw, dh, &o, NULL, &job), PF_OK);
         int bad = 0, badpx = 0;
         for (int y = 0; y < dh; y++)
             for (int x = 0; x < dw; x++) {

@@ -196,6 +196,11 @@ static void test_run(void) {
     q[1].shear_x = 90.0f;
     CHECK_STATUS(pf_preprocess_run(plan, NULL, 2, src, q, &t, NULL), PF_ERR_INVALID_ARGUMENT);
     CHECK_MSG("params[1].shear_x is 90");
+    /* resize-then-crop: a torchvision plan, sizes >= 1, the window inside */
+    q[1] = p[1];
+    q[1].resize_w = 20, q[1].resize_h = 12, q[1].window_x = 2;
+    CHECK_STATUS(pf_preprocess_run(plan, NULL, 2, src, q, &t, NULL), PF_ERR_UNSUPPORTED);
+    CHECK_MSG("needs the plan's flavor PF_RESIZE_TORCHVISION");
     /* nothing was written by any failing call */
     pf_tensor t2 = pf_tensor_nchw(sentinel, 2, 3, 8, 8, PF_F32);
     q[1] = p[1];
@@ -214,6 +219,32 @@ static void test_run(void) {
     CHECK_STATUS(pf_preprocess_run(plan, NULL, 2, src, q, &t, NULL), PF_ERR_UNSUPPORTED);
     CHECK_MSG("params[1].affine needs the plan's interp");
     pf_preprocess_plan_destroy(plan);
+
+    d.interp = PF_INTERP_LINEAR;
+    d.flavor = PF_RESIZE_TORCHVISION;
+    d.antialias = true;
+    CHECK_STATUS(pf_preprocess_plan_create(&d, &plan), PF_OK);
+    q[1] = p[1];
+    q[1].resize_w = 20, q[1].resize_h = 12, q[1].window_x = 12, q[1].window_y = 4; /* the 8x8 output fits */
+    CHECK_STATUS(pf_preprocess_run(plan, NULL, 2, src, q, &t, NULL), PF_OK);
+    q[1].window_x = 13;
+    CHECK_STATUS(pf_preprocess_run(plan, NULL, 2, src, q, &t, NULL), PF_ERR_INVALID_ARGUMENT);
+    CHECK_MSG("params[1].window_x/y (13, 4) put the 8x8 output outside the 20x12 resized image");
+    q[1].window_x = 0, q[1].resize_h = 0;
+    CHECK_STATUS(pf_preprocess_run(plan, NULL, 2, src, q, &t, NULL), PF_ERR_INVALID_ARGUMENT);
+    CHECK_MSG("params[1].resize_w x resize_h is 20 x 0");
+    q[1].resize_h = 12;
+    q[1].affine = true;
+    CHECK_STATUS(pf_preprocess_run(plan, NULL, 2, src, q, &t, NULL), PF_ERR_INVALID_ARGUMENT);
+    CHECK_MSG("cannot be combined with params.affine");
+    pf_preprocess_plan_destroy(plan);
+    d.flavor = PF_RESIZE_TORCHVISION;
+    d.interp = PF_INTERP_AREA;
+    CHECK_STATUS(pf_preprocess_plan_create(&d, &plan), PF_ERR_UNSUPPORTED);
+    CHECK_MSG("desc->interp AREA with PF_RESIZE_TORCHVISION");
+    d.flavor = (pf_resize_flavor)5;
+    CHECK_STATUS(pf_preprocess_plan_create(&d, &plan), PF_ERR_INVALID_ARGUMENT);
+    CHECK_MSG("desc->flavor is 5");
 }
 
 /* Letterbox geometry: YOLO rounding, centre (odd pixel right/bottom) and

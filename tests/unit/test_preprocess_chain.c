@@ -109,7 +109,17 @@ static void chain(const pf_preprocess_desc *d, const pf_image *src, const pf_aug
         ro.interp = d->interp;
         ro.antialias = d->antialias;
         ro.flavor = d->flavor;
-        CHECK_STATUS(pf_resize(NULL, 1, &roi, &A, &ro), PF_OK);
+        if (p->resize_w > 0) { /* resize-then-crop: the whole resize, then the window */
+            uint8_t *full = malloc((size_t)p->resize_w * p->resize_h * sc);
+            pf_image F = pf_image_hwc(full, p->resize_w, p->resize_h, sc, PF_U8, 0), W;
+            CHECK_STATUS(pf_resize(NULL, 1, &roi, &F, &ro), PF_OK);
+            CHECK_STATUS(pf_image_roi(&F, p->window_x, p->window_y, rw, rh, &W), PF_OK);
+            for (int y = 0; y < rh; y++)
+                memcpy(a + (size_t)y * rw * sc, (const uint8_t *)W.data + (ptrdiff_t)y * W.row_stride, (size_t)rw * sc);
+            free(full);
+        } else {
+            CHECK_STATUS(pf_resize(NULL, 1, &roi, &A, &ro), PF_OK);
+        }
     }
     if (swap_now) {
         const int8_t ord[4] = {2, 1, 0, 3};
@@ -299,6 +309,13 @@ static void run_case(int iter, int big, pf_stream *s1, pf_stream *s3) {
         src[i] = pf_image_hwc(pix[i], w, h, c, PF_U8, (ptrdiff_t)stride);
         int affine = pft_range(&g_seed, 0, 4) == 0 && d.interp <= PF_INTERP_CUBIC;
         p[i] = random_params(&src[i], colour, affine);
+        /* torchvision plans: resize-then-crop windows on some samples */
+        if (d.flavor == PF_RESIZE_TORCHVISION && !d.letterbox && !affine && pft_range(&g_seed, 0, 2) == 0) {
+            p[i].resize_w = d.out_width + pft_range(&g_seed, 0, 30);
+            p[i].resize_h = d.out_height + pft_range(&g_seed, 0, 30);
+            p[i].window_x = pft_range(&g_seed, 0, p[i].resize_w - d.out_width);
+            p[i].window_y = pft_range(&g_seed, 0, p[i].resize_h - d.out_height);
+        }
     }
     pf_preprocess_plan *plan;
     CHECK_STATUS(pf_preprocess_plan_create(&d, &plan), PF_OK);
@@ -333,7 +350,11 @@ static void run_case(int iter, int big, pf_stream *s1, pf_stream *s3) {
         /* the letterbox info maps the crop's corners onto the resized rectangle */
         int cw = p[i].crop_w > 0 && p[i].crop_h > 0 ? p[i].crop_w : src[i].width;
         float right = info[i].offset_x + info[i].scale_x * (float)cw;
-        CHECK(right <= (float)d.out_width + 1e-3f && info[i].offset_x >= 0.0f);
+        if (p[i].resize_w > 0) /* resize-then-crop: the crop spans the whole resize, the window is inside */
+            CHECK(fabsf(right - (float)(p[i].resize_w - p[i].window_x)) <= 1e-2f &&
+                  info[i].offset_x == (float)-p[i].window_x);
+        else
+            CHECK(right <= (float)d.out_width + 1e-3f && info[i].offset_x >= 0.0f);
     }
     (void)ok;
     pf_preprocess_plan_destroy(plan);
