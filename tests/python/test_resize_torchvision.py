@@ -8,7 +8,8 @@ torch 2.15.0 (the cached venv's, from PyPI), in the same process:
 - float32: the same kinds of cases within the bound stated below;
 - the fused RandomResizedCrop(224) -> ColorJitter -> ToDtype(float32,
   scale=True) -> Normalize on the photos in data/ against the torchvision v2
-  ops fed the same parameters: bit-identical, for 200 parameter draws.
+  ops fed the same parameters: bit-identical, for 200 parameter draws; and
+  the fused eval chain Resize(256) -> CenterCrop(224) -> ... likewise.
 
 torch 2.15 itself fails for two inputs, which are left out and counted:
 3-channel uint8 images resized to 1x1 (an INTERNAL ASSERT in
@@ -182,6 +183,20 @@ def test_fused_chain_equals_torchvision_v2_on_photos(photos):
                             f"max {ulp} ulp, |diff| {(o - want).abs().max().item():.3g}")
             draws += 1
     assert draws == 200
+
+
+@pytest.mark.parametrize("mode", [IM.BILINEAR, IM.BICUBIC])
+def test_fused_eval_chain_equals_torchvision_v2_on_photos(photos, mode):
+    """Resize(256) -> CenterCrop(224) -> ToDtype -> Normalize, fused (the whole image resized, then
+    CenterCrop's window: pf_aug_params.resize_w / window_x), against torchvision v2: bit-identical."""
+    t = T.Compose([T.Resize(256, interpolation=mode), T.CenterCrop(224), T.ToDtype(torch.float32, scale=True),
+                   T.Normalize(MEAN, STD)])
+    assert t.fused
+    for name, bgr in photos.items():
+        img = torch.from_numpy(bgr[..., ::-1].copy()).permute(2, 0, 1)
+        want = TF.normalize(TF.to_dtype(TF.center_crop(TF.resize(img, 256, mode, antialias=True), 224),
+                                        torch.float32, scale=True), MEAN, STD)
+        assert torch.equal(t(img), want), name
 
 
 def test_transform_classes_default_to_torchvision(photos):

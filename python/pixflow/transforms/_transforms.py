@@ -347,7 +347,9 @@ def _compile(transforms):
             elif isinstance(t, Resize):
                 nxt = ts[i + 1] if i + 1 < len(ts) else None
                 if isinstance(t.size, int) and isinstance(nxt, CenterCrop):
-                    policy.update(resize_shorter=t.size, center_crop_w=nxt.size[1], center_crop_h=nxt.size[0])
+                    # resize-then-crop as torchvision does it (the whole image resized, then the window)
+                    policy.update(resize_shorter=t.size, center_crop_w=nxt.size[1], center_crop_h=nxt.size[0],
+                                  flavor=F._TORCHVISION)
                     size = nxt.size
                     i += 1
                 elif not isinstance(t.size, int) and t.max_size is None:
