@@ -238,6 +238,9 @@ PF_API pf_status pf_aug_sample(const pf_aug_policy *policy, uint64_t seed, uint6
 /* Named presets: "imagenet-train" (RRC 224, hflip 0.5, ColorJitter
  * 0.4/0.4/0.4/0.1 present but off (color_jitter = false), ImageNet mean/std,
  * NCHW f32), "imagenet-eval" (resize shorter side 256 + center crop 224),
+ * "imagenet-train-torchvision" / "imagenet-eval-torchvision" (the same
+ * with torchvision's pixels: desc.flavor and policy.flavor
+ * PF_RESIZE_TORCHVISION, antialias as torchvision's default),
  * "yolo" (letterbox 640, pad 114, /255, NCHW f32). Fills both structs;
  * either may be NULL. Unknown name -> PF_ERR_INVALID_ARGUMENT listing the
  * known names. */

@@ -79,8 +79,17 @@ static void test_recipes(void) {
     CHECK(d.letterbox && d.out_width == 640 && d.out_height == 640 && d.pad_value[0] == 114.0 &&
           d.mean[0] == 0.0f && d.std[0] == 1.0f && d.scale == 1.0f / 255.0f && d.out_layout == PF_CHW);
     CHECK_STATUS(pf_recipe("yolo", NULL, &p), PF_OK);
+    CHECK(d.flavor == PF_RESIZE_OPENCV && p.flavor == PF_RESIZE_OPENCV);
+    CHECK_STATUS(pf_recipe("imagenet-eval-torchvision", &d, &p), PF_OK);
+    CHECK(p.resize_shorter == 256 && p.center_crop_w == 224 && d.out_width == 224 && d.std[2] == 0.225f);
+    CHECK(d.flavor == PF_RESIZE_TORCHVISION && d.antialias && p.flavor == PF_RESIZE_TORCHVISION);
+    CHECK_STATUS(pf_recipe("imagenet-train-torchvision", &d, &p), PF_OK);
+    CHECK(p.random_resized_crop && p.hflip_p == 0.5f && d.flavor == PF_RESIZE_TORCHVISION && d.antialias);
+    CHECK_STATUS(pf_recipe("yolo-torchvision", &d, &p), PF_ERR_INVALID_ARGUMENT);
+    CHECK_MSG("unknown recipe \"yolo-torchvision\"");
     CHECK_STATUS(pf_recipe("resnet", &d, &p), PF_ERR_INVALID_ARGUMENT);
-    CHECK_MSG("unknown recipe \"resnet\"; known recipes: imagenet-train, imagenet-eval, yolo");
+    CHECK_MSG("unknown recipe \"resnet\"; known recipes: imagenet-train, imagenet-eval, imagenet-train-torchvision, "
+              "imagenet-eval-torchvision, yolo");
     CHECK_STATUS(pf_recipe(NULL, &d, &p), PF_ERR_INVALID_ARGUMENT);
     CHECK_MSG("name is NULL");
     pf_aug_params id = pf_aug_params_identity();
