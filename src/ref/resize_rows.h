@@ -165,6 +165,21 @@ typedef struct pfi_resize_kernels {
     int want_tvblocks;                  /* h_tv_u8 reads pfi_hrow.tvb: built only for these */
 } pfi_resize_kernels;
 
+/* The int32 sum of element e of a u8 horizontal pass with int16 weight
+ * pairs (PFI_H_U8_I32's and PFI_H_TV_U8's tables): exact in any order. */
+static inline int32_t pfi_rz_u8_pair_sum(const pfi_hrow *r, int e) {
+    const uint8_t *s = r->src;
+    const int32_t *cw = r->e_coef;
+    size_t W = (size_t)r->width;
+    int32_t sum = 0;
+    for (int j = 0; j < r->ksize / 2; j++) {
+        int32_t c = cw[(size_t)j * W + (size_t)e];
+        int16_t a0 = (int16_t)(c & 0xffff), a1 = (int16_t)((uint32_t)c >> 16);
+        sum += s[r->e_off[(size_t)(2 * j) * W + (size_t)e]] * a0 + s[r->e_off[(size_t)(2 * j + 1) * W + (size_t)e]] * a1;
+    }
+    return sum;
+}
+
 /* Scalar reference kernels (the specification). */
 extern const pfi_resize_kernels pfi_resize_kernels_ref;
 

@@ -10,21 +10,8 @@
 
 /* int32 sums of u8 x int16 weights; weights packed in pairs (see header). */
 int pfi_rz_h_u8_i32_ref(const pfi_hrow *r, int x0, int x1) {
-    const uint8_t *s = r->src;
     int32_t *d = r->buf;
-    const int32_t *cw = r->e_coef;
-    size_t W = (size_t)r->width;
-    int k2 = r->ksize / 2;
-    for (int e = x0; e < x1; e++) {
-        int32_t sum = 0;
-        for (int j = 0; j < k2; j++) {
-            int32_t c = cw[(size_t)j * W + (size_t)e];
-            int16_t a0 = (int16_t)(c & 0xffff), a1 = (int16_t)((uint32_t)c >> 16);
-            sum += s[r->e_off[(size_t)(2 * j) * W + (size_t)e]] * a0 +
-                   s[r->e_off[(size_t)(2 * j + 1) * W + (size_t)e]] * a1;
-        }
-        d[e] = sum;
-    }
+    for (int e = x0; e < x1; e++) d[e] = pfi_rz_u8_pair_sum(r, e);
     return x1;
 }
 
