@@ -90,7 +90,7 @@ static void sep_band(job *j, int plane, int y0, int y1) {
     pfi_hrow hrow = {.e_off = ht->e_off, .e_coef = ht->e_coef, .ksize = p->h.ksize,
                      .width = W, .cn = p->cn, .safe_end = ht->safe_end, .shift = p->h.shift,
                      .blk = ht->blk, .blk_n = ht->blk_n, .blk_win = ht->blk_win,
-                     .tvb = ht->tvb, .tvb_first = ht->tvb_first, .tvb_n = ht->tvb_n,
+                     .tvb = ht->tvb, .tvw = ht->tvw, .tvb_first = ht->tvb_first, .tvb_n = ht->tvb_n,
                      .tvb_base = ht->tvb_first != NULL ? ht->tvb_first + ((p->dw * p->cn + 15) / 16 + 1) : NULL};
     if (ht->pair_mem != NULL) {
         hrow.pair_off = ht->pair_mem;

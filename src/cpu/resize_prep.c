@@ -201,6 +201,7 @@ void pfi_resize_prep_free(pfi_resize_prep *r) {
     free(r->pair_mem);
     free(r->blk);
     free(r->tvb);
+    free(r->tvw);
     free(r->tvb_first);
     memset(r, 0, sizeof *r);
 }

@@ -30,6 +30,7 @@ typedef struct pfi_resize_prep {
     pfi_hblock *blk;     /* 64-byte aligned, or NULL */
     int32_t blk_n, blk_win;
     pfi_tvblk *tvb;      /* PFK_H_TV_U8 permute steps, 64-byte aligned, or NULL */
+    pfi_tvwin *tvw;      /* their windows (same index) */
     int32_t *tvb_first;  /* blocks + 1 step indices, then blocks shared window bases */
     int32_t tvb_n;
     /* NN u8 3/4 channels: first output pixel whose 4-byte load could leave the row */

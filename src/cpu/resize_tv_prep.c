@@ -82,10 +82,11 @@ static uint64_t load_mask(int64_t base, int64_t row_bytes) {
  * shared >= 0 (shared_nw windows); 0 when the taps need more than two
  * windows. */
 static int build_step(const pfi_resize_plan *p, const tv_elems *el, int b, int j, int32_t shared, int shared_nw,
-                      pfi_tvblk *s) {
+                      pfi_tvblk *s, pfi_tvwin *sw) {
     int64_t row_bytes = (int64_t)p->sw * p->cn;
     int32_t o[32];
     memset(s, 0, sizeof *s);
+    memset(sw, 0, sizeof *sw);
     for (int i = 0; i < 16; i++) {
         o[2 * i] = tap_off(p, el, 16 * b + i, 2 * j);
         o[2 * i + 1] = tap_off(p, el, 16 * b + i, 2 * j + 1);
@@ -108,19 +109,19 @@ static int build_step(const pfi_resize_plan *p, const tv_elems *el, int b, int j
         if (w == 1 && (nwin < 2 || o[q] < base[1] || o[q] >= base[1] + 128)) return 0;
         int byte = 4 * (q / 2) + 2 * (q % 2);
         s->idx[byte] = (uint8_t)(o[q] - base[w]);
-        s->pmask[w] |= 1ull << byte;
+        sw->pmask[w] |= 1ull << byte;
     }
     for (int i = 0; i < 16; i++) {
         int dx = el->pix[16 * b + i];
         s->coef[i] = dx < 0 ? 0 : wpair(tap_w(p, dx, 2 * j), tap_w(p, dx, 2 * j + 1));
     }
     for (int w = 0; w < nwin; w++) {
-        s->base[w] = base[w];
-        s->lmask[w][0] = load_mask(base[w], row_bytes);
-        s->lmask[w][1] = load_mask((int64_t)base[w] + 64, row_bytes);
+        sw->base[w] = base[w];
+        sw->lmask[w][0] = load_mask(base[w], row_bytes);
+        sw->lmask[w][1] = load_mask((int64_t)base[w] + 64, row_bytes);
     }
-    s->nwin = nwin;
-    s->inrow = (int64_t)base[nwin - 1] + 128 <= row_bytes;
+    sw->nwin = nwin;
+    sw->inrow = (int64_t)base[nwin - 1] + 128 <= row_bytes;
     return 1;
 }
 
@@ -150,10 +151,11 @@ static pf_status build_blocks(const pfi_resize_plan *p, pfi_resize_prep *t) {
     int kp = p->h.ksize / 2;
     size_t bytes = (size_t)nb * (size_t)kp * sizeof(pfi_tvblk);
     t->tvb = aligned_alloc(64, bytes);
+    t->tvw = malloc((size_t)nb * (size_t)kp * sizeof(pfi_tvwin));
     t->tvb_first = malloc(sizeof(int32_t) * (3 * (size_t)nb + 1));
     size_t ne = (size_t)nb * 16;
     tv_elems el = {malloc(sizeof(int32_t) * 3 * ne), NULL, NULL};
-    if (t->tvb == NULL || t->tvb_first == NULL || el.first == NULL) {
+    if (t->tvb == NULL || t->tvw == NULL || t->tvb_first == NULL || el.first == NULL) {
         free(el.first);
         return oom();
     }
@@ -170,7 +172,7 @@ static pf_status build_blocks(const pfi_resize_plan *p, pfi_resize_prep *t) {
         el.count[e] = 0;
         el.pix[e] = -1;
     }
-    t->bytes += bytes + sizeof(int32_t) * (3 * (size_t)nb + 1);
+    t->bytes += bytes + (size_t)nb * (size_t)kp * sizeof(pfi_tvwin) + sizeof(int32_t) * (3 * (size_t)nb + 1);
     int32_t *shared = t->tvb_first + nb + 1, *shared_nw = shared + nb;
     int32_t steps = 0, valid = 0;
     for (int b = 0; b < nb; b++) {
@@ -197,7 +199,7 @@ static pf_status build_blocks(const pfi_resize_plan *p, pfi_resize_prep *t) {
          * the pixel-pair kernel, which takes over from here */
         if (shared[b] < 0 && p->cn >= 3) break;
         int ok = 1;
-        for (int j = 0; j < np && ok; j++) ok = build_step(p, &el, b, j, shared[b], shared_nw[b], &t->tvb[steps + j]);
+        for (int j = 0; j < np && ok; j++) ok = build_step(p, &el, b, j, shared[b], shared_nw[b], &t->tvb[steps + j], &t->tvw[steps + j]);
         if (!ok) break;
         steps += np;
         valid++;

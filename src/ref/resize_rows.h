@@ -72,6 +72,7 @@ typedef struct pfi_hrow {
      * stores only the row) with steps tvb[tvb_first[b] .. tvb_first[b + 1]);
      * tvb_n leading blocks are valid. */
     const struct pfi_tvblk *tvb;
+    const struct pfi_tvwin *tvw; /* the windows of each step (blocks without a shared one) */
     const int32_t *tvb_first;
     const int32_t *tvb_base;   /* per block: the first of the windows inside the row
                                   every step of the block uses, or -1 (each step has
@@ -82,22 +83,27 @@ typedef struct pfi_hrow {
 
 /* One step of a PFK_H_TV_U8 block: one tap pair (2j, 2j+1) of 16
  * consecutive elements. Bytes 4i and 4i+2 of idx are the offsets of
- * element i's two taps inside a 128-byte source window (two 64-byte
- * halves at row byte offset base[w], loaded with lmask[w]: the bytes
- * inside the row); pmask[w] has the bits of the permuted bytes that come
- * from window w (odd bytes stay zero, so the permuted vector is the u16
- * pairs a pmaddwd with the pair weights coef needs). nwin is 1 or 2;
- * inrow is set when every window lies inside the row (plain loads). When
- * the block has one shared window, idx is relative to it. */
+ * element i's two taps inside a source window (odd bytes stay zero after
+ * the permute, so the permuted vector is the u16 pairs a pmaddwd with the
+ * pair weights coef needs). When the block has one shared window, idx is
+ * relative to it; else to the step's own windows (pfi_tvwin). Only idx
+ * and coef are read per step in the common case: 128 bytes. */
 typedef struct pfi_tvblk {
     uint8_t idx[64];
     int32_t coef[16];
+} pfi_tvblk;
+
+/* A step's own windows: one or two 128-byte windows (two 64-byte halves at
+ * row byte offset base[w], loaded with lmask[w]: the bytes inside the
+ * row); pmask[w] has the bits of the permuted bytes that come from window
+ * w. inrow is set when every window lies inside the row (plain loads). */
+typedef struct pfi_tvwin {
     uint64_t pmask[2];
     uint64_t lmask[2][2];
     int32_t base[2];
     int32_t nwin;
     int32_t inrow;
-} pfi_tvblk;
+} pfi_tvwin;
 
 /* One 16-element block of the LINEAR u8 horizontal pass as byte permutes:
  * up to PFI_HBLOCK_WIN 64-byte source windows (row byte offsets `base`,
@@ -166,7 +172,7 @@ typedef struct pfi_resize_kernels {
 } pfi_resize_kernels;
 
 /* The int32 sum of element e of a u8 horizontal pass with int16 weight
- * pairs (PFI_H_U8_I32's and PFI_H_TV_U8's tables): exact in any order. */
+ * pairs (PFK_H_U8_I32's and PFK_H_TV_U8's tables): exact in any order. */
 static inline int32_t pfi_rz_u8_pair_sum(const pfi_hrow *r, int e) {
     const uint8_t *s = r->src;
     const int32_t *cw = r->e_coef;

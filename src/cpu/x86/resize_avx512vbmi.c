@@ -131,7 +131,6 @@ static int h_tv_u8_vbmi(const pfi_hrow *r, int x0, int x1) {
     int nb = r->tvb != NULL && x0 == 0 ? r->tvb_n : 0;
     if (nb > (x1 + 15) / 16) nb = (x1 + 15) / 16; /* the last block may be partial */
     const __m512i half = _mm512_set1_epi32(1 << (r->shift - 1)), zero = _mm512_setzero_si512();
-    const __m512i lo16 = _mm512_set1_epi32(0x00ff00ff); /* the low byte of every u16 */
     const __mmask64 pairs = 0x5555555555555555ull;     /* the same, as a zeroing mask */
     const __m128i sh = _mm_cvtsi32_si128(r->shift);
     const int nbt = (r->width + 15) / 16; /* blocks of the row: the sizes follow the bases */
@@ -154,31 +153,32 @@ static int h_tv_u8_vbmi(const pfi_hrow *r, int x0, int x1) {
             }
         } else if (shared == 2) { /* two 128-byte windows for the block */
             const uint8_t *w = s + r->tvb_base[b];
+            const pfi_tvwin *tw = r->tvw + r->tvb_first[b];
             __m512i l0 = _mm512_loadu_si512((const void *)w), h0 = _mm512_loadu_si512((const void *)(w + 64));
             __m512i l1 = _mm512_loadu_si512((const void *)(w + 128)), h1 = _mm512_loadu_si512((const void *)(w + 192));
-            for (; t < t1; t++) {
+            for (; t < t1; t++, tw++) {
                 __m512i idx = _mm512_load_si512((const void *)t->idx);
-                __m512i v = _mm512_or_si512(_mm512_maskz_permutex2var_epi8(t->pmask[0], l0, idx, h0),
-                                            _mm512_maskz_permutex2var_epi8(t->pmask[1], l1, idx, h1));
+                __m512i v = _mm512_or_si512(_mm512_maskz_permutex2var_epi8(tw->pmask[0], l0, idx, h0),
+                                            _mm512_maskz_permutex2var_epi8(tw->pmask[1], l1, idx, h1));
                 acc = _mm512_add_epi32(acc, _mm512_madd_epi16(v, _mm512_load_si512((const void *)t->coef)));
             }
         } else {
-            for (; t < t1; t++) {
+            const pfi_tvwin *tw = r->tvw + r->tvb_first[b];
+            for (; t < t1; t++, tw++) {
                 __m512i idx = _mm512_load_si512((const void *)t->idx);
-                const uint8_t *w0 = s + t->base[0];
+                const uint8_t *w0 = s + tw->base[0];
                 __m512i v;
-                if (t->inrow && t->nwin == 1) {
-                    v = _mm512_and_si512(_mm512_permutex2var_epi8(_mm512_loadu_si512((const void *)w0), idx,
-                                                                  _mm512_loadu_si512((const void *)(w0 + 64))),
-                                         lo16);
+                if (tw->inrow && tw->nwin == 1) {
+                    v = _mm512_maskz_permutex2var_epi8(pairs, _mm512_loadu_si512((const void *)w0), idx,
+                                                       _mm512_loadu_si512((const void *)(w0 + 64)));
                 } else {
-                    v = _mm512_maskz_permutex2var_epi8(t->pmask[0], _mm512_maskz_loadu_epi8(t->lmask[0][0], w0), idx,
-                                                       _mm512_maskz_loadu_epi8(t->lmask[0][1], w0 + 64));
-                    if (t->nwin > 1) {
-                        const uint8_t *w1 = s + t->base[1];
+                    v = _mm512_maskz_permutex2var_epi8(tw->pmask[0], _mm512_maskz_loadu_epi8(tw->lmask[0][0], w0),
+                                                       idx, _mm512_maskz_loadu_epi8(tw->lmask[0][1], w0 + 64));
+                    if (tw->nwin > 1) {
+                        const uint8_t *w1 = s + tw->base[1];
                         v = _mm512_or_si512(v, _mm512_maskz_permutex2var_epi8(
-                                                   t->pmask[1], _mm512_maskz_loadu_epi8(t->lmask[1][0], w1), idx,
-                                                   _mm512_maskz_loadu_epi8(t->lmask[1][1], w1 + 64)));
+                                                   tw->pmask[1], _mm512_maskz_loadu_epi8(tw->lmask[1][0], w1), idx,
+                                                   _mm512_maskz_loadu_epi8(tw->lmask[1][1], w1 + 64)));
                     }
                 }
                 acc = _mm512_add_epi32(acc, _mm512_madd_epi16(v, _mm512_load_si512((const void *)t->coef)));
