@@ -32,8 +32,9 @@ F32_CASES = 480
 # doc of functional and docs/exactness.md): torch's float kernels are built
 # with FMA contraction and pick a generic or a channels-last kernel by
 # thread count and output size; pixflow's separable passes use no FMA.
-# Measured max over the cases below: 6.1e-5 (bilinear, 1 thread, the
-# channels-last kernel's fused coordinates at source coordinates near 2000).
+# Measured max over the cases below (seed 77, 413 cases run): 4.06e-5; the
+# largest differences are bilinear at 1 thread (the channels-last kernel's
+# fused coordinates at source coordinates near 2000).
 F32_BOUND = 1e-4
 
 
