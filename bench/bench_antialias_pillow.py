@@ -58,7 +58,7 @@ class PfImage(ctypes.Structure):
 
 
 class PfResizeOpts(ctypes.Structure):
-    _fields_ = [("interp", ctypes.c_int), ("antialias", ctypes.c_bool)]
+    _fields_ = [("interp", ctypes.c_int), ("antialias", ctypes.c_bool), ("flavor", ctypes.c_int)]
 
 
 def load_lib(path):

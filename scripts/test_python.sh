@@ -25,9 +25,11 @@ if [ "$rc" -ne 0 ]; then echo "pytest failed (exit $rc)"; exit "$rc"; fi
 # the ops' kernels at every ISA cap against the same oracles (the uncapped
 # run above is AVX-512 where the CPU has it)
 for cap in scalar sse4 avx2; do
-  echo "== python: PIXFLOW_CPU=$cap: pixflow.cv vs cv2, photometric ops vs torchvision"
+  echo "== python: PIXFLOW_CPU=$cap: pixflow.cv vs cv2, photometric ops and resize vs torchvision"
   (cd /tmp && PIXFLOW_CPU=$cap "$py" -m pytest -q -p no:cacheprovider \
-     "$OLDPWD/tests/python/test_cv.py" "$OLDPWD/tests/python/test_photo_torchvision.py") || {
+     "$OLDPWD/tests/python/test_cv.py" "$OLDPWD/tests/python/test_photo_torchvision.py" \
+     "$OLDPWD/tests/python/test_resize_torchvision.py::test_u8_random_cases_bit_exact[0]" \
+     "$OLDPWD/tests/python/test_resize_torchvision.py::test_u8_photos_and_the_usual_sizes") || {
     echo "pytest failed under PIXFLOW_CPU=$cap"; exit 1; }
 done
 echo "== python: done in $((SECONDS - t0)) s"

@@ -36,6 +36,13 @@ static inline pf_preprocess_desc random_desc(void) {
     d.out_layout = pft_range(&g_seed, 0, 1) ? PF_CHW : PF_HWC;
     d.interp = ips[pft_range(&g_seed, 0, 5)];
     d.antialias = pft_range(&g_seed, 0, 3) == 0;
+    /* every third plan resizes as torchvision does (no AREA there; its
+     * LANCZOS needs antialias) */
+    if (pft_range(&g_seed, 0, 2) == 0) {
+        d.flavor = PF_RESIZE_TORCHVISION;
+        if (d.interp == PF_INTERP_AREA) d.interp = PF_INTERP_CUBIC;
+        if (d.interp == PF_INTERP_LANCZOS4) d.antialias = true;
+    }
     d.letterbox = pft_range(&g_seed, 0, 1);
     d.letterbox_align = pft_range(&g_seed, 0, 1) ? PF_LETTERBOX_CENTER : PF_LETTERBOX_TOP_LEFT;
     d.swap_rb = pft_range(&g_seed, 0, 1);
@@ -145,6 +152,20 @@ static inline int pp_case_make(int k, int copy_only, pp_case *c) {
             p->crop_x = pft_range(&g_seed, 0, ws[i] - p->crop_w);
             p->crop_y = pft_range(&g_seed, 0, hs[i] - p->crop_h);
         }
+        /* torchvision plans: resize-then-crop windows on some samples (also
+         * windows of an unresized crop) */
+        if (d.flavor == PF_RESIZE_TORCHVISION && !d.letterbox && !p->affine && pft_range(&g_seed, 0, 2) == 0) {
+            p->resize_w = d.out_width + pft_range(&g_seed, 0, 12);
+            p->resize_h = d.out_height + pft_range(&g_seed, 0, 12);
+            if (copy_only) {
+                p->crop_w = p->resize_w < ws[i] - p->crop_x ? p->resize_w : ws[i] - p->crop_x;
+                p->crop_h = p->resize_h < hs[i] - p->crop_y ? p->resize_h : hs[i] - p->crop_y;
+                p->resize_w = p->crop_w > d.out_width ? p->crop_w : d.out_width;
+                p->resize_h = p->crop_h > d.out_height ? p->crop_h : d.out_height;
+            }
+            p->window_x = pft_range(&g_seed, 0, p->resize_w - d.out_width);
+            p->window_y = pft_range(&g_seed, 0, p->resize_h - d.out_height);
+        }
     }
     c->total = pp_tensor_for(&d, count, &c->t);
     return 0;
@@ -173,10 +194,10 @@ static inline void pp_case_describe(const pp_case *c, int k, size_t first, const
     if (s >= (size_t)c->count) s = 0;
     fprintf(stderr,
             "case %d: first difference at byte %zu (sample %zu); out %dx%dx%d %s %s letterbox %d swap %d "
-            "interp %d aa %d, src %dx%dx%d, affine %d contrast %g; re-run: %s %d\n",
+            "interp %d aa %d flavor %d, src %dx%dx%d, affine %d contrast %g; re-run: %s %d\n",
             k, first, s, (int)d->out_width, (int)d->out_height, (int)d->out_channels, pf_dtype_name(d->out_dtype),
             d->out_layout == PF_CHW ? "NCHW" : "NHWC", d->letterbox, d->swap_rb, (int)d->interp, d->antialias,
-            (int)c->src[s].width, (int)c->src[s].height, (int)c->src[s].channels, c->params[s].affine,
+            (int)d->flavor, (int)c->src[s].width, (int)c->src[s].height, (int)c->src[s].channels, c->params[s].affine,
             (double)c->params[s].contrast, prog, k);
 }
 

@@ -56,6 +56,14 @@ typedef struct pf_aug_params {
     int8_t jitter_order[4];       /* a permutation of PF_JITTER_*; identity {0,1,2,3} */
     bool grayscale;               /* 3-channel gray (num_output_channels = 3) */
     float gamma;
+    /* Resize-then-crop (torchvision Resize + CenterCrop, exactly): when
+     * resize_w and resize_h are >= 1 the crop is resized to resize_w x
+     * resize_h and the sample is the window of the plan's output size at
+     * (window_x, window_y) of that image, which must lie inside it. Needs
+     * the plan's flavor PF_RESIZE_TORCHVISION, no letterbox and no affine.
+     * 0 x 0 (identity): the crop is resized to the output size. */
+    int32_t resize_w, resize_h;
+    int32_t window_x, window_y;
 } pf_aug_params;
 
 PF_API pf_aug_params pf_aug_params_identity(void);
@@ -73,6 +81,8 @@ typedef struct pf_preprocess_desc {
     int32_t out_channels;            /* 3 (default) or 1 (gray models) */
     pf_interp interp;                /* default PF_INTERP_LINEAR */
     bool antialias;                  /* default false (see pf_resize) */
+    pf_resize_flavor flavor;         /* default PF_RESIZE_OPENCV (see pf_resize); the warp of
+                                        params.affine is OpenCV's in every flavour */
     bool letterbox;                  /* keep aspect ratio and pad (detection) */
     pf_letterbox_align letterbox_align;
     double pad_value[4];             /* letterbox / affine fill per OUTPUT channel, u8 units (e.g. 114),
@@ -195,6 +205,14 @@ typedef struct pf_aug_policy {
      * torchvision's translate bound is a fraction of it. Required (>= 1)
      * when random_affine is on with a non-zero translate; else ignored. */
     int32_t affine_width, affine_height;
+    /* PF_RESIZE_TORCHVISION: Resize(resize_shorter) + CenterCrop become
+     * resize-then-crop parameters (the whole image, resize_w/h by
+     * torchvision's size rule, the window at CenterCrop's anchor), so that
+     * a plan of that flavour gives torchvision's Resize + CenterCrop
+     * exactly (no source-rect rounding); a centre crop larger than the
+     * resized image falls back to the source rect. Other values: the
+     * source-rect mapping above. Default PF_RESIZE_OPENCV. */
+    pf_resize_flavor flavor;
 } pf_aug_policy;
 
 /* Everything off; every range at its identity (RRC ranges at torchvision's
@@ -220,6 +238,9 @@ PF_API pf_status pf_aug_sample(const pf_aug_policy *policy, uint64_t seed, uint6
 /* Named presets: "imagenet-train" (RRC 224, hflip 0.5, ColorJitter
  * 0.4/0.4/0.4/0.1 present but off (color_jitter = false), ImageNet mean/std,
  * NCHW f32), "imagenet-eval" (resize shorter side 256 + center crop 224),
+ * "imagenet-train-torchvision" / "imagenet-eval-torchvision" (the same
+ * with torchvision's pixels: desc.flavor and policy.flavor
+ * PF_RESIZE_TORCHVISION, antialias as torchvision's default),
  * "yolo" (letterbox 640, pad 114, /255, NCHW f32). Fills both structs;
  * either may be NULL. Unknown name -> PF_ERR_INVALID_ARGUMENT listing the
  * known names. */

@@ -25,9 +25,18 @@ typedef enum pf_interp {
     PF_INTERP_NEAREST_EXACT = 6
 } pf_interp;
 
+/* Whose resize pf_resize reproduces (pf_resize_opts.flavor). */
+typedef enum pf_resize_flavor {
+    PF_RESIZE_OPENCV = 0,      /* default: cv::resize; antialias = true selects Pillow's (below) */
+    PF_RESIZE_PILLOW = 1,      /* Pillow Image.resize (always antialiased; the flag is ignored) */
+    PF_RESIZE_TORCHVISION = 2  /* torch's CPU interpolate as torchvision 0.29 F.resize calls it;
+                                  antialias is F.resize's antialias argument */
+} pf_resize_flavor;
+
 typedef struct pf_resize_opts {
-    pf_interp interp;  /* default PF_INTERP_LINEAR */
-    bool antialias;    /* default false; see below */
+    pf_interp interp;        /* default PF_INTERP_LINEAR */
+    bool antialias;          /* default false; see below */
+    pf_resize_flavor flavor; /* default PF_RESIZE_OPENCV */
 } pf_resize_opts;
 
 PF_API pf_resize_opts pf_resize_opts_defaults(void);
@@ -51,8 +60,8 @@ PF_API pf_resize_opts pf_resize_opts_defaults(void);
  * the CPU's operation order (docs/exactness.md, "GPU resize"). Host and
  * device views cannot be mixed in one call (PF_ERR_INVALID_ARGUMENT).
  *
- * antialias == false: the result equals OpenCV 4.x cv::resize(src, dst,
- * dst.size(), 0, 0, interp):
+ * flavor OPENCV (default), antialias == false: the result equals OpenCV
+ * 4.x cv::resize(src, dst, dst.size(), 0, 0, interp):
  *   - u8: bit-exact for every mode (NEAREST, NEAREST_EXACT, LINEAR with
  *     its 2x->AREA shortcut, CUBIC, AREA integer and fractional, and AREA
  *     upscale, LANCZOS4), 1/3/4 channels, HWC. Verified against Debian's
@@ -63,7 +72,8 @@ PF_API pf_resize_opts pf_resize_opts_defaults(void);
  *   - NEAREST_EXACT is exact for widths/heights < 32768 (OpenCV's own
  *     16.16 fixed point overflows past that).
  *
- * antialias == true: separable filtering with the filter support widened
+ * antialias == true (flavor OPENCV, or flavor PILLOW whatever the flag):
+ * separable filtering with the filter support widened
  * by the downscale factor, exactly as Pillow's Image.resize computes it
  * (two passes, horizontal first, 22-bit fixed-point weights, u8
  * intermediate), and as torchvision's antialias=True approximates:
@@ -74,6 +84,26 @@ PF_API pf_resize_opts pf_resize_opts_defaults(void);
  *   u16 and f32 use float weights and float accumulation (no intermediate
  *   rounding). Channels are filtered independently (Pillow premultiplies
  *   RGBA by alpha; pixflow does not).
+ *
+ * flavor == PF_RESIZE_TORCHVISION: the result equals torchvision 0.29's
+ * transforms.v2.functional.resize(img, [dst.height, dst.width],
+ * interpolation, antialias) on the CPU with torch 2.15 (torch's
+ * interpolate, align_corners=False, the size given, no scale factor):
+ *   LINEAR -> BILINEAR, CUBIC -> BICUBIC (Keys a = -0.75 plain, -0.5 with
+ *   antialias, as torch), LANCZOS4 -> LANCZOS (Lanczos-3; antialias only,
+ *   as torchvision requires), NEAREST -> NEAREST, NEAREST_EXACT ->
+ *   NEAREST_EXACT. AREA is PF_ERR_UNSUPPORTED (F.resize has no area mode).
+ *   - u8: bit-exact with torch's native uint8 kernels (int16 weights with
+ *     one precision per axis, horizontal pass first, u8 intermediate; the
+ *     path torchvision takes on x86 with AVX2 and on arm64; without AVX2
+ *     torchvision resizes BILINEAR u8 in float and rounds instead), 1..4
+ *     channels, HWC or CHW. torch itself raises for 3-channel images
+ *     resized to 1x1 (pixflow returns its algorithm's value there).
+ *   - f32 / u16: torch's float weights and separable float passes without
+ *     FMA; within a measured bound of torch's float kernels (which are
+ *     built with FMA contraction and pick per-thread-count variants; see
+ *     docs/exactness.md). u16 rounds half to even, as torchvision's
+ *     round_() before its cast back.
  *
  * Not supported: in-place or overlapping src/dst (PF_ERR_INVALID_ARGUMENT),
  * s16/s32/f16/bf16 (PF_ERR_UNSUPPORTED), more than 4 channels, sizes whose

@@ -321,6 +321,12 @@ int pfpy_image_in(PyObject *obj, const char *name, unsigned flags, pfpy_image *o
         goto fail;
     }
     Py_ssize_t es = (Py_ssize_t)pf_dtype_size(a->dtype);
+    /* numpy (and torch) give axes of size 1 any stride: when the strides
+     * name no layout, only the other axes say it (a 1-pixel-wide or 1-row
+     * planar view) */
+    int hwc = ps == c * es && (c == 1 || cs == es), chw = c > 1 && ps == es;
+    if (!hwc && !chw && w == 1) ps = (c == 1 || cs == es) ? c * es : es;
+    if (!hwc && !chw && h == 1) rs = w * ps;
     pf_image *im = &out->img;
     memset(im, 0, sizeof *im);
     im->width = (int32_t)w;
@@ -522,6 +528,15 @@ int pfpy_images_out(PyObject *dst, const char *name, const pfpy_images *src, con
                 pfpy_images_release(out);
                 Py_XDECREF(list);
                 return -1;
+            }
+            /* a 1x1 result is both layouts in memory (numpy may report it
+             * either way): it is the one the op writes */
+            pf_image *v = &out->im[i].img;
+            if (v->width == 1 && v->height == 1 && v->channels > 1 && v->layout != shapes[i].layout) {
+                ptrdiff_t es = (ptrdiff_t)pf_dtype_size(v->dtype);
+                v->layout = shapes[i].layout;
+                v->row_stride = v->layout == PF_CHW ? es : es * v->channels;
+                v->plane_stride = v->layout == PF_CHW ? es : 0;
             }
             out->views[i] = out->im[i].img;
             out->n = i + 1;

@@ -17,7 +17,8 @@ static int get_int(const char *p, int i) { int v; memcpy(&v, p + (size_t)i * siz
 const pfpy_field pfpy_desc_fields[] = {
     F(pf_preprocess_desc, out_width, PFPY_F_I32, 1),   F(pf_preprocess_desc, out_height, PFPY_F_I32, 1),
     F(pf_preprocess_desc, out_channels, PFPY_F_I32, 1), F(pf_preprocess_desc, interp, PFPY_F_ENUM, 1),
-    F(pf_preprocess_desc, antialias, PFPY_F_BOOL, 1),  F(pf_preprocess_desc, letterbox, PFPY_F_BOOL, 1),
+    F(pf_preprocess_desc, antialias, PFPY_F_BOOL, 1),  F(pf_preprocess_desc, flavor, PFPY_F_ENUM, 1),
+    F(pf_preprocess_desc, letterbox, PFPY_F_BOOL, 1),
     F(pf_preprocess_desc, letterbox_align, PFPY_F_ENUM, 1), F(pf_preprocess_desc, pad_value, PFPY_F_F64, 4),
     F(pf_preprocess_desc, swap_rb, PFPY_F_BOOL, 1),    F(pf_preprocess_desc, scale, PFPY_F_F32, 1),
     F(pf_preprocess_desc, mean, PFPY_F_F32, 4),        F(pf_preprocess_desc, std, PFPY_F_F32, 4),
@@ -35,7 +36,8 @@ const pfpy_field pfpy_policy_fields[] = {
     F(pf_aug_policy, random_affine, PFPY_F_BOOL, 1),     F(pf_aug_policy, degrees, PFPY_F_F32, 2),
     F(pf_aug_policy, translate, PFPY_F_F32, 2),          F(pf_aug_policy, scale_range, PFPY_F_F32, 2),
     F(pf_aug_policy, shear, PFPY_F_F32, 4),              F(pf_aug_policy, affine_width, PFPY_F_I32, 1),
-    F(pf_aug_policy, affine_height, PFPY_F_I32, 1),      {NULL, PFPY_F_BOOL, 0, 0}};
+    F(pf_aug_policy, affine_height, PFPY_F_I32, 1),      F(pf_aug_policy, flavor, PFPY_F_ENUM, 1),
+    {NULL, PFPY_F_BOOL, 0, 0}};
 
 const pfpy_field pfpy_params_fields[] = {
     F(pf_aug_params, crop_x, PFPY_F_I32, 1),      F(pf_aug_params, crop_y, PFPY_F_I32, 1),
@@ -48,6 +50,8 @@ const pfpy_field pfpy_params_fields[] = {
     F(pf_aug_params, contrast, PFPY_F_F32, 1),    F(pf_aug_params, saturation, PFPY_F_F32, 1),
     F(pf_aug_params, hue, PFPY_F_F32, 1),         F(pf_aug_params, jitter_order, PFPY_F_I8, 4),
     F(pf_aug_params, grayscale, PFPY_F_BOOL, 1),  F(pf_aug_params, gamma, PFPY_F_F32, 1),
+    F(pf_aug_params, resize_w, PFPY_F_I32, 1),    F(pf_aug_params, resize_h, PFPY_F_I32, 1),
+    F(pf_aug_params, window_x, PFPY_F_I32, 1),    F(pf_aug_params, window_y, PFPY_F_I32, 1),
     {NULL, PFPY_F_BOOL, 0, 0}};
 
 const pfpy_field pfpy_letterbox_fields[] = {

@@ -87,10 +87,11 @@ done:
 
 static PyObject *py_resize(PyObject *self, PyObject *args, PyObject *kw) {
     (void)self;
-    static char *kwlist[] = {"src", "size", "dst", "interp", "antialias", NULL};
+    static char *kwlist[] = {"src", "size", "dst", "interp", "antialias", "flavor", NULL};
     PyObject *src, *size = Py_None, *dst = Py_None;
-    int interp = PF_INTERP_LINEAR, antialias = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OOip:resize", kwlist, &src, &size, &dst, &interp, &antialias))
+    int interp = PF_INTERP_LINEAR, antialias = 0, flavor = PF_RESIZE_OPENCV;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OOipi:resize", kwlist, &src, &size, &dst, &interp, &antialias,
+                                     &flavor))
         return NULL;
     pfpy_op op;
     if (pfpy_op_begin(&op, src, "src", PFPY_CHW_OK) < 0) return NULL;
@@ -98,6 +99,7 @@ static PyObject *py_resize(PyObject *self, PyObject *args, PyObject *kw) {
     pf_resize_opts o = pf_resize_opts_defaults();
     o.interp = (pf_interp)interp;
     o.antialias = antialias != 0;
+    o.flavor = (pf_resize_flavor)flavor;
     pf_status st;
     PFPY_RUN(st, pf_resize(stream_, op.in.n, op.in.views, op.out.views, &o));
     return pfpy_op_finish(&op, st);
@@ -407,9 +409,10 @@ static PyObject *py_invert_affine(PyObject *self, PyObject *arg) {
 
 PyMethodDef pfpy_geom_methods[] = {
     {"resize", FN(py_resize), KW,
-     "resize(src, size=None, dst=None, interp=INTERP_LINEAR, antialias=False)\n--\n\n"
+     "resize(src, size=None, dst=None, interp=INTERP_LINEAR, antialias=False, flavor=RESIZE_OPENCV)\n--\n\n"
      "pf_resize: src (an image or a list) to size (width, height), one for all or one per sample.\n"
-     "antialias=True filters like Pillow's Image.resize when downscaling."},
+     "flavor RESIZE_OPENCV: cv2.resize's pixels (antialias=True: Pillow's Image.resize);\n"
+     "RESIZE_PILLOW: Pillow's; RESIZE_TORCHVISION: torchvision 0.29 F.resize's (antialias is its argument)."},
     {"flip", FN(py_flip), KW,
      "flip(src, codes, dst=None)\n--\n\npf_flip: codes 1 horizontal, 0 vertical, -1 both, 2 none (per sample)."},
     {"rotate", FN(py_rotate), KW,

@@ -27,6 +27,11 @@ static pf_status check_geometry(const char *op, const pf_aug_policy *p) {
         (st = check_range(op, "rrc_ratio", p->rrc_ratio, FLT_MIN, FLT_MAX,
                           "0 < lo <= hi, finite normal floats (aspect ratios w/h)")) != PF_OK)
         return st;
+    if (p->flavor != PF_RESIZE_OPENCV && p->flavor != PF_RESIZE_PILLOW && p->flavor != PF_RESIZE_TORCHVISION)
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT,
+                        "%s: policy->flavor is %d; use PF_RESIZE_OPENCV(0), PF_RESIZE_PILLOW(1) or "
+                        "PF_RESIZE_TORCHVISION(2)",
+                        op, (int)p->flavor);
     if (p->resize_shorter < 0)
         return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: policy->resize_shorter is %d; need >= 1, or 0 for none", op,
                         (int)p->resize_shorter);

@@ -37,6 +37,7 @@ pf_aug_policy pf_aug_policy_defaults(void) {
     p.random_affine = false;
     for (int k = 0; k < 4; k++) p.shear[k] = 0.0f;
     p.affine_width = p.affine_height = 0;
+    p.flavor = PF_RESIZE_OPENCV;
     return p;
 }
 
@@ -137,6 +138,15 @@ static void eval_crop(const pf_aug_policy *p, int32_t W, int32_t H, pf_aug_param
     int32_t x, cw, y, ch;
     center_axis(rw, p->center_crop_w, &x, &cw);
     center_axis(rh, p->center_crop_h, &y, &ch);
+    if (p->flavor == PF_RESIZE_TORCHVISION && cw == p->center_crop_w && ch == p->center_crop_h) {
+        /* torchvision exactly: the whole image resized, then the window
+         * (a crop larger than the resized image keeps the rect below) */
+        o->resize_w = rw;
+        o->resize_h = rh;
+        o->window_x = x;
+        o->window_y = y;
+        return;
+    }
     map_back(x, cw, rw, W, &o->crop_x, &o->crop_w);
     map_back(y, ch, rh, H, &o->crop_y, &o->crop_h);
 }

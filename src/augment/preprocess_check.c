@@ -89,6 +89,30 @@ static pf_status check_params(const pf_preprocess_plan *plan, int i, const pf_im
                             p->jitter_order[0], p->jitter_order[1], p->jitter_order[2], p->jitter_order[3]);
         seen |= 1 << v;
     }
+    if (p->resize_w != 0 || p->resize_h != 0 || p->window_x != 0 || p->window_y != 0) {
+        const pf_preprocess_desc *d = &plan->d;
+        if (p->resize_w < 1 || p->resize_h < 1 || p->resize_w > 32767 || p->resize_h > 32767)
+            return pfi_fail(PF_ERR_INVALID_ARGUMENT,
+                            OP ": params[%d].resize_w x resize_h is %d x %d; need both in 1..32767 (or all of "
+                               "resize_w/h, window_x/y 0 for none)",
+                            i, (int)p->resize_w, (int)p->resize_h);
+        if (d->flavor != PF_RESIZE_TORCHVISION)
+            return pfi_fail(PF_ERR_UNSUPPORTED,
+                            OP ": params[%d].resize_w (resize-then-crop) needs the plan's flavor "
+                               "PF_RESIZE_TORCHVISION",
+                            i);
+        if (d->letterbox || p->affine)
+            return pfi_fail(PF_ERR_INVALID_ARGUMENT, OP ": params[%d].resize_w (resize-then-crop) cannot be "
+                                                       "combined with %s",
+                            i, p->affine ? "params.affine" : "the plan's letterbox");
+        if (p->window_x < 0 || p->window_y < 0 || p->window_x > p->resize_w - d->out_width ||
+            p->window_y > p->resize_h - d->out_height)
+            return pfi_fail(PF_ERR_INVALID_ARGUMENT,
+                            OP ": params[%d].window_x/y (%d, %d) put the %dx%d output outside the %dx%d resized "
+                               "image",
+                            i, (int)p->window_x, (int)p->window_y, (int)d->out_width, (int)d->out_height,
+                            (int)p->resize_w, (int)p->resize_h);
+    }
     if (!p->affine) return PF_OK;
     pf_interp in = plan->d.interp;
     if (in != PF_INTERP_NEAREST && in != PF_INTERP_LINEAR && in != PF_INTERP_CUBIC)

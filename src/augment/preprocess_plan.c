@@ -31,6 +31,7 @@ pf_preprocess_desc pf_preprocess_desc_defaults(void) {
     d.out_channels = 3;
     d.interp = PF_INTERP_LINEAR;
     d.antialias = false;
+    d.flavor = PF_RESIZE_OPENCV;
     d.letterbox = false;
     d.letterbox_align = PF_LETTERBOX_CENTER;
     d.swap_rb = false;
@@ -59,6 +60,18 @@ pf_status pfi_pp_check_desc(const pf_preprocess_desc *d, const char *op) {
     if (in != PF_INTERP_NEAREST && in != PF_INTERP_LINEAR && in != PF_INTERP_CUBIC && in != PF_INTERP_AREA &&
         in != PF_INTERP_LANCZOS4 && in != PF_INTERP_NEAREST_EXACT)
         return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: desc->interp is %d; it is not a pf_interp", op, in);
+    if (d->flavor != PF_RESIZE_OPENCV && d->flavor != PF_RESIZE_PILLOW && d->flavor != PF_RESIZE_TORCHVISION)
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT,
+                        "%s: desc->flavor is %d; use PF_RESIZE_OPENCV(0), PF_RESIZE_PILLOW(1) or "
+                        "PF_RESIZE_TORCHVISION(2)",
+                        op, (int)d->flavor);
+    if (d->flavor == PF_RESIZE_TORCHVISION && in == PF_INTERP_AREA)
+        return pfi_fail(PF_ERR_UNSUPPORTED,
+                        "%s: desc->interp AREA with PF_RESIZE_TORCHVISION: torchvision's F.resize has no area mode",
+                        op);
+    if (d->flavor == PF_RESIZE_TORCHVISION && in == PF_INTERP_LANCZOS4 && !d->antialias)
+        return pfi_fail(PF_ERR_UNSUPPORTED,
+                        "%s: desc->interp LANCZOS4 with PF_RESIZE_TORCHVISION needs desc->antialias", op);
     if (d->letterbox_align != PF_LETTERBOX_CENTER && d->letterbox_align != PF_LETTERBOX_TOP_LEFT)
         return pfi_fail(PF_ERR_INVALID_ARGUMENT,
                         "%s: desc->letterbox_align is %d; it must be PF_LETTERBOX_CENTER or PF_LETTERBOX_TOP_LEFT",
@@ -182,6 +195,16 @@ void pfi_pp_geometry(const pf_preprocess_plan *plan, const pf_image *src, const 
     g->info.offset_y = (float)top;
     g->info.crop_x = g->cx;
     g->info.crop_y = g->cy;
+    if (p->resize_w > 0 && p->resize_h > 0) { /* checked: no letterbox, no affine */
+        g->win.rw = p->resize_w;
+        g->win.rh = p->resize_h;
+        g->win.wx = p->window_x;
+        g->win.wy = p->window_y;
+        g->info.scale_x = (float)((double)p->resize_w / g->cw);
+        g->info.scale_y = (float)((double)p->resize_h / g->ch);
+        g->info.offset_x = (float)-p->window_x;
+        g->info.offset_y = (float)-p->window_y;
+    }
     if (!p->affine) {
         g->rw = rw;
         g->rh = rh;

@@ -17,6 +17,7 @@
 #include "kernels/preprocess_chain.h"
 #include "pixflow/augment.h"
 #include "pixflow/runtime.h"
+#include "ref/resize_plan.h"
 
 /* A backend's per-plan state (the CPU's: per-worker scratch, the run's
  * geometry, its emit kernels' constants), made by the backend on first
@@ -43,6 +44,8 @@ struct pf_preprocess_plan {
 typedef struct pfi_pp_geom {
     int32_t cx, cy, cw, ch;    /* crop rectangle in the source */
     int32_t rw, rh;            /* size of the u8 canvas image (the resized crop, or out size with affine) */
+    pfi_rz_window win;         /* resize-then-crop (params.resize_w): the crop resized to win.rw x win.rh,
+                                  the canvas its window at (win.wx, win.wy); rw == 0: none */
     int32_t left, top;         /* where the canvas image sits in the output */
     double m[6];               /* affine: output pixel -> crop pixel (inverse map) */
     pf_letterbox_info info;    /* what pf_preprocess_run reports for the sample */

@@ -48,7 +48,10 @@ void pfi_pp_sample_of(const pf_preprocess_plan *plan, const pf_image *src, const
     pfi_pp_geometry(plan, src, p, &s->g);
     const pfi_pp_geom *g = &s->g;
     int sc = src->channels;
-    s->sampler = p->affine ? PFK_PP_WARP : g->cw == g->rw && g->ch == g->rh ? PFK_PP_COPY : PFK_PP_RESIZE;
+    /* a resize-then-crop window is a resize even when its full size is the crop's */
+    s->sampler = p->affine                                                ? PFK_PP_WARP
+                 : g->win.rw == 0 && g->cw == g->rw && g->ch == g->rh ? PFK_PP_COPY
+                                                                          : PFK_PP_RESIZE;
     s->swap_first = plan->d.swap_rb && pfi_pp_needs_rgb(plan, src, p);
     for (int k = 0; k < 4; k++) {
         int op = p->jitter_order[k];

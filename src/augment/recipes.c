@@ -44,9 +44,23 @@ pf_status pf_recipe(const char *name, pf_preprocess_desc *desc, pf_aug_policy *p
     pfi_clear_error();
     if (name == NULL)
         return pfi_fail(PF_ERR_INVALID_ARGUMENT,
-                        "pf_recipe: name is NULL; known recipes: imagenet-train, imagenet-eval, yolo");
+                        "pf_recipe: name is NULL; known recipes: imagenet-train, imagenet-eval, "
+                        "imagenet-train-torchvision, imagenet-eval-torchvision, yolo");
     pf_preprocess_desc d;
     pf_aug_policy p = policy_off();
+    /* the -torchvision variants: torchvision's pixels (its resize with
+     * antialias=True, the default of v2 RandomResizedCrop and Resize; eval:
+     * resize the whole image, then CenterCrop's window) */
+    const char *asked = name;
+    size_t n = strlen(name);
+    const char *tv_suffix = "-torchvision";
+    int tv = n > strlen(tv_suffix) && strcmp(name + n - strlen(tv_suffix), tv_suffix) == 0 &&
+             strncmp(name, "imagenet-", 9) == 0;
+    char base[32] = {0};
+    if (tv && n - strlen(tv_suffix) < sizeof base) {
+        memcpy(base, name, n - strlen(tv_suffix));
+        name = base;
+    }
     if (strcmp(name, "imagenet-train") == 0) {
         imagenet_desc(&d);
         p.random_resized_crop = true;
@@ -78,7 +92,14 @@ pf_status pf_recipe(const char *name, pf_preprocess_desc *desc, pf_aug_policy *p
         d.out_layout = PF_CHW;
     } else {
         return pfi_fail(PF_ERR_INVALID_ARGUMENT,
-                        "pf_recipe: unknown recipe \"%s\"; known recipes: imagenet-train, imagenet-eval, yolo", name);
+                        "pf_recipe: unknown recipe \"%s\"; known recipes: imagenet-train, imagenet-eval, "
+                        "imagenet-train-torchvision, imagenet-eval-torchvision, yolo",
+                        asked);
+    }
+    if (tv) {
+        d.flavor = PF_RESIZE_TORCHVISION;
+        d.antialias = true;
+        p.flavor = PF_RESIZE_TORCHVISION;
     }
     if (desc) *desc = d;
     if (policy) *policy = p;

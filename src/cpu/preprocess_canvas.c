@@ -35,7 +35,8 @@ static pf_status geometry_stage(const pf_preprocess_plan *plan, pf_stream *strea
         pf_warp_opts wo = pfi_pp_warp_opts(plan, roi->channels);
         return pf_warp_affine(stream, 1, roi, (pf_image *)a, g->m, 1, &wo);
     }
-    return pfi_resize_image(stream, pfi_resize_kernels_for(isa), roi, a, d->interp, d->antialias);
+    return pfi_resize_image(stream, pfi_resize_kernels_for(isa), roi, a, d->interp, d->flavor, d->antialias,
+                            g->win.rw > 0 ? &g->win : NULL);
 }
 
 /* Colour step op (PF_JITTER_*) in place; it runs (pfi_pp_sample). */

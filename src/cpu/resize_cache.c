@@ -12,6 +12,7 @@
  * bigger preparations are built for the one call and freed after it. */
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/error.h"
 #include "cpu/resize_prep.h"
@@ -45,7 +46,8 @@ static void make_key(void) { g_key_ok = pthread_key_create(&g_key, cache_destroy
 
 static int same_key(const pfi_resize_key *a, const pfi_resize_key *b) {
     return a->sw == b->sw && a->sh == b->sh && a->dw == b->dw && a->dh == b->dh && a->cn == b->cn &&
-           a->dtype == b->dtype && a->interp == b->interp && a->antialias == b->antialias && a->K == b->K;
+           a->dtype == b->dtype && a->interp == b->interp && a->flavor == b->flavor && a->antialias == b->antialias &&
+           memcmp(&a->win, &b->win, sizeof a->win) == 0 && a->K == b->K;
 }
 
 static rz_cache *thread_cache(void) {

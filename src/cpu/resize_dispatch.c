@@ -20,6 +20,8 @@ static const pfi_kslot slots[] = {
     PFI_KSLOT(pfi_resize_kernels, h_u8_lin16, "resize.h_u8_lin16"),
     PFI_KSLOT(pfi_resize_kernels, area2_u8, "resize.area2_u8"),
     PFI_KSLOT(pfi_resize_kernels, nn_u8, "resize.nn_u8"),
+    PFI_KSLOT(pfi_resize_kernels, h_tv_u8, "resize.h_tv_u8"),
+    PFI_KSLOT(pfi_resize_kernels, v_tv_u8, "resize.v_tv_u8"),
 };
 
 static void fill_ref(pfi_resize_kernels *k) { *k = pfi_resize_kernels_ref; }

@@ -30,7 +30,7 @@ typedef struct job {
  * stop at safe_end, except those with byte-permute blocks, which carry
  * their own bounds (and apply safe_end to what they do without them). */
 static void run_h(pfi_h_fn simd, pfi_h_fn ref, const pfi_hrow *r, int n) {
-    int lim = r->blk != NULL || r->safe_end > n ? n : r->safe_end;
+    int lim = r->blk != NULL || r->tvb != NULL || r->safe_end > n ? n : r->safe_end;
     int x = simd == ref ? 0 : simd(r, 0, lim);
     if (x < n) ref(r, x, n);
 }
@@ -74,6 +74,7 @@ static void sep_band(job *j, int plane, int y0, int y1) {
     case PFK_H_U8_I32: hs = K->h_u8_i32; hr = R->h_u8_i32; break;
     case PFK_H_U8_LIN16: hs = K->h_u8_lin16; hr = R->h_u8_lin16; break;
     case PFK_H_AA_U8: hs = K->h_aa_u8; hr = R->h_aa_u8; break;
+    case PFK_H_TV_U8: hs = K->h_tv_u8; hr = R->h_tv_u8; break;
     default: hs = K->h_f32[ti]; hr = R->h_f32[ti]; break;
     }
     switch (p->vk) {
@@ -81,13 +82,16 @@ static void sep_band(job *j, int plane, int y0, int y1) {
     case PFK_V_U8_FIX22: vs = K->v_u8_fix22; vr = R->v_u8_fix22; break;
     case PFK_V_U8_CUBIC: vs = K->v_u8_cubic; vr = R->v_u8_cubic; break;
     case PFK_V_AA_U8: vs = K->v_aa_u8; vr = R->v_aa_u8; break;
+    case PFK_V_TV_U8: vs = K->v_tv_u8; vr = R->v_tv_u8; break;
     default: vs = K->v_f32[ti]; vr = R->v_f32[ti]; break;
     }
 
     const pfi_resize_prep *ht = j->ht;
     pfi_hrow hrow = {.e_off = ht->e_off, .e_coef = ht->e_coef, .ksize = p->h.ksize,
-                     .width = W, .cn = p->cn, .safe_end = ht->safe_end,
-                     .blk = ht->blk, .blk_n = ht->blk_n, .blk_win = ht->blk_win};
+                     .width = W, .cn = p->cn, .safe_end = ht->safe_end, .shift = p->h.shift,
+                     .blk = ht->blk, .blk_n = ht->blk_n, .blk_win = ht->blk_win,
+                     .tvb = ht->tvb, .tvw = ht->tvw, .tvb_first = ht->tvb_first, .tvb_n = ht->tvb_n,
+                     .tvb_base = ht->tvb_first != NULL ? ht->tvb_first + ((p->dw * p->cn + 15) / 16 + 1) : NULL};
     if (ht->pair_mem != NULL) {
         hrow.pair_off = ht->pair_mem;
         hrow.pair_n = ht->pair_mem + p->dw;
@@ -98,8 +102,25 @@ static void sep_band(job *j, int plane, int y0, int y1) {
     size_t src_row_bytes = (size_t)p->sw * (size_t)p->cn * pf_dtype_size(p->dtype);
     /* two-row calls: only the byte-permute kernel takes them */
     int pair_rows = kv == 2 && p->hk == PFK_H_U8_LIN16 && ht->blk != NULL && ht->blk_n > 0;
+    /* torch skips an axis whose size does not change; its pass would be
+     * exact (one weight 2^shift), so skipping only saves the work: the
+     * vertical pass reads source rows, or the horizontal one writes dst */
+    int h_id = p->h_skip, v_id = p->v_skip;
     for (int y = y0; y < y1; y++) {
         const int32_t *sy = p->v.idx + (size_t)y * (size_t)kv;
+        if (v_id) {
+            hrow.src = pfi_row_ptr(j->src, plane, y);
+            hrow.buf = pfi_row_ptr(j->dst, plane, y);
+            run_h(hs, hr, &hrow, W);
+            continue;
+        }
+        if (h_id) {
+            for (int k = 0; k < kv; k++) rows[k] = pfi_row_ptr(j->src, plane, sy[k]);
+            pfi_vrow vr_id = {.rows = rows, .dst = pfi_row_ptr(j->dst, plane, y), .icoef = p->v.icoef + (size_t)y * kv,
+                              .ksize = kv, .shift = p->v.shift};
+            run_v(vs, vr, &vr_id, W);
+            continue;
+        }
         if (y + 1 < y1) prefetch_new_rows(j, plane, sy + kv, kv, tag, src_row_bytes);
         if (pair_rows && sy[0] % 2 != sy[1] % 2 && tag[sy[0] % 2] != sy[0] && tag[sy[1] % 2] != sy[1]) {
             /* both rows new (a downscale that skips rows): one interleaved call */
@@ -132,7 +153,7 @@ static void sep_band(job *j, int plane, int y0, int y1) {
         size_t t = (size_t)y * (size_t)kv;
         pfi_vrow vrow = {.rows = rows, .dst = pfi_row_ptr(j->dst, plane, y), .icoef = p->v.icoef + t,
                          .acoef = p->v.acoef + t, .fcoef = p->v.fcoef + t, .ksize = kv,
-                         .vsplit = p->vsplit};
+                         .vsplit = p->vsplit, .shift = p->v.shift};
         run_v(vs, vr, &vrow, W);
     }
     free(cache);
@@ -186,11 +207,13 @@ static void band_task(void *ctx, int task, int worker) {
 }
 
 pf_status pfi_resize_image(pf_stream *s, const pfi_resize_kernels *K, const pf_image *src, const pf_image *dst,
-                           pf_interp interp, bool antialias) {
+                           pf_interp interp, pf_resize_flavor flavor, bool antialias, const pfi_rz_window *win) {
     int planar = src->layout == PF_CHW && src->channels > 1;
+    pfi_resize_canon(&flavor, &antialias);
     pfi_resize_key key = {.sw = src->width, .sh = src->height, .dw = dst->width, .dh = dst->height,
                           .cn = planar ? 1 : src->channels, .dtype = src->dtype, .interp = interp,
-                          .antialias = antialias, .K = K};
+                          .flavor = flavor, .antialias = antialias, .K = K};
+    if (win != NULL && win->rw > 0) key.win = *win;
     pfi_resize_prep *prep;
     int transient;
     pf_status st = pfi_resize_prep_get(&key, &prep, &transient);

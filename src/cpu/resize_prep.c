@@ -114,7 +114,7 @@ static pf_status build_htabs(const pfi_resize_plan *p, pfi_resize_prep *t, const
     int cn = p->cn, ks = p->h.ksize;
     size_t W = (size_t)p->dw * (size_t)cn;
     size_t es = pf_dtype_size(p->dtype);
-    int paired = p->hk == PFK_H_U8_I32 || p->hk == PFK_H_U8_LIN16;
+    int paired = p->hk == PFK_H_U8_I32 || p->hk == PFK_H_U8_LIN16 || p->hk == PFK_H_TV_U8;
     t->e_off = malloc(W * (size_t)ks * sizeof(int32_t));
     t->e_coef = malloc(W * (size_t)ks * sizeof(int32_t)); /* every coef type is 4 bytes */
     if (t->e_off == NULL || t->e_coef == NULL) return oom();
@@ -122,7 +122,16 @@ static pf_status build_htabs(const pfi_resize_plan *p, pfi_resize_prep *t, const
     size_t row_bytes = (size_t)p->sw * (size_t)cn * es;
     t->safe_end = (int32_t)W;
     int safe_open = 1;
-    for (size_t e = 0; e < W; e++) {
+    /* torchvision: elements its permute steps cover never read the
+     * element tables (the plan changes with every random crop, so not
+     * filling them is worth it) */
+    size_t e_start = 0;
+    if (p->hk == PFK_H_TV_U8) {
+        pf_status st = pfi_tv_prep_tables(p, t, K);
+        if (st != PF_OK) return st;
+        e_start = (size_t)t->tvb_n * 16 < W ? (size_t)t->tvb_n * 16 : W;
+    }
+    for (size_t e = e_start; e < W; e++) {
         size_t dx = e / (size_t)cn, c = e % (size_t)cn;
         const int32_t *idx = p->h.idx + dx * (size_t)ks;
         for (int k = 0; k < ks; k++) {
@@ -167,9 +176,14 @@ static int32_t nn_safe_end(const pfi_resize_plan *p) {
 pf_status pfi_resize_prep_build(pfi_resize_prep *r, const pfi_resize_key *k) {
     memset(r, 0, sizeof *r);
     r->key = *k;
-    pf_status st = pfi_resize_plan_build(&r->p, k->sw, k->sh, k->dw, k->dh, k->cn, k->dtype, k->interp,
-                                         k->antialias);
-    if (st != PF_OK) return st;
+    int win = k->win.rw > 0;
+    pf_status st = pfi_resize_plan_build(&r->p, k->sw, k->sh, win ? k->win.rw : k->dw, win ? k->win.rh : k->dh,
+                                         k->cn, k->dtype, k->interp, k->flavor, k->antialias);
+    if (st == PF_OK && win) st = pfi_resize_plan_window(&r->p, k->win.wx, k->win.wy, k->dw, k->dh);
+    if (st != PF_OK) {
+        pfi_resize_plan_free(&r->p);
+        return st;
+    }
     const pfi_resize_plan *p = &r->p;
     r->bytes = sizeof *r + (size_t)p->dw * 4 + (size_t)p->dh * 4 +
                (size_t)(p->h.n * p->h.ksize + p->v.n * p->v.ksize) * 14;
@@ -186,5 +200,8 @@ void pfi_resize_prep_free(pfi_resize_prep *r) {
     free(r->e_coef);
     free(r->pair_mem);
     free(r->blk);
+    free(r->tvb);
+    free(r->tvw);
+    free(r->tvb_first);
     memset(r, 0, sizeof *r);
 }

@@ -1,6 +1,6 @@
 /* Prepared resize: a plan plus the element / per-pixel / byte-permute row
  * tables the CPU kernels read, built once per (sizes, channels, dtype,
- * interp, antialias, kernel table) and reused through a small per-thread
+ * interp, flavour, antialias, kernel table) and reused through a small per-thread
  * cache (resize_cache.c). Everything in it is read-only once built, so
  * the pool workers of one call share it. */
 #ifndef PF_CPU_RESIZE_PREP_H
@@ -12,7 +12,9 @@ typedef struct pfi_resize_key {
     int32_t sw, sh, dw, dh, cn;
     pf_dtype dtype;
     pf_interp interp;
+    pf_resize_flavor flavor;       /* canonical (pfi_resize_canon) */
     bool antialias;
+    pfi_rz_window win;             /* rw == 0: none; else dw x dh is the window of rw x rh */
     const pfi_resize_kernels *K;   /* tables differ by what the kernels want */
 } pfi_resize_key;
 
@@ -27,6 +29,10 @@ typedef struct pfi_resize_prep {
     int32_t pair_max, pair_safe_end;
     pfi_hblock *blk;     /* 64-byte aligned, or NULL */
     int32_t blk_n, blk_win;
+    pfi_tvblk *tvb;      /* PFK_H_TV_U8 permute steps, 64-byte aligned, or NULL */
+    pfi_tvwin *tvw;      /* their windows (same index) */
+    int32_t *tvb_first;  /* blocks + 1 step indices, then blocks shared window bases */
+    int32_t tvb_n;
     /* NN u8 3/4 channels: first output pixel whose 4-byte load could leave the row */
     int32_t nn_safe_end;
     size_t bytes;        /* table memory, for the cache's budget */
@@ -34,6 +40,9 @@ typedef struct pfi_resize_prep {
 
 /* Builds plan and tables (PF_ERR_OUT_OF_MEMORY / PF_ERR_UNSUPPORTED). */
 pf_status pfi_resize_prep_build(pfi_resize_prep *r, const pfi_resize_key *k);
+/* The PFK_H_TV_U8 tables (resize_tv_prep.c): the 3/4-channel pixel-pair
+ * quads in pair_mem and, for tables that want them, the permute steps. */
+pf_status pfi_tv_prep_tables(const pfi_resize_plan *p, pfi_resize_prep *t, const pfi_resize_kernels *K);
 void pfi_resize_prep_free(pfi_resize_prep *r);
 
 /* The calling thread's cached preparation for k, building it on a miss.

@@ -25,6 +25,7 @@ static pf_resize_opts resize_opts(const pf_preprocess_plan *plan) {
     pf_resize_opts ro = pf_resize_opts_defaults();
     ro.interp = plan->d.interp;
     ro.antialias = plan->d.antialias;
+    ro.flavor = plan->d.flavor;
     return ro;
 }
 
@@ -43,6 +44,8 @@ size_t pfi_gpu_preprocess_sample_bytes(const pf_preprocess_plan *plan, const pf_
     crop.width = g.cw;
     crop.height = g.ch;
     pf_resize_opts ro = resize_opts(plan);
+    if (g.win.rw > 0) /* the window's tables; the scale is the full resize's */
+        return b + pfi_gpu_resize_job_bytes_win(&crop, g.rw, g.rh, g.win.rw, g.win.rh, &ro);
     return b + pfi_gpu_resize_job_bytes(&crop, g.rw, g.rh, &ro);
 }
 
@@ -98,7 +101,7 @@ static pf_status fill_sampler(pfi_arena *a, const pf_preprocess_plan *plan, cons
         return pfi_gpu_warp_job_fill(a, &roi, g->rw, g->rh, g->m, 0, &wo, &j->geo.warp);
     }
     pf_resize_opts ro = resize_opts(plan);
-    return pfi_gpu_resize_job_fill(a, &roi, g->rw, g->rh, &ro, &j->geo.resize);
+    return pfi_gpu_resize_job_fill(a, &roi, g->rw, g->rh, &ro, g->win.rw > 0 ? &g->win : NULL, &j->geo.resize);
 }
 
 /* Sample i's colour chain, as s decided it. */
@@ -147,7 +150,8 @@ static void fill_output(const pf_preprocess_plan *plan, const pf_tensor *dst, in
 
 int pfi_gpu_pp_yuv_on_the_fly(const pf_preprocess_plan *plan, const pf_aug_params *p) {
     pf_interp ip = plan->d.interp;
-    return !p->affine && !plan->d.antialias &&
+    /* only OpenCV's kinds (the two-tap LINEAR) are read on the fly */
+    return !p->affine && !plan->d.antialias && plan->d.flavor == PF_RESIZE_OPENCV &&
            (ip == PF_INTERP_NEAREST || ip == PF_INTERP_NEAREST_EXACT || ip == PF_INTERP_LINEAR);
 }
 

@@ -1,5 +1,5 @@
 /* GPU resize jobs (see resize_jobs.h). The tables are the CPU plan's
- * (pfi_resize_plan_build: OpenCV and Pillow semantics), copied into the
+ * (pfi_resize_plan_build: OpenCV, Pillow and torchvision semantics), copied into the
  * arena unchanged, so the device evaluates exactly the CPU's taps. */
 #include <math.h>
 #include <stdint.h>
@@ -34,14 +34,22 @@ static size_t taps_bound(int32_t in, int32_t out, pf_interp interp, bool antiali
 }
 
 size_t pfi_gpu_resize_job_bytes(const pf_image *src, int32_t dst_w, int32_t dst_h, const pf_resize_opts *opts) {
+    return pfi_gpu_resize_job_bytes_win(src, dst_w, dst_h, dst_w, dst_h, opts);
+}
+
+size_t pfi_gpu_resize_job_bytes_win(const pf_image *src, int32_t dst_w, int32_t dst_h, int32_t rw, int32_t rh,
+                                    const pf_resize_opts *opts) {
     pf_resize_opts o = opts ? *opts : pf_resize_opts_defaults();
-    if (src->width == dst_w && src->height == dst_h) return 0;
-    if (o.interp == PF_INTERP_NEAREST || o.interp == PF_INTERP_NEAREST_EXACT)
+    pfi_resize_canon(&o.flavor, &o.antialias);
+    int windowed = rw != dst_w || rh != dst_h;
+    if (src->width == dst_w && src->height == dst_h && !windowed) return 0;
+    if (o.interp == PF_INTERP_NEAREST || o.interp == PF_INTERP_NEAREST_EXACT || (windowed && src->width == rw &&
+                                                                                 src->height == rh))
         return pfi_arena_round((size_t)dst_w * 4) + pfi_arena_round((size_t)dst_h * 4);
     /* per axis: idx (4) + one of int16 / int32 / float weights, and the
      * u8 cubic vertical pass needs int16 and float: 4 takes at most */
-    size_t th = (size_t)dst_w * taps_bound(src->width, dst_w, o.interp, o.antialias);
-    size_t tv = (size_t)dst_h * taps_bound(src->height, dst_h, o.interp, o.antialias);
+    size_t th = (size_t)dst_w * taps_bound(src->width, rw, o.interp, o.antialias);
+    size_t tv = (size_t)dst_h * taps_bound(src->height, rh, o.interp, o.antialias);
     return pfi_arena_round(th * 4) + pfi_arena_round(th * 4) + pfi_arena_round(tv * 4) +
            pfi_arena_round(tv * 4) + pfi_arena_round(tv * 2);
 }
@@ -86,8 +94,9 @@ static void set_src(pfk_resize_job *job, const pf_image *src) {
 }
 
 pf_status pfi_gpu_resize_job_fill(pfi_arena *a, const pf_image *src, int32_t dst_w, int32_t dst_h,
-                                  const pf_resize_opts *opts, pfk_resize_job *job) {
+                                  const pf_resize_opts *opts, const pfi_rz_window *win, pfk_resize_job *job) {
     pf_resize_opts o = opts ? *opts : pf_resize_opts_defaults();
+    pfi_resize_canon(&o.flavor, &o.antialias);
     memset(job, 0, sizeof *job);
     set_src(job, src);
     job->sw = src->width;
@@ -99,9 +108,15 @@ pf_status pfi_gpu_resize_job_fill(pfi_arena *a, const pf_image *src, int32_t dst
     job->type = type_of(src->dtype);
 
     pfi_resize_plan p;
-    pf_status st = pfi_resize_plan_build(&p, src->width, src->height, dst_w, dst_h, job->cn, src->dtype,
-                                         o.interp, o.antialias);
-    if (st != PF_OK) return st;
+    int windowed = win != NULL && win->rw > 0;
+    pf_status st = pfi_resize_plan_build(&p, src->width, src->height, windowed ? win->rw : dst_w,
+                                         windowed ? win->rh : dst_h, job->cn, src->dtype, o.interp, o.flavor,
+                                         o.antialias);
+    if (st == PF_OK && windowed) st = pfi_resize_plan_window(&p, win->wx, win->wy, dst_w, dst_h);
+    if (st != PF_OK) {
+        pfi_resize_plan_free(&p);
+        return st;
+    }
     job->kind = (int32_t)p.kind;
     job->vsplit = p.vsplit;
     const void *d = NULL;
@@ -123,10 +138,13 @@ pf_status pfi_gpu_resize_job_fill(pfi_arena *a, const pf_image *src, int32_t dst
         job->vk = (int32_t)p.vk;
         job->kh = p.h.ksize;
         job->kv = p.v.ksize;
-        int h_i16 = p.hk == PFK_H_U8_I32 || p.hk == PFK_H_U8_LIN16;
+        job->h_shift = p.h.shift;
+        job->v_shift = p.v.shift;
+        int h_i16 = p.hk == PFK_H_U8_I32 || p.hk == PFK_H_U8_LIN16 || p.hk == PFK_H_TV_U8;
         st = put_axis(a, &p.h, h_i16, p.hk == PFK_H_AA_U8, p.hk == PFK_H_F32, &job->h_idx, &job->h_icoef,
                       &job->h_acoef, &job->h_fcoef);
-        int v_i16 = p.vk == PFK_V_U8_LINEAR || p.vk == PFK_V_U8_FIX22 || p.vk == PFK_V_U8_CUBIC;
+        int v_i16 = p.vk == PFK_V_U8_LINEAR || p.vk == PFK_V_U8_FIX22 || p.vk == PFK_V_U8_CUBIC ||
+                    p.vk == PFK_V_TV_U8;
         int v_f32 = p.vk == PFK_V_F32 || p.vk == PFK_V_U8_CUBIC;
         if (st == PF_OK)
             st = put_axis(a, &p.v, v_i16, p.vk == PFK_V_AA_U8, v_f32, &job->v_idx, &job->v_icoef, &job->v_acoef,
@@ -192,7 +210,7 @@ pf_status pfi_gpu_resize_build(pfi_arena *a, int count, const pf_image src[], co
             jobs[i] = jobs[same];
             set_src(&jobs[i], &src[i]);
         } else {
-            pf_status st = pfi_gpu_resize_job_fill(a, &src[i], dst[i].width, dst[i].height, opts, &jobs[i]);
+            pf_status st = pfi_gpu_resize_job_fill(a, &src[i], dst[i].width, dst[i].height, opts, NULL, &jobs[i]);
             if (st != PF_OK) return st;
         }
         pfi_gpu_resize_job_set_dst(&jobs[i], &dst[i]);

@@ -8,7 +8,8 @@
  * recomputing the horizontal taps of the ksize source rows inside one
  * output element, then applying the vertical step in the reference's
  * order, gives the CPU's bits. The tables (tap indices and weights) are
- * the CPU plan's own (src/ref/resize_tables.c, resize_aa_tables.c), copied
+ * the CPU plan's own (src/ref/resize_tables.c, resize_aa_tables.c,
+ * resize_tv_tables.c), copied
  * into the launch arena by src/cuda/resize_jobs.c.
  *
  * Valid C11 and CUDA C++: no compound literals, VLAs, restrict or
@@ -39,9 +40,10 @@ typedef struct pfk_resize_job {
     int32_t kh, kv;            /* taps per output along x / y (SEP) */
     int32_t vsplit;            /* elements [0, vsplit) of a row use the SIMD-lane formula */
     int32_t afx, afy;          /* AREA_FAST integer factors */
+    int32_t h_shift, v_shift;  /* precision of the torchvision int16 weights (TV kinds) */
     const int32_t *nn_x, *nn_y;              /* NN: source column / row per output */
     const int32_t *h_idx, *v_idx;            /* SEP: dw * kh, dh * kv source pixels / rows */
-    const int16_t *h_icoef, *v_icoef;        /* OpenCV 11-bit weights (u8 kinds) */
+    const int16_t *h_icoef, *v_icoef;        /* OpenCV 11-bit / torch int16 weights (u8 kinds) */
     const int32_t *h_acoef, *v_acoef;        /* Pillow 22-bit weights (antialias u8) */
     const float *h_fcoef, *v_fcoef;          /* float weights (float kinds, u8 cubic lanes) */
 } pfk_resize_job;
@@ -124,6 +126,16 @@ PF_HD uint8_t pfk_rz_h_aa(const pfk_resize_job *j, const uint8_t *row, int32_t e
     return pfk_aa_clip8(ss);
 }
 
+/* PFK_H_TV_U8: torch's int16 pass with the axis precision, clamped to u8. */
+PF_HD uint8_t pfk_rz_h_tv(const pfk_resize_job *j, const uint8_t *row, int32_t e) {
+    int32_t dx = e / j->cn, c = e - dx * j->cn;
+    const int32_t *ix = j->h_idx + (ptrdiff_t)dx * j->kh;
+    const int16_t *w = j->h_icoef + (ptrdiff_t)dx * j->kh;
+    int32_t acc = 1 << (j->h_shift - 1);
+    for (int32_t k = 0; k < j->kh; k++) acc += row[ix[k] * j->cn + c] * w[k];
+    return pfk_tv_u8(acc, j->h_shift);
+}
+
 /* -------------------------------------------------- element results */
 /* Element e (= dx * cn + c) of output row y of plane `plane`: the u8
  * result of the integer kinds, the float sum of the float kinds (the
@@ -145,6 +157,12 @@ PF_HD uint8_t pfk_rz_sep_u8(const pfk_resize_job *j, int32_t plane, int32_t y, i
     case PFK_V_U8_LINEAR: {
         int32_t dx = e / j->cn;
         return pfk_rz_linear_u8(j, plane, dx, y, e - dx * j->cn);
+    }
+    case PFK_V_TV_U8: {
+        int32_t acc = 1 << (j->v_shift - 1);
+        for (int32_t k = 0; k < j->kv; k++)
+            acc += pfk_rz_h_tv(j, pfk_rz_src_row(j, plane, sy[k]), e) * j->v_icoef[t + k];
+        return pfk_tv_u8(acc, j->v_shift);
     }
     case PFK_V_AA_U8: {
         int32_t ss = 1 << (PFK_AA_BITS - 1);
@@ -342,6 +360,22 @@ PF_HD void pfk_resize_u8_pixel(const pfk_resize_job *j, int32_t x, int32_t y, ui
         return;
     }
     const int16_t *w = j->h_icoef + (ptrdiff_t)x * j->kh;
+    if (j->vk == PFK_V_TV_U8) {
+        int32_t hh = 1 << (j->h_shift - 1), vh = 1 << (j->v_shift - 1);
+        int32_t vs[4] = {vh, vh, vh, vh};
+        for (int32_t k = 0; k < j->kv; k++) {
+            const uint8_t *row = pfk_rz_src_row(j, 0, sy[k]);
+            int32_t hs[4] = {hh, hh, hh, hh};
+            for (int32_t q = 0; q < j->kh; q++) {
+                const uint8_t *p = row + ix[q] * cn;
+                for (int32_t c = 0; c < cn; c++) hs[c] += p[c] * w[q];
+            }
+            int32_t bv = j->v_icoef[t + k];
+            for (int32_t c = 0; c < cn; c++) vs[c] += pfk_tv_u8(hs[c], j->h_shift) * bv;
+        }
+        for (int32_t c = 0; c < cn; c++) out[c] = pfk_tv_u8(vs[c], j->v_shift);
+        return;
+    }
     int32_t cub = j->vk == PFK_V_U8_CUBIC; /* kv == 4 */
     int32_t vs[4] = {0, 0, 0, 0}, h4[4][4];
     for (int32_t k = 0; k < j->kv; k++) {

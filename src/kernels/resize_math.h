@@ -21,7 +21,9 @@ typedef enum pfk_h_kind {
     PFK_H_U8_LIN16, /* u8 LINEAR: as PFK_H_U8_I32 with 2 taps, stored as int16 sum >> 4
                        (the pre-shift of OpenCV's u8 linear vertical step; < 2^15) */
     PFK_H_F32,      /* u8/u16/f32 src, float coefs, float sums left-to-right */
-    PFK_H_AA_U8     /* u8 src, int32 22-bit coefs, Pillow clip8 to a u8 buffer */
+    PFK_H_AA_U8,    /* u8 src, int32 22-bit coefs, Pillow clip8 to a u8 buffer */
+    PFK_H_TV_U8     /* u8 src, torch's int16 coefs (pairs as PFK_H_U8_I32), rounded with the
+                       axis precision and clamped to a u8 buffer (torchvision flavour) */
 } pfk_h_kind;
 
 /* Vertical pass arithmetic (ksize buffer rows -> destination row). */
@@ -31,7 +33,8 @@ typedef enum pfk_v_kind {
     PFK_V_U8_CUBIC,    /* float on [0, split), FIX22 on [split, width) */
     PFK_V_F32,         /* float sums; left-to-right on [split, width), nested
                           (innermost last tap first) on [0, split) */
-    PFK_V_AA_U8        /* u8 rows, 22-bit coefs, Pillow clip8 */
+    PFK_V_AA_U8,       /* u8 rows, 22-bit coefs, Pillow clip8 */
+    PFK_V_TV_U8        /* u8 rows, torch's int16 coefs (icoef), the axis precision (torchvision) */
 } pfk_v_kind;
 
 /* Element types of the float passes (the CPU tables' h_f32 / v_f32 index). */
@@ -92,6 +95,12 @@ PF_HD uint8_t pfk_aa_clip8(int32_t ss) {
     if (ss >= (255 << PFK_AA_BITS)) return 255;
     if (ss <= 0) return 0;
     return (uint8_t)(ss >> PFK_AA_BITS);
+}
+
+/* torch's u8 interpolate step: the accumulator already holds the rounding
+ * half 2^(shift-1) and the int16-weighted sum; arithmetic shift, clamp. */
+PF_HD uint8_t pfk_tv_u8(int32_t acc, int32_t shift) {
+    return pfk_sat_u8_i(acc >> shift);
 }
 
 #endif

@@ -10,6 +10,7 @@ pf_resize_opts pf_resize_opts_defaults(void) {
     pf_resize_opts o;
     o.interp = PF_INTERP_LINEAR;
     o.antialias = false;
+    o.flavor = PF_RESIZE_OPENCV;
     return o;
 }
 
@@ -40,6 +41,19 @@ pf_status pf_resize(pf_stream *stream, int count, const pf_image src[], pf_image
                         OP ": opts->interp is %d; use NEAREST(0), LINEAR(1), CUBIC(2), AREA(3), "
                            "LANCZOS4(4) or NEAREST_EXACT(6)",
                         (int)o.interp);
+    if (o.flavor != PF_RESIZE_OPENCV && o.flavor != PF_RESIZE_PILLOW && o.flavor != PF_RESIZE_TORCHVISION)
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT,
+                        OP ": opts->flavor is %d; use PF_RESIZE_OPENCV(0), PF_RESIZE_PILLOW(1) or "
+                           "PF_RESIZE_TORCHVISION(2)",
+                        (int)o.flavor);
+    if (o.flavor == PF_RESIZE_TORCHVISION && o.interp == PF_INTERP_AREA)
+        return pfi_fail(PF_ERR_UNSUPPORTED,
+                        OP ": opts->interp AREA with PF_RESIZE_TORCHVISION: torchvision's F.resize has no "
+                           "area mode (use PF_RESIZE_OPENCV)");
+    if (o.flavor == PF_RESIZE_TORCHVISION && o.interp == PF_INTERP_LANCZOS4 && !o.antialias)
+        return pfi_fail(PF_ERR_UNSUPPORTED,
+                        OP ": opts->interp LANCZOS4 with PF_RESIZE_TORCHVISION needs opts->antialias "
+                           "(torchvision's LANCZOS requires antialias=True)");
     const pfi_backend *be;
     pf_stream *s;
     if ((st = pfi_route_images(OP, stream, count, src, dst, &be, &s)) != PF_OK) return st;

@@ -29,6 +29,7 @@ typedef struct pfi_hrow {
     int32_t width;         /* elements per row = stride between tap planes */
     int32_t cn;            /* channels per pixel */
     int32_t safe_end;
+    int32_t shift;         /* torchvision u8 kinds: fraction bits of the weights */
     /* Optional per-pixel tap-pair tables for PFK_H_AA_U8 with 3/4 channels
      * (NULL when absent). Pixel dx reads its taps as pairs from byte
      * pair_off[dx] on; pair j's weights are split into hi = w >> 11 and
@@ -40,7 +41,14 @@ typedef struct pfi_hrow {
      * fields hold one pair per pixel: pair_coef is [dx][4] x (a0 | a1 << 16),
      * so two consecutive pixels' weights are one 32-byte load, and
      * pair_safe_end is the first pixel whose taps are not adjacent or whose
-     * 8-byte load could leave the row. */
+     * 8-byte load could leave the row.
+     * For PFK_H_TV_U8 with 3/4 channels: pixels are taken in pairs (2m,
+     * 2m+1); pair_off[dx] is the byte offset of pixel dx's first tap,
+     * pair_n[dx] the number of 4-tap quads of its pair (the larger of the
+     * two), pair_coef [m][pair_max][16] = pixel 2m's (w0 | w1 << 16) x4,
+     * pixel 2m+1's x4, then the same for (w2, w3) (zero past a pixel's
+     * taps), and pair_safe_end the first pixel (even) whose pair's 16-byte
+     * quad loads could leave the row. */
     const int32_t *pair_off;   /* byte offset of the first tap of each pixel */
     const int32_t *pair_n;     /* number of tap pairs per pixel */
     const int32_t *pair_coef;  /* AA: [dx][pair_max][8]; LINEAR: [dx][4] */
@@ -58,7 +66,44 @@ typedef struct pfi_hrow {
      * reused. NULL otherwise. */
     const void *src2;
     void *buf2;
+    /* Optional permute steps for PFK_H_TV_U8 (NULL when absent; built only
+     * for kernel tables that set want_tvblocks): block b covers elements
+     * [16b, 16b + 16) (the row's last block may be partial: the kernel
+     * stores only the row) with steps tvb[tvb_first[b] .. tvb_first[b + 1]);
+     * tvb_n leading blocks are valid. */
+    const struct pfi_tvblk *tvb;
+    const struct pfi_tvwin *tvw; /* the windows of each step (blocks without a shared one) */
+    const int32_t *tvb_first;
+    const int32_t *tvb_base;   /* per block: the first of the windows inside the row
+                                  every step of the block uses, or -1 (each step has
+                                  its own); then per block its size: 0 = 64 bytes,
+                                  1 = 128, 2 = 256 (two 128-byte windows) */
+    int32_t tvb_n;
 } pfi_hrow;
+
+/* One step of a PFK_H_TV_U8 block: one tap pair (2j, 2j+1) of 16
+ * consecutive elements. Bytes 4i and 4i+2 of idx are the offsets of
+ * element i's two taps inside a source window (odd bytes stay zero after
+ * the permute, so the permuted vector is the u16 pairs a pmaddwd with the
+ * pair weights coef needs). When the block has one shared window, idx is
+ * relative to it; else to the step's own windows (pfi_tvwin). Only idx
+ * and coef are read per step in the common case: 128 bytes. */
+typedef struct pfi_tvblk {
+    uint8_t idx[64];
+    int32_t coef[16];
+} pfi_tvblk;
+
+/* A step's own windows: one or two 128-byte windows (two 64-byte halves at
+ * row byte offset base[w], loaded with lmask[w]: the bytes inside the
+ * row); pmask[w] has the bits of the permuted bytes that come from window
+ * w. inrow is set when every window lies inside the row (plain loads). */
+typedef struct pfi_tvwin {
+    uint64_t pmask[2];
+    uint64_t lmask[2][2];
+    int32_t base[2];
+    int32_t nwin;
+    int32_t inrow;
+} pfi_tvwin;
 
 /* One 16-element block of the LINEAR u8 horizontal pass as byte permutes:
  * up to PFI_HBLOCK_WIN 64-byte source windows (row byte offsets `base`,
@@ -84,6 +129,7 @@ typedef struct pfi_vrow {
     const float *fcoef;
     int32_t ksize;
     int32_t vsplit;           /* see pfk_v_kind */
+    int32_t shift;            /* torchvision u8 kinds: fraction bits of icoef */
 } pfi_vrow;
 
 /* Nearest, u8 3/4 channels: dst pixel x = src pixel nn_x[x]. Pixels from
@@ -110,17 +156,35 @@ typedef struct pfi_resize_kernels {
     pfi_h_fn h_u8_lin16;                /* PFK_H_U8_LIN16 */
     pfi_h_fn h_f32[PFK_RZ_T_COUNT];        /* PFK_H_F32 by source type */
     pfi_h_fn h_aa_u8;                   /* PFK_H_AA_U8 */
+    pfi_h_fn h_tv_u8;                   /* PFK_H_TV_U8 */
     pfi_v_fn v_u8_linear;
     pfi_v_fn v_u8_fix22;
     pfi_v_fn v_u8_cubic;
     pfi_v_fn v_f32[PFK_RZ_T_COUNT];        /* PFK_V_F32 by destination type */
     pfi_v_fn v_aa_u8;
+    pfi_v_fn v_tv_u8;
     pfi_area2_fn area2_u8;              /* u8 2x2 area-fast cells, 1/3/4 channels */
     pfi_nn_fn nn_u8;                    /* u8 nearest, 3/4 channels */
     int want_hblocks;                   /* h_u8_lin16 reads pfi_hrow.blk and src2/buf2: the
                                            executor builds blocks (and passes two rows)
                                            only for tables that set this */
+    int want_tvblocks;                  /* h_tv_u8 reads pfi_hrow.tvb: built only for these */
 } pfi_resize_kernels;
+
+/* The int32 sum of element e of a u8 horizontal pass with int16 weight
+ * pairs (PFK_H_U8_I32's and PFK_H_TV_U8's tables): exact in any order. */
+static inline int32_t pfi_rz_u8_pair_sum(const pfi_hrow *r, int e) {
+    const uint8_t *s = r->src;
+    const int32_t *cw = r->e_coef;
+    size_t W = (size_t)r->width;
+    int32_t sum = 0;
+    for (int j = 0; j < r->ksize / 2; j++) {
+        int32_t c = cw[(size_t)j * W + (size_t)e];
+        int16_t a0 = (int16_t)(c & 0xffff), a1 = (int16_t)((uint32_t)c >> 16);
+        sum += s[r->e_off[(size_t)(2 * j) * W + (size_t)e]] * a0 + s[r->e_off[(size_t)(2 * j + 1) * W + (size_t)e]] * a1;
+    }
+    return sum;
+}
 
 /* Scalar reference kernels (the specification). */
 extern const pfi_resize_kernels pfi_resize_kernels_ref;

@@ -4,26 +4,14 @@
 
 #include "kernels/resize_math.h"
 #include "ref/resize_rows.h"
+#include "ref/resize_tv.h"
 
 /* --------------------------------------------------------- horizontal */
 
 /* int32 sums of u8 x int16 weights; weights packed in pairs (see header). */
 int pfi_rz_h_u8_i32_ref(const pfi_hrow *r, int x0, int x1) {
-    const uint8_t *s = r->src;
     int32_t *d = r->buf;
-    const int32_t *cw = r->e_coef;
-    size_t W = (size_t)r->width;
-    int k2 = r->ksize / 2;
-    for (int e = x0; e < x1; e++) {
-        int32_t sum = 0;
-        for (int j = 0; j < k2; j++) {
-            int32_t c = cw[(size_t)j * W + (size_t)e];
-            int16_t a0 = (int16_t)(c & 0xffff), a1 = (int16_t)((uint32_t)c >> 16);
-            sum += s[r->e_off[(size_t)(2 * j) * W + (size_t)e]] * a0 +
-                   s[r->e_off[(size_t)(2 * j + 1) * W + (size_t)e]] * a1;
-        }
-        d[e] = sum;
-    }
+    for (int e = x0; e < x1; e++) d[e] = pfi_rz_u8_pair_sum(r, e);
     return x1;
 }
 
@@ -43,7 +31,7 @@ int pfi_rz_h_u8_lin16_ref(const pfi_hrow *r, int x0, int x1) {
 }
 
 /* float sums, taps left to right: ((s0*c0 + s1*c1) + s2*c2) + ... */
-#define PFI_H_F32_REF(NAME, T)                                                  \
+#define PFK_H_F32_REF(NAME, T)                                                  \
     int NAME(const pfi_hrow *r, int x0, int x1) {                               \
         const T *s = r->src;                                                    \
         float *d = r->buf;                                                      \
@@ -58,9 +46,9 @@ int pfi_rz_h_u8_lin16_ref(const pfi_hrow *r, int x0, int x1) {
         }                                                                       \
         return x1;                                                              \
     }
-PFI_H_F32_REF(pfi_rz_h_f32_u8_ref, uint8_t)
-PFI_H_F32_REF(pfi_rz_h_f32_u16_ref, uint16_t)
-PFI_H_F32_REF(pfi_rz_h_f32_f32_ref, float)
+PFK_H_F32_REF(pfi_rz_h_f32_u8_ref, uint8_t)
+PFK_H_F32_REF(pfi_rz_h_f32_u16_ref, uint16_t)
+PFK_H_F32_REF(pfi_rz_h_f32_f32_ref, float)
 
 /* Pillow 8-bit horizontal pass: 22-bit weights, rounding half preloaded. */
 int pfi_rz_h_aa_u8_ref(const pfi_hrow *r, int x0, int x1) {
@@ -156,11 +144,13 @@ const pfi_resize_kernels pfi_resize_kernels_ref = {
     .h_u8_lin16 = pfi_rz_h_u8_lin16_ref,
     .h_f32 = {pfi_rz_h_f32_u8_ref, pfi_rz_h_f32_u16_ref, pfi_rz_h_f32_f32_ref},
     .h_aa_u8 = pfi_rz_h_aa_u8_ref,
+    .h_tv_u8 = pfi_rz_h_tv_u8_ref,
     .v_u8_linear = pfi_rz_v_u8_linear_ref,
     .v_u8_fix22 = pfi_rz_v_u8_fix22_ref,
     .v_u8_cubic = pfi_rz_v_u8_cubic_ref,
     .v_f32 = {pfi_rz_v_f32_u8_ref, pfi_rz_v_f32_u16_ref, pfi_rz_v_f32_f32_ref},
     .v_aa_u8 = pfi_rz_v_aa_u8_ref,
+    .v_tv_u8 = pfi_rz_v_tv_u8_ref,
     .area2_u8 = pfi_rz_area2_u8_ref,
     .nn_u8 = pfi_rz_nn_u8_ref,
 };

@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "kernels/resize_math.h"
 #include "ref/resize_plan.h"
+#include "ref/resize_tv.h"
 
 #define PFI_PI 3.1415926535897932384626433832795
 
@@ -143,7 +144,7 @@ static pf_status area_axis(pfi_axis *a, void **mem, int32_t in, int32_t out, dou
 }
 
 size_t pfi_resize_buf_row_bytes(const pfi_resize_plan *p) {
-    size_t es = p->hk == PFK_H_AA_U8 ? 1 : p->hk == PFK_H_U8_LIN16 ? 2 : 4;
+    size_t es = p->hk == PFK_H_AA_U8 || p->hk == PFK_H_TV_U8 ? 1 : p->hk == PFK_H_U8_LIN16 ? 2 : 4;
     return (size_t)p->dw * (size_t)p->cn * es;
 }
 
@@ -186,13 +187,92 @@ static pf_status nn_tables(pfi_resize_plan *p, pf_interp interp) {
     return PF_OK;
 }
 
+/* torch / torchvision semantics (resize_tv_tables.c): u8 through the
+ * int16 fixed-point kinds, u16 and f32 through the float kinds (torch
+ * resizes those as float32; torchvision rounds integer results half to
+ * even, as the u16 store does). */
+static pf_status tv_plan(pfi_resize_plan *p, pf_interp interp, bool antialias) {
+    if (interp == PF_INTERP_NEAREST || interp == PF_INTERP_NEAREST_EXACT) {
+        p->kind = PFK_RZ_NN;
+        p->nn_x = malloc(sizeof(int32_t) * ((size_t)p->dw + (size_t)p->dh));
+        if (p->nn_x == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_resize: out of memory for tables");
+        p->nn_y = p->nn_x + p->dw;
+        pfi_tv_nn_build(p->nn_x, p->sw, p->dw, interp == PF_INTERP_NEAREST_EXACT);
+        pfi_tv_nn_build(p->nn_y, p->sh, p->dh, interp == PF_INTERP_NEAREST_EXACT);
+        return PF_OK;
+    }
+    if (interp == PF_INTERP_AREA)
+        return pfi_fail(PF_ERR_UNSUPPORTED, "pf_resize: opts->interp AREA has no torchvision F.resize "
+                                            "equivalent; use the OpenCV flavour");
+    bool fixed = p->dtype == PF_U8;
+    void *hm = NULL, *vm = NULL;
+    p->kind = PFK_RZ_SEP;
+    p->hk = fixed ? PFK_H_TV_U8 : PFK_H_F32;
+    p->vk = fixed ? PFK_V_TV_U8 : PFK_V_F32;
+    pf_status st = pfi_tv_axis_build(&p->h, p->sw, p->dw, interp, antialias, fixed, &hm);
+    if (st == PF_OK) st = pfi_tv_axis_build(&p->v, p->sh, p->dh, interp, antialias, fixed, &vm);
+    if (st != PF_OK) { free(hm); free(vm); memset(p, 0, sizeof *p); }
+    p->h_skip = fixed && p->sw == p->dw;
+    p->v_skip = fixed && p->sh == p->dh;
+    return st;
+}
+
+static void slice_axis(pfi_axis *a, int32_t o, int32_t n) {
+    size_t k = (size_t)a->ksize, from = (size_t)o * k, taps = (size_t)n * k;
+    memmove(a->idx, a->idx + from, taps * sizeof *a->idx);
+    memmove(a->acoef, a->acoef + from, taps * sizeof *a->acoef);
+    memmove(a->fcoef, a->fcoef + from, taps * sizeof *a->fcoef);
+    memmove(a->icoef, a->icoef + from, taps * sizeof *a->icoef);
+    memmove(a->count, a->count + o, (size_t)n * sizeof *a->count);
+    a->n = n;
+}
+
+pf_status pfi_resize_plan_window(pfi_resize_plan *p, int32_t wx, int32_t wy, int32_t ww, int32_t wh) {
+    if (wx == 0 && wy == 0 && ww == p->dw && wh == p->dh) return PF_OK;
+    if (wx < 0 || wy < 0 || ww < 1 || wh < 1 || wx > p->dw - ww || wy > p->dh - wh)
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_resize: window %dx%d at (%d, %d) is not inside the %dx%d image",
+                        ww, wh, wx, wy, p->dw, p->dh);
+    switch (p->kind) {
+    case PFK_RZ_COPY: /* the window of the source itself */
+        p->nn_x = malloc(sizeof(int32_t) * ((size_t)ww + (size_t)wh));
+        if (p->nn_x == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_resize: out of memory for tables");
+        p->nn_y = p->nn_x + ww;
+        for (int32_t x = 0; x < ww; x++) p->nn_x[x] = x + wx;
+        for (int32_t y = 0; y < wh; y++) p->nn_y[y] = y + wy;
+        p->kind = PFK_RZ_NN;
+        break;
+    case PFK_RZ_NN:
+        memmove(p->nn_x, p->nn_x + wx, (size_t)ww * sizeof *p->nn_x);
+        memmove(p->nn_y, p->nn_y + wy, (size_t)wh * sizeof *p->nn_y);
+        break;
+    case PFK_RZ_SEP:
+        if (p->vsplit != 0) goto unsupported;
+        slice_axis(&p->h, wx, ww);
+        slice_axis(&p->v, wy, wh);
+        p->h_skip = p->h_skip && wx == 0 && ww == p->dw;
+        p->v_skip = p->v_skip && wy == 0 && wh == p->dh;
+        break;
+    default:
+        goto unsupported;
+    }
+    p->dw = ww;
+    p->dh = wh;
+    return PF_OK;
+unsupported:
+    return pfi_fail(PF_ERR_UNSUPPORTED, "pf_resize: a resize-then-crop window needs a plan whose outputs do not "
+                                        "depend on their position in the row (the torchvision flavour's)");
+}
+
 pf_status pfi_resize_plan_build(pfi_resize_plan *p, int32_t sw, int32_t sh, int32_t dw, int32_t dh,
-                                int32_t cn, pf_dtype dtype, pf_interp interp, bool antialias) {
+                                int32_t cn, pf_dtype dtype, pf_interp interp, pf_resize_flavor flavor,
+                                bool antialias) {
     memset(p, 0, sizeof *p);
     p->dtype = dtype;
     p->cn = cn;
     p->sw = sw; p->sh = sh; p->dw = dw; p->dh = dh;
+    pfi_resize_canon(&flavor, &antialias);
     if (sw == dw && sh == dh) { p->kind = PFK_RZ_COPY; return PF_OK; }
+    if (flavor == PF_RESIZE_TORCHVISION) return tv_plan(p, interp, antialias);
     if (interp == PF_INTERP_NEAREST || interp == PF_INTERP_NEAREST_EXACT) return nn_tables(p, interp);
 
     void *hm = NULL, *vm = NULL;

@@ -65,7 +65,7 @@ static void run_case(pf_device *gpu, pf_stream *s, int ci) {
     int aa = pft_range(&rng, 0, 2) == 0, cn = pft_range(&rng, 1, 4);
     pf_layout lay = pft_range(&rng, 0, 2) == 0 ? PF_CHW : PF_HWC;
     int count = pft_range(&rng, 1, MAXB);
-    pf_resize_opts o = {ip, aa != 0};
+    pf_resize_opts o = {ip, aa != 0, PF_RESIZE_OPENCV};
     size_t es = pf_dtype_size(dt);
     pair sp[MAXB], dp[MAXB];
     pf_image hs[MAXB], hd[MAXB], ds[MAXB], dd[MAXB];

@@ -71,9 +71,9 @@ class PfImage(ctypes.Structure):
 
 
 class PfResizeOpts(ctypes.Structure):
-    """struct pf_resize_opts from include/pixflow/ops.h."""
+    """struct pf_resize_opts from include/pixflow/ops.h (flavor 0 = OpenCV; antialias = Pillow)."""
 
-    _fields_ = [("interp", ctypes.c_int), ("antialias", ctypes.c_bool)]
+    _fields_ = [("interp", ctypes.c_int), ("antialias", ctypes.c_bool), ("flavor", ctypes.c_int)]
 
 
 class Lib:

@@ -18,7 +18,7 @@ static int g_nlev;
 
 /* One case: the scalar reference vs every SIMD level on a guarded source. */
 static int run_case(uint64_t *rng, pf_dtype dt, pf_interp ip, int aa, int cn, int sw, int sh, int dw, int dh,
-                    int negative) {
+                    int negative, pf_resize_flavor fl) {
     size_t es = pf_dtype_size(dt);
     size_t row = (size_t)sw * cn * es;
     int misalign = dt == PF_U8 ? 1 : 4;
@@ -39,7 +39,7 @@ static int run_case(uint64_t *rng, pf_dtype dt, pf_interp ip, int aa, int cn, in
     char *ref = malloc(dn), *out = malloc(dn + 1);
     pf_image dref = pf_image_hwc(ref, dw, dh, cn, dt, 0);
     pf_image dout = pf_image_hwc(dt == PF_U8 ? out + 1 : out, dw, dh, cn, dt, 0);
-    pf_resize_opts o = {ip, aa != 0};
+    pf_resize_opts o = {ip, aa != 0, fl};
     pf_cpu_set_cap(PF_ISA_SCALAR);
     CHECK_STATUS(pf_resize(NULL, 1, &src, &dref, &o), PF_OK);
     for (int l = 0; l < g_nlev; l++) {
@@ -49,8 +49,8 @@ static int run_case(uint64_t *rng, pf_dtype dt, pf_interp ip, int aa, int cn, in
         CHECK_STATUS(pf_resize(NULL, 1, &src, &dout, &o), PF_OK);
         int same = memcmp(ref, dout.data, dn) == 0;
         if (!same)
-            fprintf(stderr, "mismatch at %s: %s cn=%d %dx%d->%dx%d interp=%d aa=%d neg=%d\n",
-                    pf_isa_name(g_levels[l]), pf_dtype_name(dt), cn, sw, sh, dw, dh, (int)ip, aa, negative);
+            fprintf(stderr, "mismatch at %s: %s cn=%d %dx%d->%dx%d interp=%d aa=%d flavor=%d neg=%d\n",
+                    pf_isa_name(g_levels[l]), pf_dtype_name(dt), cn, sw, sh, dw, dh, (int)ip, aa, (int)fl, negative);
         CHECK(same);
     }
     free(ref);
@@ -86,7 +86,12 @@ int main(void) {
         case 2: dw = (sw + 1) / 2; dh = (sh + 1) / 2; break;            /* ~2x down */
         default: dw = sw / 5 + 1; dh = sh / 3 + 1; break;               /* strong down */
         }
-        cases += run_case(&rng, dt, ip, aa, cn, sw, sh, dw, dh, iter % 3 == 0);
+        cases += run_case(&rng, dt, ip, aa, cn, sw, sh, dw, dh, iter % 3 == 0, PF_RESIZE_OPENCV);
+        /* the torchvision flavour on the same shape (no AREA there; its
+         * LANCZOS needs antialias) */
+        pf_interp tip = ip == PF_INTERP_AREA ? PF_INTERP_CUBIC : ip;
+        int taa = tip == PF_INTERP_LANCZOS4 ? 1 : (int)(iter / 2 % 2);
+        cases += run_case(&rng, dt, tip, taa, cn, sw, sh, dw, dh, iter % 3 == 1, PF_RESIZE_TORCHVISION);
     }
     /* u8 shapes of the specialised kernels, every channel count:
      * LINEAR at scales that need 1, 2, 3, 4 and more than 4 permute windows
@@ -98,14 +103,22 @@ int main(void) {
     for (int c = 1; c <= 4; c++) {
         for (size_t k = 0; k < sizeof k_scale_w / sizeof k_scale_w[0]; k++)
             cases += run_case(&rng, PF_U8, PF_INTERP_LINEAR, 0, c, k_scale_w[k][0], 9, k_scale_w[k][1], 7,
-                              (int)k % 2);
+                              (int)k % 2, PF_RESIZE_OPENCV);
+        /* torchvision u8: the permute steps need one or two 128-byte
+         * windows per tap pair up to strong downscales, then stop; pixel
+         * pairs for 3/4 channels; both axes, antialias or not */
+        for (size_t k = 0; k < sizeof k_scale_w / sizeof k_scale_w[0]; k++)
+            for (int m = 0; m < 4; m++)
+                cases += run_case(&rng, PF_U8, m / 2 ? PF_INTERP_CUBIC : PF_INTERP_LINEAR, m % 2, c,
+                                  k_scale_w[k][0], 9 + (int)k, k_scale_w[k][1], 7 + 3 * (m % 2), (int)k % 2,
+                                  PF_RESIZE_TORCHVISION);
         for (int w = 62; w <= 70; w += 1)
             cases += run_case(&rng, PF_U8, w % 2 ? PF_INTERP_AREA : PF_INTERP_LINEAR, 0, c, 2 * w + (w % 3 == 0),
-                              6 + (w % 3 == 1), w, 3, w % 2);
-        cases += run_case(&rng, PF_U8, PF_INTERP_AREA, 0, c, 640, 8, 320, 4, 0);
+                              6 + (w % 3 == 1), w, 3, w % 2, PF_RESIZE_OPENCV);
+        cases += run_case(&rng, PF_U8, PF_INTERP_AREA, 0, c, 640, 8, 320, 4, 0, PF_RESIZE_OPENCV);
         for (size_t k = 0; k < sizeof k_scale_w / sizeof k_scale_w[0]; k++)
             cases += run_case(&rng, PF_U8, k % 2 ? PF_INTERP_NEAREST : PF_INTERP_NEAREST_EXACT, 0, c,
-                              k_scale_w[k][0], 5, k_scale_w[k][1], 4, (int)k % 2);
+                              k_scale_w[k][0], 5, k_scale_w[k][1], 4, (int)k % 2, PF_RESIZE_OPENCV);
     }
     pf_cpu_set_cap(PF_ISA_NEON); /* uncapped */
     printf("test_simd_resize: %d cases x %d SIMD levels compared with scalar\n", cases, nlev);

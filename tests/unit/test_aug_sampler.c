@@ -217,6 +217,25 @@ static void test_eval_crop(void) {
     p.center_crop_w = p.center_crop_h = 0;
     CHECK_STATUS(pf_aug_sample(&p, 0, 0, 0, 1, w, h, o), PF_OK);
     CHECK(o[0].crop_x == 0 && o[0].crop_y == 0 && o[0].crop_w == 300 && o[0].crop_h == 200);
+    CHECK(o[0].resize_w == 0 && o[0].resize_h == 0);
+
+    /* the torchvision flavour: resize-then-crop, the whole image resized by
+     * torchvision's rule and the window at CenterCrop's anchor (the same
+     * numbers as above, before the mapping back) */
+    p.flavor = PF_RESIZE_TORCHVISION;
+    p.center_crop_w = p.center_crop_h = 224;
+    w[0] = 500, h[0] = 375;
+    CHECK_STATUS(pf_aug_sample(&p, 0, 0, 0, 4, w, h, o), PF_OK);
+    CHECK(o[0].crop_x == 0 && o[0].crop_y == 0 && o[0].crop_w == 500 && o[0].crop_h == 375);
+    CHECK(o[0].resize_w == 341 && o[0].resize_h == 256 && o[0].window_x == 58 && o[0].window_y == 16);
+    CHECK(o[1].resize_w == 256 && o[1].resize_h == 341 && o[1].window_x == 16 && o[1].window_y == 58);
+    CHECK(o[2].resize_w == 256 && o[2].resize_h == 256 && o[2].window_x == 16 && o[2].window_y == 16);
+    CHECK(o[3].resize_w == 25600 && o[3].resize_h == 256 && o[3].window_x == 12688 && o[3].window_y == 16);
+    /* a centre crop larger than the resized image keeps the source rect */
+    p.resize_shorter = 0;
+    w[0] = 300, h[0] = 200;
+    CHECK_STATUS(pf_aug_sample(&p, 0, 0, 0, 1, w, h, o), PF_OK);
+    CHECK(o[0].resize_w == 0 && o[0].crop_x == 38 && o[0].crop_w == 224 && o[0].crop_h == 200);
 }
 
 /* RandomResizedCrop on a 1000x10 strip never fits (h >= sqrt(800 * 3/4) >

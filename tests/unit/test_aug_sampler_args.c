@@ -46,6 +46,7 @@ static void test_policy_fields(void) {
     BAD_FIELD(p_.rrc_ratio[1] = INFINITY, "rrc_ratio");
     /* eval sizes */
     BAD_FIELD(p_.resize_shorter = -1, "resize_shorter");
+    BAD_FIELD(p_.flavor = (pf_resize_flavor)9, "policy->flavor is 9");
     BAD_FIELD(p_.center_crop_w = 224, "center_crop_w/h");
     BAD_FIELD((p_.center_crop_w = -2, p_.center_crop_h = 5), "center_crop_w/h");
     /* ColorJitter ranges */

@@ -160,6 +160,7 @@ static const big_case k_big[] = {
 
 static int g_cases, g_samples;
 static double g_maxdiff;
+static int g_tv_big; /* the photo-sized cases again, with the torchvision flavour */
 
 static void run_case(int ci) {
     uint64_t rng = 0x9e3779b97f4a7c15ull ^ ((uint64_t)ci * 0x100000001b3ull);
@@ -172,7 +173,13 @@ static void run_case(int ci) {
     int count = pft_range(&rng, 1, MAXB);
     const big_case *big = ci >= BIG0 && ci < BIG0 + NBIG ? &k_big[ci - BIG0] : NULL;
     if (big != NULL) { dt = big->dt; ip = big->ip; aa = big->aa; cn = big->cn; lay = big->lay; count = 1; }
-    pf_resize_opts o = {ip, aa != 0};
+    /* every third random case and the second round of photo-sized ones:
+     * torchvision (no AREA there; its LANCZOS needs antialias) */
+    pf_resize_flavor fl = (big == NULL && ci % 3 == 2) || (big != NULL && g_tv_big) ? PF_RESIZE_TORCHVISION
+                                                                                   : PF_RESIZE_OPENCV;
+    if (fl == PF_RESIZE_TORCHVISION && ip == PF_INTERP_AREA) ip = PF_INTERP_CUBIC;
+    if (fl == PF_RESIZE_TORCHVISION && ip == PF_INTERP_LANCZOS4) aa = 1;
+    pf_resize_opts o = {ip, aa != 0, fl};
     size_t es = pf_dtype_size(dt);
 
     img src[MAXB], gsrc[MAXB], dcpu[MAXB], dgpu[MAXB];
@@ -241,8 +248,8 @@ static void run_case(int ci) {
         CHECK(same_bits);
         CHECK(canary_ok);
         if (!same_bits || !canary_ok)
-            fprintf(stderr, "  case %d sample %d: %s %s aa=%d c%d %s %s: max diff %g%s\n", ci, i,
-                    pf_dtype_name(dt), k_interp_names[ip], aa, cn, lay == PF_CHW ? "CHW" : "HWC", desc[i], d,
+            fprintf(stderr, "  case %d sample %d: %s %s aa=%d flavor=%d c%d %s %s: max diff %g%s\n", ci, i,
+                    pf_dtype_name(dt), k_interp_names[ip], aa, (int)fl, cn, lay == PF_CHW ? "CHW" : "HWC", desc[i], d,
                     canary_ok ? "" : " (canary changed)");
         if (d > g_maxdiff) g_maxdiff = d;
         g_samples++;
@@ -263,7 +270,7 @@ static void run_case(int ci) {
         CHECK_STATUS(pfi_arena_emulated(jb, 0, &ja), PF_OK);
         ja.cap = jb;
         pfk_resize_job job;
-        CHECK_STATUS(pfi_gpu_resize_job_fill(&ja, &roi, dw, dh, &o, &job), PF_OK);
+        CHECK_STATUS(pfi_gpu_resize_job_fill(&ja, &roi, dw, dh, &o, NULL, &job), PF_OK);
         int bad = 0, badpx = 0;
         for (int y = 0; y < dh; y++)
             for (int x = 0; x < dw; x++) {
@@ -292,6 +299,8 @@ int main(int argc, char **argv) {
         run_case(atoi(argv[1]));
     } else {
         for (int ci = 0; ci < 700; ci++) run_case(ci);
+        for (int ci = BIG0; ci < BIG0 + NBIG; ci++) run_case(ci);
+        g_tv_big = 1;
         for (int ci = BIG0; ci < BIG0 + NBIG; ci++) run_case(ci);
     }
     printf("gpu_emul_resize: %d cases, %d samples, max diff %g\n", g_cases, g_samples, g_maxdiff);

@@ -79,8 +79,17 @@ static void test_recipes(void) {
     CHECK(d.letterbox && d.out_width == 640 && d.out_height == 640 && d.pad_value[0] == 114.0 &&
           d.mean[0] == 0.0f && d.std[0] == 1.0f && d.scale == 1.0f / 255.0f && d.out_layout == PF_CHW);
     CHECK_STATUS(pf_recipe("yolo", NULL, &p), PF_OK);
+    CHECK(d.flavor == PF_RESIZE_OPENCV && p.flavor == PF_RESIZE_OPENCV);
+    CHECK_STATUS(pf_recipe("imagenet-eval-torchvision", &d, &p), PF_OK);
+    CHECK(p.resize_shorter == 256 && p.center_crop_w == 224 && d.out_width == 224 && d.std[2] == 0.225f);
+    CHECK(d.flavor == PF_RESIZE_TORCHVISION && d.antialias && p.flavor == PF_RESIZE_TORCHVISION);
+    CHECK_STATUS(pf_recipe("imagenet-train-torchvision", &d, &p), PF_OK);
+    CHECK(p.random_resized_crop && p.hflip_p == 0.5f && d.flavor == PF_RESIZE_TORCHVISION && d.antialias);
+    CHECK_STATUS(pf_recipe("yolo-torchvision", &d, &p), PF_ERR_INVALID_ARGUMENT);
+    CHECK_MSG("unknown recipe \"yolo-torchvision\"");
     CHECK_STATUS(pf_recipe("resnet", &d, &p), PF_ERR_INVALID_ARGUMENT);
-    CHECK_MSG("unknown recipe \"resnet\"; known recipes: imagenet-train, imagenet-eval, yolo");
+    CHECK_MSG("unknown recipe \"resnet\"; known recipes: imagenet-train, imagenet-eval, imagenet-train-torchvision, "
+              "imagenet-eval-torchvision, yolo");
     CHECK_STATUS(pf_recipe(NULL, &d, &p), PF_ERR_INVALID_ARGUMENT);
     CHECK_MSG("name is NULL");
     pf_aug_params id = pf_aug_params_identity();
@@ -196,6 +205,11 @@ static void test_run(void) {
     q[1].shear_x = 90.0f;
     CHECK_STATUS(pf_preprocess_run(plan, NULL, 2, src, q, &t, NULL), PF_ERR_INVALID_ARGUMENT);
     CHECK_MSG("params[1].shear_x is 90");
+    /* resize-then-crop: a torchvision plan, sizes >= 1, the window inside */
+    q[1] = p[1];
+    q[1].resize_w = 20, q[1].resize_h = 12, q[1].window_x = 2;
+    CHECK_STATUS(pf_preprocess_run(plan, NULL, 2, src, q, &t, NULL), PF_ERR_UNSUPPORTED);
+    CHECK_MSG("needs the plan's flavor PF_RESIZE_TORCHVISION");
     /* nothing was written by any failing call */
     pf_tensor t2 = pf_tensor_nchw(sentinel, 2, 3, 8, 8, PF_F32);
     q[1] = p[1];
@@ -214,6 +228,32 @@ static void test_run(void) {
     CHECK_STATUS(pf_preprocess_run(plan, NULL, 2, src, q, &t, NULL), PF_ERR_UNSUPPORTED);
     CHECK_MSG("params[1].affine needs the plan's interp");
     pf_preprocess_plan_destroy(plan);
+
+    d.interp = PF_INTERP_LINEAR;
+    d.flavor = PF_RESIZE_TORCHVISION;
+    d.antialias = true;
+    CHECK_STATUS(pf_preprocess_plan_create(&d, &plan), PF_OK);
+    q[1] = p[1];
+    q[1].resize_w = 20, q[1].resize_h = 12, q[1].window_x = 12, q[1].window_y = 4; /* the 8x8 output fits */
+    CHECK_STATUS(pf_preprocess_run(plan, NULL, 2, src, q, &t, NULL), PF_OK);
+    q[1].window_x = 13;
+    CHECK_STATUS(pf_preprocess_run(plan, NULL, 2, src, q, &t, NULL), PF_ERR_INVALID_ARGUMENT);
+    CHECK_MSG("params[1].window_x/y (13, 4) put the 8x8 output outside the 20x12 resized image");
+    q[1].window_x = 0, q[1].resize_h = 0;
+    CHECK_STATUS(pf_preprocess_run(plan, NULL, 2, src, q, &t, NULL), PF_ERR_INVALID_ARGUMENT);
+    CHECK_MSG("params[1].resize_w x resize_h is 20 x 0");
+    q[1].resize_h = 12;
+    q[1].affine = true;
+    CHECK_STATUS(pf_preprocess_run(plan, NULL, 2, src, q, &t, NULL), PF_ERR_INVALID_ARGUMENT);
+    CHECK_MSG("cannot be combined with params.affine");
+    pf_preprocess_plan_destroy(plan);
+    d.flavor = PF_RESIZE_TORCHVISION;
+    d.interp = PF_INTERP_AREA;
+    CHECK_STATUS(pf_preprocess_plan_create(&d, &plan), PF_ERR_UNSUPPORTED);
+    CHECK_MSG("desc->interp AREA with PF_RESIZE_TORCHVISION");
+    d.flavor = (pf_resize_flavor)5;
+    CHECK_STATUS(pf_preprocess_plan_create(&d, &plan), PF_ERR_INVALID_ARGUMENT);
+    CHECK_MSG("desc->flavor is 5");
 }
 
 /* Letterbox geometry: YOLO rounding, centre (odd pixel right/bottom) and

@@ -108,7 +108,18 @@ static void chain(const pf_preprocess_desc *d, const pf_image *src, const pf_aug
         pf_resize_opts ro = pf_resize_opts_defaults();
         ro.interp = d->interp;
         ro.antialias = d->antialias;
-        CHECK_STATUS(pf_resize(NULL, 1, &roi, &A, &ro), PF_OK);
+        ro.flavor = d->flavor;
+        if (p->resize_w > 0) { /* resize-then-crop: the whole resize, then the window */
+            uint8_t *full = malloc((size_t)p->resize_w * p->resize_h * sc);
+            pf_image F = pf_image_hwc(full, p->resize_w, p->resize_h, sc, PF_U8, 0), W;
+            CHECK_STATUS(pf_resize(NULL, 1, &roi, &F, &ro), PF_OK);
+            CHECK_STATUS(pf_image_roi(&F, p->window_x, p->window_y, rw, rh, &W), PF_OK);
+            for (int y = 0; y < rh; y++)
+                memcpy(a + (size_t)y * rw * sc, (const uint8_t *)W.data + (ptrdiff_t)y * W.row_stride, (size_t)rw * sc);
+            free(full);
+        } else {
+            CHECK_STATUS(pf_resize(NULL, 1, &roi, &A, &ro), PF_OK);
+        }
     }
     if (swap_now) {
         const int8_t ord[4] = {2, 1, 0, 3};
@@ -219,6 +230,13 @@ static pf_preprocess_desc random_desc(int big) {
                                       PF_INTERP_LANCZOS4, PF_INTERP_NEAREST_EXACT};
     d.interp = modes[pft_range(&g_seed, 0, 5)];
     d.antialias = pft_range(&g_seed, 0, 3) == 0;
+    /* one plan in three resizes as torchvision does (no AREA there, and
+     * its LANCZOS needs antialias) */
+    if (pft_range(&g_seed, 0, 2) == 0) {
+        d.flavor = PF_RESIZE_TORCHVISION;
+        if (d.interp == PF_INTERP_AREA) d.interp = PF_INTERP_CUBIC;
+        if (d.interp == PF_INTERP_LANCZOS4) d.antialias = true;
+    }
     d.letterbox = pft_range(&g_seed, 0, 1);
     d.letterbox_align = pft_range(&g_seed, 0, 1) ? PF_LETTERBOX_CENTER : PF_LETTERBOX_TOP_LEFT;
     for (int c = 0; c < 4; c++) d.pad_value[c] = pft_range(&g_seed, 0, 255);
@@ -291,6 +309,13 @@ static void run_case(int iter, int big, pf_stream *s1, pf_stream *s3) {
         src[i] = pf_image_hwc(pix[i], w, h, c, PF_U8, (ptrdiff_t)stride);
         int affine = pft_range(&g_seed, 0, 4) == 0 && d.interp <= PF_INTERP_CUBIC;
         p[i] = random_params(&src[i], colour, affine);
+        /* torchvision plans: resize-then-crop windows on some samples */
+        if (d.flavor == PF_RESIZE_TORCHVISION && !d.letterbox && !affine && pft_range(&g_seed, 0, 2) == 0) {
+            p[i].resize_w = d.out_width + pft_range(&g_seed, 0, 30);
+            p[i].resize_h = d.out_height + pft_range(&g_seed, 0, 30);
+            p[i].window_x = pft_range(&g_seed, 0, p[i].resize_w - d.out_width);
+            p[i].window_y = pft_range(&g_seed, 0, p[i].resize_h - d.out_height);
+        }
     }
     pf_preprocess_plan *plan;
     CHECK_STATUS(pf_preprocess_plan_create(&d, &plan), PF_OK);
@@ -317,15 +342,19 @@ static void run_case(int iter, int big, pf_stream *s1, pf_stream *s3) {
         CHECK(e0 && e1 && e3 && ep);
         if (!(e0 && e1 && e3 && ep)) {
             ok = 0;
-            fprintf(stderr, "case %d sample %d: null %d, 1 thread %d, 3 threads %d, position %d; out %dx%dx%d %s %s interp %d aa %d lb %d/%d swap %d src %dx%dx%d affine %d colour %d\n",
+            fprintf(stderr, "case %d sample %d: null %d, 1 thread %d, 3 threads %d, position %d; out %dx%dx%d %s %s interp %d aa %d flavor %d lb %d/%d swap %d src %dx%dx%d affine %d colour %d\n",
                     iter, i, e0, e1, e3, ep, d.out_width, d.out_height, d.out_channels, pf_dtype_name(d.out_dtype),
-                    d.out_layout == PF_CHW ? "nchw" : "nhwc", d.interp, d.antialias, d.letterbox, d.letterbox_align,
+                    d.out_layout == PF_CHW ? "nchw" : "nhwc", d.interp, d.antialias, (int)d.flavor, d.letterbox, d.letterbox_align,
                     d.swap_rb, src[i].width, src[i].height, src[i].channels, p[i].affine, colour);
         }
         /* the letterbox info maps the crop's corners onto the resized rectangle */
         int cw = p[i].crop_w > 0 && p[i].crop_h > 0 ? p[i].crop_w : src[i].width;
         float right = info[i].offset_x + info[i].scale_x * (float)cw;
-        CHECK(right <= (float)d.out_width + 1e-3f && info[i].offset_x >= 0.0f);
+        if (p[i].resize_w > 0) /* resize-then-crop: the crop spans the whole resize, the window is inside */
+            CHECK(fabsf(right - (float)(p[i].resize_w - p[i].window_x)) <= 1e-2f &&
+                  info[i].offset_x == (float)-p[i].window_x);
+        else
+            CHECK(right <= (float)d.out_width + 1e-3f && info[i].offset_x >= 0.0f);
     }
     (void)ok;
     pf_preprocess_plan_destroy(plan);

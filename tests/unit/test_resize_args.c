@@ -1,6 +1,7 @@
 /* pf_resize rejects bad arguments with a status and a message naming the
  * argument, and never writes the output when it does. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "pixflow/pixflow.h"
 #include "test_util.h"
@@ -23,6 +24,36 @@ int main(void) {
     o.interp = (pf_interp)5;
     CHECK_STATUS(pf_resize(NULL, 1, &src, &dst, &o), PF_ERR_INVALID_ARGUMENT);
     CHECK_MSG("opts->interp is 5");
+    o = pf_resize_opts_defaults();
+    CHECK(o.flavor == PF_RESIZE_OPENCV);
+
+    /* the flavour: its range, and the modes torchvision's F.resize lacks */
+    o.flavor = (pf_resize_flavor)7;
+    CHECK_STATUS(pf_resize(NULL, 1, &src, &dst, &o), PF_ERR_INVALID_ARGUMENT);
+    CHECK_MSG("opts->flavor is 7");
+    o.flavor = PF_RESIZE_TORCHVISION;
+    o.interp = PF_INTERP_AREA;
+    CHECK_STATUS(pf_resize(NULL, 1, &src, &dst, &o), PF_ERR_UNSUPPORTED);
+    CHECK_MSG("AREA with PF_RESIZE_TORCHVISION");
+    o.interp = PF_INTERP_LANCZOS4;
+    CHECK_STATUS(pf_resize(NULL, 1, &src, &dst, &o), PF_ERR_UNSUPPORTED);
+    CHECK_MSG("needs opts->antialias");
+    o.antialias = true;
+    CHECK_STATUS(pf_resize(NULL, 1, &src, &dst, &o), PF_OK);
+    /* PILLOW is always antialiased (the flag is ignored) and is what
+     * OPENCV + antialias has always meant */
+    for (size_t i = 0; i < sizeof a; i++) a[i] = (uint8_t)(i * 37 + (i >> 7));
+    static uint8_t b2[16 * 16 * 4];
+    pf_image dst2 = pf_image_hwc(b2, 16, 16, 3, PF_U8, 0);
+    o.flavor = PF_RESIZE_PILLOW;
+    o.interp = PF_INTERP_CUBIC;
+    o.antialias = false;
+    CHECK_STATUS(pf_resize(NULL, 1, &src, &dst, &o), PF_OK);
+    o.flavor = PF_RESIZE_OPENCV;
+    o.antialias = true;
+    CHECK_STATUS(pf_resize(NULL, 1, &src, &dst2, &o), PF_OK);
+    CHECK(memcmp(b, b2, 16 * 16 * 3) == 0);
+    for (size_t i = 0; i < sizeof a; i++) a[i] = 0;
     o = pf_resize_opts_defaults();
 
     static float fbuf[16 * 16 * 3];

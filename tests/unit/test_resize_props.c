@@ -42,7 +42,7 @@ int main(void) {
         pf_image si = pf_image_hwc(src, sw, sh, cn, dt, 0);
         pf_image o0 = pf_image_hwc(d0, dw, dh, cn, dt, 0), o1 = pf_image_hwc(d1, dw, dh, cn, dt, 0),
                  o2 = pf_image_hwc(d2, dw, dh, cn, dt, 0);
-        pf_resize_opts o = {ip, aa != 0};
+        pf_resize_opts o = {ip, aa != 0, PF_RESIZE_OPENCV};
         CHECK_STATUS(pf_resize(NULL, 1, &si, &o0, &o), PF_OK);
         CHECK_STATUS(pf_resize(s2, 1, &si, &o1, &o), PF_OK);
         CHECK_STATUS(pf_resize(s3, 1, &si, &o2, &o), PF_OK);
@@ -110,7 +110,7 @@ int main(void) {
                     else ((float *)(void *)src)[k] = 0.5f;
                 }
                 pf_image si = pf_image_hwc(src, sw, sh, cn, dt, 0), di = pf_image_hwc(dst, dw, dh, cn, dt, 0);
-                pf_resize_opts o = {k_interps[i], aa != 0};
+                pf_resize_opts o = {k_interps[i], aa != 0, PF_RESIZE_OPENCV};
                 CHECK_STATUS(pf_resize(NULL, 1, &si, &di, &o), PF_OK);
                 int constant = 1;
                 for (int k = 0; k < dw * dh * cn; k++) {

@@ -242,6 +242,38 @@ int bench_preprocess(int argc, char **argv) {
             print_row(label, t, bench_compare(run_pf, &ctx, run_cv, &ctx, rounds), BATCH, (double)bytes, verdict);
         }
     }
+    /* The torchvision flavour (bilinear as the recipe, then with
+     * RandomResizedCrop's default antialias=True; the same colour-free
+     * chain) against pixflow's own OpenCV flavour on
+     * the same crops: the "opencv" column is pixflow PF_RESIZE_OPENCV here,
+     * and the check is the 15% budget the flavour promises. */
+    static pre_ctx tv;
+    tv = ctx;
+    tv.plan = NULL; /* its own plan below */
+    for (int row = 0; row < 4; row++) {
+        int t = 1 + row % 2, aa = row / 2; /* antialias off (the recipe's), then on (torchvision's default) */
+        pf_preprocess_desc dv = desc, dt = desc;
+        dt.flavor = PF_RESIZE_TORCHVISION;
+        dt.antialias = aa != 0;
+        pf_preprocess_plan_destroy(ctx.plan);
+        pf_preprocess_plan_destroy(tv.plan);
+        ctx.plan = tv.plan = NULL;
+        if (pf_preprocess_plan_create(&dv, &ctx.plan) != PF_OK || pf_preprocess_plan_create(&dt, &tv.plan) != PF_OK)
+            return 1;
+        ctx.tensor = tv.tensor = pf_tensor_nchw(pf_out, BATCH, 3, 224, 224, PF_F32);
+        ctx.stream = tv.stream = t == 1 ? NULL : s2;
+        if (run_pf(&ctx) || run_pf(&tv)) {
+            fprintf(stderr, "pixflow bench preprocess: run failed: %s\n", pf_last_error());
+            return 1;
+        }
+        timing_pair tp = bench_compare(run_pf, &tv, run_pf, &ctx, rounds);
+        char verdict[64];
+        double over = tp.pf_ms / tp.cv_ms - 1.0;
+        snprintf(verdict, sizeof verdict, "%+.0f%% vs opencv flavour (budget +15%%)", 100.0 * over);
+        print_row(aa ? "imagenet-train f32 torchvision-aa" : "imagenet-train f32 torchvision", t, tp, BATCH,
+                  (double)n_el * 4, verdict);
+    }
+    pf_preprocess_plan_destroy(tv.plan);
     /* yolo letterbox on a 1080p frame, batch 1 */
     uint8_t *fp = NULL;
     int fw = 0, fh = 0;

@@ -22,18 +22,23 @@ typedef struct bcase {
     pf_interp interp;
     int antialias;      /* pixflow only: OpenCV has no antialias; compared to INTER_AREA */
     const char *label;
+    pf_resize_flavor flavor; /* TORCHVISION rows: compared with the same cv::resize mode (timing only) */
 } bcase;
 
 static const bcase k_cases[] = {
-    {"water_drop_1920x1080.jpg", 224, 224, PF_INTERP_LINEAR, 0, "1080p->224 linear"},
-    {"coffee_500x375.jpg", 224, 224, PF_INTERP_LINEAR, 0, "500x375->224 linear"},
-    {"coffee_500x375.jpg", 0, 0, PF_INTERP_LINEAR, 0, "500x375 2x up linear"},
-    {"water_drop_1920x1080.jpg", 224, 224, PF_INTERP_AREA, 0, "1080p->224 area"},
-    {"water_drop_1920x1080.jpg", 960, 540, PF_INTERP_AREA, 0, "1080p->960x540 area 2x"},
-    {"coffee_500x375.jpg", 224, 224, PF_INTERP_CUBIC, 0, "500x375->224 cubic"},
-    {"coffee_500x375.jpg", 224, 224, PF_INTERP_LANCZOS4, 0, "500x375->224 lanczos4"},
-    {"coffee_500x375.jpg", 224, 224, PF_INTERP_NEAREST, 0, "500x375->224 nearest"},
-    {"water_drop_1920x1080.jpg", 224, 224, PF_INTERP_LINEAR, 1, "1080p->224 antialias*"},
+    {"water_drop_1920x1080.jpg", 224, 224, PF_INTERP_LINEAR, 0, "1080p->224 linear", PF_RESIZE_OPENCV},
+    {"coffee_500x375.jpg", 224, 224, PF_INTERP_LINEAR, 0, "500x375->224 linear", PF_RESIZE_OPENCV},
+    {"coffee_500x375.jpg", 0, 0, PF_INTERP_LINEAR, 0, "500x375 2x up linear", PF_RESIZE_OPENCV},
+    {"water_drop_1920x1080.jpg", 224, 224, PF_INTERP_AREA, 0, "1080p->224 area", PF_RESIZE_OPENCV},
+    {"water_drop_1920x1080.jpg", 960, 540, PF_INTERP_AREA, 0, "1080p->960x540 area 2x", PF_RESIZE_OPENCV},
+    {"coffee_500x375.jpg", 224, 224, PF_INTERP_CUBIC, 0, "500x375->224 cubic", PF_RESIZE_OPENCV},
+    {"coffee_500x375.jpg", 224, 224, PF_INTERP_LANCZOS4, 0, "500x375->224 lanczos4", PF_RESIZE_OPENCV},
+    {"coffee_500x375.jpg", 224, 224, PF_INTERP_NEAREST, 0, "500x375->224 nearest", PF_RESIZE_OPENCV},
+    {"water_drop_1920x1080.jpg", 224, 224, PF_INTERP_LINEAR, 1, "1080p->224 antialias*", PF_RESIZE_OPENCV},
+    {"coffee_500x375.jpg", 224, 224, PF_INTERP_LINEAR, 0, "500x375->224 tv bilinear+", PF_RESIZE_TORCHVISION},
+    {"coffee_500x375.jpg", 224, 224, PF_INTERP_LINEAR, 1, "500x375->224 tv bilinear aa+", PF_RESIZE_TORCHVISION},
+    {"coffee_500x375.jpg", 224, 224, PF_INTERP_CUBIC, 1, "500x375->224 tv bicubic aa+", PF_RESIZE_TORCHVISION},
+    {"water_drop_1920x1080.jpg", 224, 224, PF_INTERP_LINEAR, 1, "1080p->224 tv bilinear aa+", PF_RESIZE_TORCHVISION},
 };
 
 typedef struct rz_ctx {
@@ -87,6 +92,8 @@ int bench_resize(int argc, char **argv) {
         pf_resize_opts o = pf_resize_opts_defaults();
         o.interp = bc->interp;
         o.antialias = bc->antialias != 0;
+        o.flavor = bc->flavor;
+        int tv = bc->flavor == PF_RESIZE_TORCHVISION;
         int cv_interp = bc->antialias ? PF_INTERP_AREA : (int)bc->interp;
         /* correctness of the compared outputs */
         const char *verdict = "n/a";
@@ -95,6 +102,8 @@ int bench_resize(int argc, char **argv) {
             pfb_cv_resize(px, w, h, (ptrdiff_t)w * 3, cd, dw, dh, (ptrdiff_t)dw * 3, 3, 0, cv_interp) != 0) {
             fprintf(stderr, "pixflow bench: %s failed: %s\n", bc->label, pf_last_error());
             rc = 1;
+        } else if (tv) {
+            verdict = "(torchvision semantics)";
         } else if (!bc->antialias) {
             verdict = memcmp(pd, cd, (size_t)dw * (size_t)dh * 3) == 0 ? "bit-exact" : "DIFFERENT";
             if (verdict[0] == 'D') rc = 1;
@@ -107,7 +116,10 @@ int bench_resize(int argc, char **argv) {
         free(cd);
     }
     printf("* antialias compares pixflow's Pillow-exact antialiased resize with OpenCV INTER_AREA;\n"
-           "  the Pillow comparison is bench/bench_antialias_pillow.py.\n");
+           "  the Pillow comparison is bench/bench_antialias_pillow.py.\n"
+           "+ tv: PF_RESIZE_TORCHVISION (torch's CPU interpolate, bit-exact with torchvision 0.29's F.resize)\n"
+           "  timed against OpenCV's closest mode (INTER_LINEAR / INTER_AREA for antialias); the torch\n"
+           "  comparison is bench/python/bench_resize_torchvision.py.\n");
     pf_stream_destroy(s2);
     return rc;
 }

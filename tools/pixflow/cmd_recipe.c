@@ -7,7 +7,8 @@
 #include "commands.h"
 #include "pixflow/pixflow.h"
 
-static const char *const k_names[] = {"imagenet-train", "imagenet-eval", "yolo"};
+static const char *const k_names[] = {"imagenet-train", "imagenet-eval", "imagenet-train-torchvision",
+                                      "imagenet-eval-torchvision", "yolo"};
 
 static const char *layout_name(pf_layout l) { return l == PF_CHW ? "NCHW" : "NHWC"; }
 
@@ -19,7 +20,9 @@ static void print_recipe(const char *name, const pf_preprocess_desc *d, const pf
     printf("%s:\n", name);
     printf("  %-22s = %dx%dx%d %s %s\n", "output", (int)d->out_width, (int)d->out_height, (int)d->out_channels,
            pf_dtype_name(d->out_dtype), layout_name(d->out_layout));
-    printf("  %-22s = %d%s\n", "interp", (int)d->interp, d->antialias ? " (antialias)" : "");
+    static const char *const flavors[] = {"opencv", "pillow", "torchvision"};
+    int fl = d->flavor >= PF_RESIZE_OPENCV && d->flavor <= PF_RESIZE_TORCHVISION ? (int)d->flavor : 0;
+    printf("  %-22s = %d%s, %s flavour\n", "interp", (int)d->interp, d->antialias ? " (antialias)" : "", flavors[fl]);
     printf("  %-22s = %s", "letterbox", d->letterbox ? "yes" : "no");
     if (d->letterbox)
         printf(" (%s, pad %g)", d->letterbox_align == PF_LETTERBOX_CENTER ? "center" : "top-left",
@@ -34,8 +37,9 @@ static void print_recipe(const char *name, const pf_preprocess_desc *d, const pf
                (double)p->rrc_ratio[0], (double)p->rrc_ratio[1]);
     printf("\n");
     if (p->resize_shorter || p->center_crop_w)
-        printf("  %-22s = shorter side %d, center crop %dx%d\n", "eval resize", (int)p->resize_shorter,
-               (int)p->center_crop_w, (int)p->center_crop_h);
+        printf("  %-22s = shorter side %d, center crop %dx%d%s\n", "eval resize", (int)p->resize_shorter,
+               (int)p->center_crop_w, (int)p->center_crop_h,
+               p->flavor == PF_RESIZE_TORCHVISION ? " (resize the whole image, then the window)" : " (source rect)");
     printf("  %-22s = h %g, v %g\n", "flip p", (double)p->hflip_p, (double)p->vflip_p);
     printf("  %-22s = %s\n", "color_jitter", p->color_jitter ? "on" : "off");
     print_range("  brightness", p->brightness);
@@ -50,7 +54,8 @@ int cmd_recipe(int argc, char **argv) {
     if (cli_wants_help(argc, argv)) {
         printf("usage: pixflow recipe [NAME ...]\n"
                "  what a preprocessing preset does (output shape, dtype, normalization, augmentation);\n"
-               "  NAME: imagenet-train, imagenet-eval, yolo (all when none is given)\n");
+               "  NAME: imagenet-train, imagenet-eval, imagenet-train-torchvision, imagenet-eval-torchvision,\n"
+               "        yolo (all when none is given)\n");
         return 0;
     }
     int first = 1, n = argc - 1;

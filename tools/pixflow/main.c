@@ -18,7 +18,8 @@ static void usage(FILE *f) {
             "                       (op: all, resize, lut, geom, convert, yuv, color, warp,\n"
             "                        photo, filter, preprocess, sampler,\n"
             "                        decode, pipeline, video; --rounds N, --quick)\n"
-            "  recipe [name ...]    the preprocessing presets (imagenet-train, imagenet-eval, yolo)\n"
+            "  recipe [name ...]    the preprocessing presets (imagenet-train, imagenet-eval, their\n"
+            "                       -torchvision variants, yolo)\n"
             "  help                 this text\n"
             "Every command takes --help. Environment: PIXFLOW_CPU=scalar|sse4|avx2|avx512 caps the\n"
             "SIMD level (it can only lower what the CPU has).\n");

@@ -340,21 +340,23 @@ def _compile(transforms):
             if isinstance(t, RandomResizedCrop):
                 size = t.size
                 policy.update(random_resized_crop=True, rrc_scale=t.scale, rrc_ratio=t.ratio)
-                desc.update(interp=F._interp(t.interpolation), antialias=bool(t.antialias))
+                desc.update(interp=F._interp(t.interpolation), antialias=bool(t.antialias), flavor=F._TORCHVISION)
             elif isinstance(t, Letterbox):
                 size = t.size
                 desc.update(letterbox=True, pad_value=(float(t.fill),) * 4, interp=F._interp(t.interpolation))
             elif isinstance(t, Resize):
                 nxt = ts[i + 1] if i + 1 < len(ts) else None
                 if isinstance(t.size, int) and isinstance(nxt, CenterCrop):
-                    policy.update(resize_shorter=t.size, center_crop_w=nxt.size[1], center_crop_h=nxt.size[0])
+                    # resize-then-crop as torchvision does it (the whole image resized, then the window)
+                    policy.update(resize_shorter=t.size, center_crop_w=nxt.size[1], center_crop_h=nxt.size[0],
+                                  flavor=F._TORCHVISION)
                     size = nxt.size
                     i += 1
                 elif not isinstance(t.size, int) and t.max_size is None:
                     size = _pair(t.size, "Resize")
                 else:
                     return None, "Resize(int) without a CenterCrop has no fixed output size"
-                desc.update(interp=F._interp(t.interpolation), antialias=bool(t.antialias))
+                desc.update(interp=F._interp(t.interpolation), antialias=bool(t.antialias), flavor=F._TORCHVISION)
             else:
                 return None, "CenterCrop without a Resize before it has no fused form"
             stage = 1

@@ -3,16 +3,18 @@ and arguments over pixflow's ops. Inputs: torch CHW tensors, numpy HWC
 arrays, PIL images (uint8; float images in [0, 1] where torchvision takes
 them); the result has the input's kind.
 
-resize's ``antialias`` selects pixflow's Pillow-exact antialiased filter
-(torchvision's own antialias is an approximation of Pillow's; the bound is
-in tests/python/test_transforms.py); a torchvision-exact flavour slots in
-through the same argument when the C library grows it."""
+resize (and resized_crop, Resize, RandomResizedCrop) use pixflow's
+torchvision flavour: uint8 results are bit-identical to torchvision 0.29's
+F.resize on the CPU (torch's own uint8 kernels: bilinear / bicubic with
+antialias on or off, lanczos, nearest, nearest-exact); float32 within the
+bound tests/python/test_resize_torchvision.py states."""
 import numpy as np
 
 from .. import _pixflow as _P
 from ._images import from_hwc, kind_of, to_hwc
 
 _INTERP = {"nearest": 0, "bilinear": 1, "bicubic": 2, "box": 3, "lanczos": 4, "nearest-exact": 6}
+_TORCHVISION = 2  # pf_resize_flavor PF_RESIZE_TORCHVISION
 
 
 def _interp(interpolation):
@@ -54,10 +56,19 @@ def _target_size(h, w, size, max_size=None):
 
 
 def resize(img, size, interpolation="bilinear", max_size=None, antialias=True):
-    """F.resize: size int (shorter side) or (h, w)."""
+    """F.resize(img, size, interpolation=BILINEAR, max_size=None, antialias=True): size int
+    (shorter side) or (h, w); torchvision's pixels (the torchvision flavour of pf_resize)."""
+    ip = _interp(interpolation)
+    if ip in (0, 6):
+        antialias = False  # torchvision ignores it for the nearest modes
+    if ip == 4 and not antialias:
+        raise _P.InvalidArgument("resize: InterpolationMode.LANCZOS requires antialias=True (as torchvision)")
+
     def run(a):
         h, w = _target_size(a.shape[0], a.shape[1], size, max_size)
-        return _P.resize(a, (w, h), None, _interp(interpolation), bool(antialias))
+        if (h, w) == a.shape[:2]:
+            return a  # torchvision returns the image itself
+        return _P.resize(a, (w, h), None, ip, bool(antialias), _TORCHVISION)
     return _apply(img, run)
 
 

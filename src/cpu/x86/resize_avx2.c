@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cpu/resize_exec.h"
+#include "cpu/x86/resize_tv_x86.h"
 #include "cpu/x86/resize_x86_pixel.h"
 #include "cpu/x86/resize_x86_pairs.h"
 #include "kernels/resize_math.h"
@@ -64,6 +65,12 @@ static inline void store_u8_from16(uint8_t *d, VI v) {
     _mm_storeu_si128((__m128i *)(void *)d, _mm256_castsi256_si128(w));
 }
 
+#define vi_sra(v, n) _mm256_sra_epi32((v), _mm_cvtsi32_si128(n))
+#define vb_unpacklo8 _mm256_unpacklo_epi8
+#define vb_unpackhi8 _mm256_unpackhi_epi8
+#define vi_packs32 _mm256_packs_epi32
+#define vi_packus16 _mm256_packus_epi16
+#define PFS_TV_PIXELS pfi_x86_tv_pixels
 #define PFS_AA_PIXELS pfi_x86_aa_pixels
 #define PFS_PAIR16_PIXELS pfi_x86_pair16_pixels
 #define PFS_PAIR_PIXELS pfi_x86_pair_pixels

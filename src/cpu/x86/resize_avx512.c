@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cpu/resize_exec.h"
+#include "cpu/x86/resize_tv_x86.h"
 #include "cpu/x86/resize_x86_pixel.h"
 #include "cpu/x86/resize_x86_pairs.h"
 #include "kernels/resize_math.h"
@@ -60,6 +61,27 @@ static inline void store_u8_from16(uint8_t *d, VI v) {
     _mm256_storeu_si256((__m256i *)(void *)d, _mm512_cvtusepi16_epi8(v));
 }
 
+#define vi_sra(v, n) _mm512_sra_epi32((v), _mm_cvtsi32_si128(n))
+#define vb_unpacklo8 _mm512_unpacklo_epi8
+#define vb_unpackhi8 _mm512_unpackhi_epi8
+#define vi_packs32 _mm512_packs_epi32
+#define vi_packus16 _mm512_packus_epi16
+#define PFS_TV_PIXELS pfi_x86_tv_pixels
+/* the torchvision vertical pass's last < 16 elements, with masked loads
+ * and stores (3-channel rows are rarely a multiple of 16) */
+static inline int tv_vtail_avx512(const pfi_vrow *r, int x, int x1) {
+    if (x >= x1 || x1 - x >= 16) return x;
+    __mmask16 m = (__mmask16)((1u << (x1 - x)) - 1);
+    __m512i acc = _mm512_set1_epi32(1 << (r->shift - 1));
+    for (int k = 0; k < r->ksize; k++) {
+        __m512i v = _mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8(m, (const uint8_t *)r->rows[k] + x));
+        acc = _mm512_add_epi32(acc, _mm512_mullo_epi32(v, _mm512_set1_epi32(r->icoef[k])));
+    }
+    acc = _mm512_max_epi32(_mm512_sra_epi32(acc, _mm_cvtsi32_si128(r->shift)), _mm512_setzero_si512());
+    _mm_mask_storeu_epi8((uint8_t *)r->dst + x, m, _mm512_cvtusepi32_epi8(acc));
+    return x1;
+}
+#define PFS_TV_VTAIL tv_vtail_avx512
 #define PFS_AA_PIXELS pfi_x86_aa_pixels
 #define PFS_PAIR16_PIXELS pfi_x86_pair16_pixels
 #define PFS_PAIR_PIXELS pfi_x86_pair_pixels
@@ -68,5 +90,7 @@ static inline void store_u8_from16(uint8_t *d, VI v) {
 /* The VBMI file's LINEAR kernel continues with this one where its
  * byte-permute blocks stop. */
 int pfi_rz_h_u8_lin16_avx512(const pfi_hrow *r, int x0, int x1) { return PFS(h_u8_lin16)(r, x0, x1); }
+/* ... and its torchvision kernel with this one. */
+int pfi_rz_h_tv_u8_avx512(const pfi_hrow *r, int x0, int x1) { return PFS(h_tv_u8)(r, x0, x1); }
 
 void pfi_resize_fill_avx512(pfi_resize_kernels *k) { PFS(fill)(k); }

@@ -8,6 +8,8 @@
  *    which window holds each tap, so there are no per-element checks and
  *    no gathers; where the blocks stop (a strong downscale, the row end)
  *    the AVX-512 per-pixel / gather kernel continues.
+ *  - torchvision u8 horizontal (PFK_H_TV_U8): the same idea per tap pair
+ *    over one or two 128-byte windows (h_tv_u8_vbmi below);
  *  - u8 2x2 area-fast cells (1/3/4 channels): vpermb puts each output
  *    element's two bytes side by side, vpmaddubsw with ones sums them,
  *    (row0 + row1 + 2) >> 2 in int16: OpenCV's (a + b + c + d + 2) >> 2. */
@@ -116,7 +118,87 @@ static int area2_u8_vbmi(const uint8_t *r0, const uint8_t *r1, uint8_t *d, int c
     return x;
 }
 
+/* torchvision u8 horizontal (PFK_H_TV_U8), any channel count: per block
+ * of 16 elements and tap pair, vpermi2b over one or two 128-byte source
+ * windows (masked loads: bytes past the row are never touched) builds the
+ * (tap 2j, tap 2j+1) u16 pairs, vpmaddwd applies the pair weights; then
+ * the rounding half, the shift by the axis precision and an unsigned
+ * saturating narrow after max(0): the reference's clamp. Where the steps
+ * stop, the AVX-512 pixel / gather kernel continues. */
+static int h_tv_u8_vbmi(const pfi_hrow *r, int x0, int x1) {
+    const uint8_t *s = r->src;
+    uint8_t *d = r->buf;
+    int nb = r->tvb != NULL && x0 == 0 ? r->tvb_n : 0;
+    if (nb > (x1 + 15) / 16) nb = (x1 + 15) / 16; /* the last block may be partial */
+    const __m512i half = _mm512_set1_epi32(1 << (r->shift - 1)), zero = _mm512_setzero_si512();
+    const __mmask64 pairs = 0x5555555555555555ull;     /* the same, as a zeroing mask */
+    const __m128i sh = _mm_cvtsi32_si128(r->shift);
+    const int nbt = (r->width + 15) / 16; /* blocks of the row: the sizes follow the bases */
+    for (int b = 0; b < nb; b++) {
+        __m512i acc = half;
+        const pfi_tvblk *t = r->tvb + r->tvb_first[b], *t1 = r->tvb + r->tvb_first[b + 1];
+        int shared = r->tvb_base[b] >= 0 ? r->tvb_base[nbt + b] : -1;
+        if (shared == 0) { /* a 64-byte window for the block: vpermb */
+            __m512i w = _mm512_loadu_si512((const void *)(s + r->tvb_base[b]));
+            for (; t < t1; t++) {
+                __m512i v = _mm512_maskz_permutexvar_epi8(pairs, _mm512_load_si512((const void *)t->idx), w);
+                acc = _mm512_add_epi32(acc, _mm512_madd_epi16(v, _mm512_load_si512((const void *)t->coef)));
+            }
+        } else if (shared == 1) { /* one 128-byte window for the block, loaded once */
+            const uint8_t *w = s + r->tvb_base[b];
+            __m512i lo = _mm512_loadu_si512((const void *)w), hi = _mm512_loadu_si512((const void *)(w + 64));
+            for (; t < t1; t++) {
+                __m512i v = _mm512_maskz_permutex2var_epi8(pairs, lo, _mm512_load_si512((const void *)t->idx), hi);
+                acc = _mm512_add_epi32(acc, _mm512_madd_epi16(v, _mm512_load_si512((const void *)t->coef)));
+            }
+        } else if (shared == 2) { /* two 128-byte windows for the block */
+            const uint8_t *w = s + r->tvb_base[b];
+            const pfi_tvwin *tw = r->tvw + r->tvb_first[b];
+            __m512i l0 = _mm512_loadu_si512((const void *)w), h0 = _mm512_loadu_si512((const void *)(w + 64));
+            __m512i l1 = _mm512_loadu_si512((const void *)(w + 128)), h1 = _mm512_loadu_si512((const void *)(w + 192));
+            for (; t < t1; t++, tw++) {
+                __m512i idx = _mm512_load_si512((const void *)t->idx);
+                __m512i v = _mm512_or_si512(_mm512_maskz_permutex2var_epi8(tw->pmask[0], l0, idx, h0),
+                                            _mm512_maskz_permutex2var_epi8(tw->pmask[1], l1, idx, h1));
+                acc = _mm512_add_epi32(acc, _mm512_madd_epi16(v, _mm512_load_si512((const void *)t->coef)));
+            }
+        } else {
+            const pfi_tvwin *tw = r->tvw + r->tvb_first[b];
+            for (; t < t1; t++, tw++) {
+                __m512i idx = _mm512_load_si512((const void *)t->idx);
+                const uint8_t *w0 = s + tw->base[0];
+                __m512i v;
+                if (tw->inrow && tw->nwin == 1) {
+                    v = _mm512_maskz_permutex2var_epi8(pairs, _mm512_loadu_si512((const void *)w0), idx,
+                                                       _mm512_loadu_si512((const void *)(w0 + 64)));
+                } else {
+                    v = _mm512_maskz_permutex2var_epi8(tw->pmask[0], _mm512_maskz_loadu_epi8(tw->lmask[0][0], w0),
+                                                       idx, _mm512_maskz_loadu_epi8(tw->lmask[0][1], w0 + 64));
+                    if (tw->nwin > 1) {
+                        const uint8_t *w1 = s + tw->base[1];
+                        v = _mm512_or_si512(v, _mm512_maskz_permutex2var_epi8(
+                                                   tw->pmask[1], _mm512_maskz_loadu_epi8(tw->lmask[1][0], w1), idx,
+                                                   _mm512_maskz_loadu_epi8(tw->lmask[1][1], w1 + 64)));
+                    }
+                }
+                acc = _mm512_add_epi32(acc, _mm512_madd_epi16(v, _mm512_load_si512((const void *)t->coef)));
+            }
+        }
+        acc = _mm512_max_epi32(_mm512_sra_epi32(acc, sh), zero);
+        int left = x1 - b * 16;
+        if (left >= 16)
+            _mm_storeu_si128((__m128i *)(void *)(d + (size_t)b * 16), _mm512_cvtusepi32_epi8(acc));
+        else /* the partial last block: only the row's bytes */
+            _mm_mask_storeu_epi8(d + (size_t)b * 16, (__mmask16)((1u << left) - 1), _mm512_cvtusepi32_epi8(acc));
+    }
+    int e = nb > 0 ? (nb * 16 < x1 ? nb * 16 : x1) : x0;
+    int lim = x1 < r->safe_end ? x1 : r->safe_end;
+    return lim > e ? pfi_rz_h_tv_u8_avx512(r, e, lim) : e;
+}
+
 void pfi_resize_fill_avx512vbmi(pfi_resize_kernels *k) {
+    k->h_tv_u8 = h_tv_u8_vbmi;
+    k->want_tvblocks = 1;
     k->h_u8_lin16 = h_u8_lin16_vbmi;
     k->want_hblocks = 1;
     k->area2_u8 = area2_u8_vbmi;

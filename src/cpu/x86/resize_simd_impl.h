@@ -15,6 +15,9 @@
  *   vi_load_u8(p)  N bytes -> N int32;  vf_load(p) vf_store(p,v)
  *   vf_set1 vf_add vf_mul vf_from_vi vi_round(vf)   (round half even)
  *   vi_store(p,v) store_u8_sat(p, vi) store_u16_sat(p, vi)
+ *   vi_sra(v, n) (runtime count)  vb_unpacklo8 / vb_unpackhi8 (bytes, per
+ *   128-bit lane)  vi_packs32 vi_packus16 (per 128-bit lane)
+ *   PFS_TV_PIXELS(r, x0, x1)  the 3/4-channel torchvision pixel kernel
  */
 
 static int PFS(h_u8_i32)(const pfi_hrow *r, int x0, int x1) {
@@ -102,6 +105,29 @@ static int PFS(h_aa_u8)(const pfi_hrow *r, int x0, int x1) {
             ss = vi_add(ss, vi_mullo(g, vi_load(c + t)));
         }
         store_u8_sat(d + e, vi_srai(ss, PFK_AA_BITS)); /* == clip8 */
+    }
+    return e;
+}
+
+/* torchvision u8 horizontal: as h_u8_i32 from the rounding half, then
+ * the axis precision's arithmetic shift and the u8 clamp. */
+static int PFS(h_tv_u8)(const pfi_hrow *r, int x0, int x1) {
+    const uint8_t *s = r->src;
+    uint8_t *d = r->buf;
+    const int32_t *cw = r->e_coef;
+    size_t W = (size_t)r->width;
+    int k2 = r->ksize / 2;
+    VI mask = vi_set1(0xff), half = vi_set1(1 << (r->shift - 1));
+    int e = PFS_TV_PIXELS(r, x0, x1);
+    if (e != x0) return e;
+    for (; e + PFS_N <= x1; e += PFS_N) {
+        VI acc = half;
+        for (int j = 0; j < k2; j++) {
+            VI g0 = vi_and(vi_gather8(s, vi_load(r->e_off + (size_t)(2 * j) * W + (size_t)e)), mask);
+            VI g1 = vi_and(vi_gather8(s, vi_load(r->e_off + (size_t)(2 * j + 1) * W + (size_t)e)), mask);
+            acc = vi_add(acc, vi_madd16(vi_or(g0, vi_slli(g1, 16)), vi_load(cw + (size_t)j * W + (size_t)e)));
+        }
+        store_u8_sat(d + e, vi_sra(acc, r->shift));
     }
     return e;
 }
@@ -195,6 +221,48 @@ static int PFS(v_aa_u8)(const pfi_vrow *r, int x0, int x1) {
     return x;
 }
 
+/* torchvision u8 vertical, 4 * PFS_N elements per step: the bytes of two
+ * rows interleaved, zero-extended to u16 (a_x, b_x) pairs and multiplied
+ * with the (w_a, w_b) int16 pair by pmaddwd; the packs undo the unpacks'
+ * in-lane order. Exact integer sums as the reference. */
+static int PFS(v_tv_u8)(const pfi_vrow *r, int x0, int x1) {
+    uint8_t *d = r->dst;
+    const VI zero = vi_zero(), half = vi_set1(1 << (r->shift - 1));
+    int K = r->ksize, x = x0;
+    for (; x + 4 * PFS_N <= x1; x += 4 * PFS_N) {
+        VI a0 = half, a1 = half, a2 = half, a3 = half;
+        for (int k = 0; k < K; k += 2) {
+            const uint8_t *ra = (const uint8_t *)r->rows[k] + x;
+            const uint8_t *rb = k + 1 < K ? (const uint8_t *)r->rows[k + 1] + x : ra;
+            int16_t wb = k + 1 < K ? r->icoef[k + 1] : 0;
+            VI w = vi_set1((int32_t)((uint32_t)(uint16_t)r->icoef[k] | ((uint32_t)(uint16_t)wb << 16)));
+            VI p = vi_load(ra), q = vi_load(rb);
+            VI lo = vb_unpacklo8(p, q), hi = vb_unpackhi8(p, q);
+            a0 = vi_add(a0, vi_madd16(vb_unpacklo8(lo, zero), w));
+            a1 = vi_add(a1, vi_madd16(vb_unpackhi8(lo, zero), w));
+            a2 = vi_add(a2, vi_madd16(vb_unpacklo8(hi, zero), w));
+            a3 = vi_add(a3, vi_madd16(vb_unpackhi8(hi, zero), w));
+        }
+        a0 = vi_sra(a0, r->shift);
+        a1 = vi_sra(a1, r->shift);
+        a2 = vi_sra(a2, r->shift);
+        a3 = vi_sra(a3, r->shift);
+        vi_store(d + x, vi_packus16(vi_packs32(a0, a1), vi_packs32(a2, a3)));
+    }
+    /* PFS_N elements at a time for the rest (rows of 3-channel pixels are
+     * rarely a multiple of 4 * PFS_N) */
+    for (; x + PFS_N <= x1; x += PFS_N) {
+        VI acc = half;
+        for (int k = 0; k < K; k++)
+            acc = vi_add(acc, vi_mullo(vi_load_u8((const uint8_t *)r->rows[k] + x), vi_set1(r->icoef[k])));
+        store_u8_sat(d + x, vi_sra(acc, r->shift));
+    }
+#ifdef PFS_TV_VTAIL
+    x = PFS_TV_VTAIL(r, x, x1); /* masked: the last < PFS_N elements */
+#endif
+    return x;
+}
+
 static void PFS(fill)(pfi_resize_kernels *k) {
     k->h_u8_i32 = PFS(h_u8_i32);
     k->h_u8_lin16 = PFS(h_u8_lin16);
@@ -209,4 +277,6 @@ static void PFS(fill)(pfi_resize_kernels *k) {
     k->v_f32[PFK_RZ_T_U16] = PFS(v_f32_u16);
     k->v_f32[PFK_RZ_T_F32] = PFS(v_f32_f32);
     k->v_aa_u8 = PFS(v_aa_u8);
+    k->h_tv_u8 = PFS(h_tv_u8);
+    k->v_tv_u8 = PFS(v_tv_u8);
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cpu/resize_exec.h"
+#include "cpu/x86/resize_tv_x86.h"
 #include "cpu/x86/resize_x86_pixel.h"
 #include "kernels/resize_math.h"
 
@@ -63,6 +64,12 @@ static inline void store_u8_from16(uint8_t *d, VI v) {
     _mm_storel_epi64((__m128i *)(void *)d, _mm_packus_epi16(v, v));
 }
 
+#define vi_sra(v, n) _mm_sra_epi32((v), _mm_cvtsi32_si128(n))
+#define vb_unpacklo8 _mm_unpacklo_epi8
+#define vb_unpackhi8 _mm_unpackhi_epi8
+#define vi_packs32 _mm_packs_epi32
+#define vi_packus16 _mm_packus_epi16
+#define PFS_TV_PIXELS pfi_h_tv_u8_pixels
 #define PFS_AA_PIXELS pfi_h_aa_u8_pixels
 #define PFS_PAIR16_PIXELS pfi_h_u8_pair16_pixels
 #define PFS_PAIR_PIXELS pfi_h_u8_pair_pixels
