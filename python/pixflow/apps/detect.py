@@ -87,7 +87,7 @@ def add_args(p):
     p.add_argument("--realtime", action="store_true", help="video: keep only each stream's newest frame")
     p.add_argument("--max-frames", type=int, default=0, help="stop after this many frames (0: all)")
     p.add_argument("--threads", type=int, default=0, help="inference threads (0: onnxruntime's default)")
-    p.add_argument("--decode-threads", type=int, default=1)
+    p.add_argument("--decode-threads", type=int, default=0, help="FFmpeg threads per decoder (0: FFmpeg's choice, 1 per decoder with several streams)")
     p.add_argument("--out", default="detect_out", help="folder for detections.jsonl and preview PNGs")
     p.add_argument("--preview-every", type=int, default=0, help="a preview PNG every N frames per stream "
                    "(0: the first frame of each stream only)")
