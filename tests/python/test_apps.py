@@ -149,7 +149,7 @@ def test_detect_cli_on_video_streams_writes_json_previews_and_trace(clip, tmp_pa
         pytest.skip("built without the FFmpeg video source")
     out, trace = tmp_path / "out", tmp_path / "trace.json"
     rc, so, se = run_cli("detect", clip, clip, "--out", str(out), "--trace", str(trace), "--batch", "4", "--pin",
-                         "--quiet")
+                         "--video", str(tmp_path / "annotated.mp4"), "--quiet")
     assert rc == 0, se
     lines = [json.loads(x) for x in (out / "detections.jsonl").read_text().splitlines()]
     assert sorted((x["stream"], x["frame"]) for x in lines) == [(s, f) for s in (0, 1) for f in range(6)]
@@ -157,6 +157,17 @@ def test_detect_cli_on_video_streams_writes_json_previews_and_trace(clip, tmp_pa
         faces = [d for d in x["detections"] if d["name"] == "FACE_FEMALE"]
         assert faces and iou(faces[0]["box"], FACE) >= 0.7, x
     assert (out / "preview_s0_f0.png").is_file() and (out / "preview_s1_f0.png").is_file()
+    # the preview (the 320x320 letterboxed frame) has the face's box drawn in FACE_FEMALE's colour
+    prev = imaging.load_rgb(str(out / "preview_s0_f0.png"))
+    col = imaging.PALETTE[1]
+    x0, y0, x1, y1 = (int(round(v * 320 / 512)) for v in FACE)
+    edge = prev[y0 - 3:y1 + 4, x0 - 3:x0 + 4]
+    assert (np.abs(edge.astype(int) - col).sum(axis=2) < 30).sum() > 50
+    cap = cv2.VideoCapture(str(tmp_path / "annotated.mp4"))
+    n = 0
+    while cap.read()[0]:
+        n += 1
+    assert n == 6
     ev = json.loads(trace.read_text())["traceEvents"]
     names = {e["name"] for e in ev if e["ph"] == "X"}
     assert {"inference", "post", "source-wait"} <= names

@@ -72,6 +72,13 @@ def _P_unmap(boxes, lb, size):
     return post.unmap_boxes(boxes, _info_tuple(lb), size)
 
 
+def to_tensor_coords(box, lb):
+    """A source-pixel box back onto the letterboxed tensor (tensor = source * scale + offset)."""
+    x0, y0, x1, y1 = box
+    return [x0 * lb["scale_x"] + lb["offset_x"], y0 * lb["scale_y"] + lb["offset_y"],
+            x1 * lb["scale_x"] + lb["offset_x"], y1 * lb["scale_y"] + lb["offset_y"]]
+
+
 def tensor_to_u8(t):
     """One CHW float [0, 1] letterboxed tensor -> uint8 HWC (for previews of video frames)."""
     return np.ascontiguousarray((np.clip(np.asarray(t).transpose(1, 2, 0), 0, 1) * 255 + 0.5).astype(np.uint8))
@@ -91,6 +98,8 @@ def add_args(p):
     p.add_argument("--out", default="detect_out", help="folder for detections.jsonl and preview PNGs")
     p.add_argument("--preview-every", type=int, default=0, help="a preview PNG every N frames per stream "
                    "(0: the first frame of each stream only)")
+    p.add_argument("--video", help="also write stream 0's annotated (letterboxed) frames as an H.264 video "
+                   "(needs the ffmpeg program)")
     p.add_argument("--trace", help="write Chrome trace events here")
     p.add_argument("--pin", action="store_true", help="pin each stage thread to its own core")
     p.add_argument("--quiet", action="store_true")
@@ -186,11 +195,16 @@ def run(args):
                         canvas = item["pics"][k].copy()
                         boxes = [x["box"] for x in d]
                     else:   # video: draw on the letterboxed frame (tensor coordinates)
-                        canvas = tensor_to_u8(item["pred_src"][k]) if "pred_src" in item else None
-                        boxes = []
+                        canvas = tensor_to_u8(item["pred_src"][k]) if k in item.get("pred_src", {}) else None
+                        boxes = [to_tensor_coords(x["box"], fr["letterbox"]) for x in d]
                     if canvas is not None:
                         previews.append((canvas, boxes, [x["class"] for x in d],
                                          os.path.join(args.out, f"preview_s{s}_f{int(fr['frame_index'])}.png")))
+                if writer is not None and s == 0 and k in item.get("pred_src", {}):
+                    canvas = tensor_to_u8(item["pred_src"][k])
+                    imaging.draw_boxes(canvas, [to_tensor_coords(x["box"], fr["letterbox"]) for x in d],
+                                       [x["class"] for x in d])
+                    writer.write(canvas)
                 rec.done(s)
         if previews:
             with rec.span("preview-png", items=len(previews)):
@@ -205,18 +219,25 @@ def run(args):
             want = []
             for k, fr in enumerate(item["frames"]):
                 s, idx = int(fr["stream"]), int(fr["frame_index"])
-                if idx == 0 or (args.preview_every and idx % args.preview_every == 0):
+                if idx == 0 or (args.preview_every and idx % args.preview_every == 0) or (writer and s == 0):
                     want.append(k)
             if want:
                 arr = np.asarray(item["batch"])
                 item["pred_src"] = {k: arr[k].copy() for k in want}
         return infer(item)
 
+    writer = None
+    if getattr(args, "video", None):
+        if not videos:
+            raise _P.InvalidArgument("detect: --video needs video inputs")
+        writer = imaging.VideoWriter(args.video, args.size, args.size)
     try:
         stages.run_stages(source, [("inference", infer_keep), ("post", post)], rec, pin=args.pin)
     finally:
         prog.close()
         jl.close()
+        if writer is not None:
+            writer.close()
     if video is not None:
         vs = video.stats()
         n = max(vs["frames_delivered"], 1)

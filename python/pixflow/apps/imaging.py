@@ -110,3 +110,30 @@ def draw_polygons(img, polys, color=(255, 0, 0), alpha=96, thickness=2):
     out[edge] = np.asarray(color, np.uint8)
     img[...] = out
     return img
+
+
+class VideoWriter:
+    """uint8 RGB frames of one size -> an H.264 file through the ffmpeg program (stdin rawvideo)."""
+
+    def __init__(self, path, width, height, fps=30):
+        import shutil
+        import subprocess
+
+        ff = shutil.which("ffmpeg")
+        if ff is None:
+            raise _P.Unsupported("writing a video needs the ffmpeg program on PATH")
+        self.size = (int(height), int(width))
+        self.p = subprocess.Popen([ff, "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgb24", "-s",
+                                   f"{int(width)}x{int(height)}", "-r", str(fps), "-i", "-", "-c:v", "libx264",
+                                   "-pix_fmt", "yuv420p", str(path)], stdin=subprocess.PIPE)
+        self.path = path
+
+    def write(self, frame):
+        if frame.shape[:2] != self.size:
+            raise _P.InvalidArgument(f"VideoWriter: frame {frame.shape[:2]}; the video is {self.size}")
+        self.p.stdin.write(np.ascontiguousarray(frame[..., :3], np.uint8).tobytes())
+
+    def close(self):
+        self.p.stdin.close()
+        if self.p.wait() != 0:
+            raise _P.IOError(f"ffmpeg could not write {self.path!r}")
