@@ -317,3 +317,13 @@ def test_classify_gets_all_four_rotations(page, tmp_path):
     rc, so, se = run_cli("classify", *[str(tmp_path / f"r{k}.png") for k in range(4)], "--quiet")
     assert rc == 0, se
     assert [json.loads(x)["orientation"] for x in so.splitlines()] == [0, 270, 180, 90]
+
+
+def test_blur_background_cli_on_video(clip, tmp_path):
+    if not hasattr(pixflow._pixflow, "Video"):
+        pytest.skip("built without the FFmpeg video source")
+    rc, so, se = run_cli("blur-background", clip, "--out", str(tmp_path / "o"), "--max-frames", "3", "--quiet")
+    assert rc == 0, se
+    outs = sorted(os.listdir(tmp_path / "o"))
+    assert outs == [f"astronaut_{i:06d}_blur.png" for i in range(3)], outs
+    assert imaging.load_rgb(str(tmp_path / "o" / outs[0])).shape == (512, 512, 3)

@@ -95,7 +95,8 @@ def run(args):
         n = 0
         for p in inputs:
             if imaging.is_video(p):
-                import pixflow.video  # noqa: F401  (the FFmpeg source; raises Unsupported without it)
+                if not hasattr(_P, "Video"):
+                    raise _P.Unsupported("blur-background: this pixflow was built without the FFmpeg video source")
                 # learn the size from the first frame, then read frames as they are (u8 RGB)
                 probe = _P.Video([p], identity_desc(64, 64), {"batch": 1})
                 b = probe.next()

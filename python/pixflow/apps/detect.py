@@ -41,9 +41,8 @@ class Detector:
     def post(self, pred, infos, sizes):
         """Raw (B, 4 + C, A) -> per sample list of dicts in source coordinates."""
         out = []
-        for (boxes, scores, cls, _), lb, (w, h) in zip(
-                models_yolo(pred, self.conf, self.iou), infos, sizes):
-            src = _P_unmap(boxes, lb, (w, h))
+        for (boxes, scores, cls, _), lb, (w, h) in zip(_yolo(pred, self.conf, self.iou), infos, sizes):
+            src = _unmap(boxes, lb, (w, h))
             out.append([{"class": int(c), "name": self.name(c), "score": round(float(s), 4),
                          "box": [round(float(v), 2) for v in b]} for b, s, c in zip(src, scores, cls)])
         return out
@@ -58,13 +57,13 @@ class Detector:
         return self.post(pred, infos, [(im.shape[1], im.shape[0]) for im in images])
 
 
-def models_yolo(pred, conf, iou):
+def _yolo(pred, conf, iou):
     from .. import post
 
     return post.yolo_decode(pred, conf_threshold=conf, iou_threshold=iou)
 
 
-def _P_unmap(boxes, lb, size):
+def _unmap(boxes, lb, size):
     from .. import post
 
     if len(boxes) == 0:
@@ -126,6 +125,8 @@ def run(args):
     video = None
 
     if videos:
+        if not hasattr(_P, "Video"):
+            raise _P.Unsupported("detect: this pixflow was built without the FFmpeg video source (PIXFLOW_VIDEO=OFF)")
         # batches in flight: the queues between the stages (2 x depth 2) + one in each stage thread
         cfg = {"batch": args.batch, "realtime": bool(args.realtime), "decode_threads": args.decode_threads,
                "batches_in_flight": 8}

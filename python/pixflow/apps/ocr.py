@@ -5,8 +5,6 @@ normalizes (x/255 - 0.5)/0.5 into NCHW in one pass) -> pixflow.post.db_boxes
 import json
 import os
 
-import numpy as np
-
 from .. import _pixflow as _P
 from . import imaging, models, stages
 from .runners import OnnxRunner

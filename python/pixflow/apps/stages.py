@@ -1,6 +1,7 @@
 """Per-stage timing for the apps: latency p50/p99 per stage, throughput per
 stream, Chrome trace events (--trace; open in Perfetto or chrome://tracing)
 and core pinning (--pin) of each stage thread."""
+import collections
 import json
 import os
 import queue
@@ -10,6 +11,7 @@ import time
 
 import numpy as np
 
+KEEP = 1 << 16   # per-stage latencies kept for the percentiles
 STAGES = ("decode", "h2d", "preprocess", "inference", "d2h", "post")
 
 
@@ -22,7 +24,7 @@ class Recorder:
 
     def __init__(self, trace=False):
         self.lock = threading.Lock()
-        self.spans = {}          # stage -> list of per-item ms
+        self.spans = {}          # stage -> the latest KEEP per-item ms (bounded memory on long runs)
         self.events = [] if trace else None
         self.t0 = now_us()
         self.frames = {}         # stream -> frames done
@@ -33,7 +35,7 @@ class Recorder:
     def add(self, stage, start_us, dur_us, items=1, args=None):
         """One span of dur_us covering `items` items (per-item latency = dur / items)."""
         with self.lock:
-            self.spans.setdefault(stage, []).extend([dur_us / 1000.0 / max(items, 1)] * max(items, 1))
+            self._list(stage).extend([dur_us / 1000.0 / max(items, 1)] * max(items, 1))
             if self.events is not None:
                 self.events.append({"name": stage, "cat": "stage", "ph": "X", "ts": start_us - self.t0,
                                     "dur": dur_us, "pid": os.getpid(), "tid": threading.get_native_id(),
@@ -42,7 +44,12 @@ class Recorder:
     def add_ms(self, stage, values_ms):
         """Per-item latencies measured elsewhere (the C video source's split)."""
         with self.lock:
-            self.spans.setdefault(stage, []).extend(values_ms)
+            self._list(stage).extend(values_ms)
+
+    def _list(self, stage):
+        if stage not in self.spans:
+            self.spans[stage] = collections.deque(maxlen=KEEP)
+        return self.spans[stage]
 
     def span(self, stage, items=1, args=None):
         return _Span(self, stage, items, args)
@@ -65,7 +72,7 @@ class Recorder:
         for s in list(STAGES) + sorted(set(self.spans) - set(STAGES)):
             v = self.spans.get(s)
             if v:
-                a = np.asarray(v)
+                a = np.asarray(list(v))
                 rows[s] = {"items": len(a), "p50_ms": float(np.percentile(a, 50)),
                            "p99_ms": float(np.percentile(a, 99)), "mean_ms": float(a.mean())}
         wall = max((self.last_us or self.t0) - self.t0, 1.0) / 1e6
