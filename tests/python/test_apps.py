@@ -201,6 +201,8 @@ def test_detect_cli_errors(tmp_path):
     assert rc == 2 and "no such file" in se, se
     rc, so, se = run_cli("detect", str(bad), "--model", str(tmp_path / "none.onnx"))
     assert rc == 2 and "none.onnx" in se, se
+    rc, so, se = run_cli("detect", *([str(bad)] * 17))
+    assert rc == 2 and "17 streams; 1..16" in se, se
 
 
 # ---------------------------------------------------------- blur-background
