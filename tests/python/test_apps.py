@@ -149,8 +149,14 @@ def test_detect_cli_on_video_streams_writes_json_previews_and_trace(clip, tmp_pa
         pytest.skip("built without the FFmpeg video source")
     out, trace = tmp_path / "out", tmp_path / "trace.json"
     rc, so, se = run_cli("detect", clip, clip, "--out", str(out), "--trace", str(trace), "--batch", "4", "--pin",
-                         "--video", str(tmp_path / "annotated.mp4"), "--quiet")
+                         "--video", str(tmp_path / "annotated.mp4"))
     assert rc == 0, se
+    rows = [line.split() for line in se.splitlines() if line.strip()]
+    for stage in ("decode", "preprocess"):
+        assert any(r[0] == stage and "totals:" in r for r in rows), se
+    for stage in ("inference", "post"):
+        assert any(r[0] == stage and r[1] == "12" for r in rows), se   # 12 frames, per-item p50/p99
+    assert "frames/s" in se
     lines = [json.loads(x) for x in (out / "detections.jsonl").read_text().splitlines()]
     assert sorted((x["stream"], x["frame"]) for x in lines) == [(s, f) for s in (0, 1) for f in range(6)]
     for x in lines:

@@ -88,6 +88,8 @@ class Recorder:
             print(f"\n{title}", file=file)
         print(f"\n{'stage':<26} {'items':>8} {'p50 ms':>9} {'p99 ms':>9} {'mean ms':>9}", file=file)
         for name, r in s["stages"].items():
+            if "items" not in r:
+                continue   # mean-only rows (below)
             print(f"{name:<26} {r['items']:>8} {r['p50_ms']:>9.3f} {r['p99_ms']:>9.3f} {r['mean_ms']:>9.3f}", file=file)
         for name, v in self.means.items():
             print(f"{name:<26} {'-':>8} {'-':>9} {'-':>9} {v:>9.3f}   (C source totals: mean only)", file=file)
