@@ -178,6 +178,11 @@ def test_detect_cli_on_video_streams_writes_json_previews_and_trace(clip, tmp_pa
     names = {e["name"] for e in ev if e["ph"] == "X"}
     assert {"inference", "post", "source-wait"} <= names
     assert len({e["tid"] for e in ev if e["ph"] == "X"}) >= 3   # one thread per stage
+    # --pin: each stage thread runs on one core, round robin over the allowed ones
+    allowed = sorted(os.sched_getaffinity(0))
+    threads = {e["args"]["name"]: e["args"]["cpus"] for e in ev if e["ph"] == "M"}
+    assert threads == {"source": [allowed[0]], "inference": [allowed[1 % len(allowed)]],
+                       "post": [allowed[2 % len(allowed)]]}, threads
 
 
 def test_detect_cli_table_and_image_folder(tmp_path, astronaut):

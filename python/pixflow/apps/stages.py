@@ -65,7 +65,8 @@ class Recorder:
         if self.events is not None:
             with self.lock:
                 self.events.append({"name": "thread_name", "ph": "M", "pid": os.getpid(),
-                                    "tid": threading.get_native_id(), "args": {"name": name}})
+                                    "tid": threading.get_native_id(),
+                                    "args": {"name": name, "cpus": sorted(os.sched_getaffinity(0))}})
 
     def summary(self):
         rows = {}
