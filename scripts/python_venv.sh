@@ -79,4 +79,31 @@ if [ ! -f "$ocv_stamp" ] || [ "$(cat "$ocv_stamp")" != "$ocv_pin" ]; then
   echo "$ocv_pin" > "$ocv_stamp"
   echo "python_venv: OpenCV 4.10 (NMSBoxesBatched oracle) in $ocv_dir in $((SECONDS - t0)) s" >&2
 fi
+
+# The inference apps (pixflow.apps, tests/python/test_apps.py): ONNX Runtime
+# 1.31.1 (replaces the post layer's 1.19.2; its NonMaxSuppression is the same
+# operator) and LiteRT 2.3.0 for the .tflite models (the RapidOCR oracle
+# reads its config with Debian's PyYAML). Its own stamp; numpy held as above.
+# The models themselves are not installed: tests fetch them with
+# `pip download --no-deps` into $PIXFLOW_MODEL_CACHE (pixflow/apps/models.py).
+apps=(onnxruntime==1.31.1 ai-edge-litert==2.3.0)
+apps_stamp="$venv/.pixflow-apps-pins"
+want_apps="$(printf '%s\n' "${apps[@]}")"
+if [ ! -f "$apps_stamp" ] || [ "$(cat "$apps_stamp")" != "$want_apps" ]; then
+  t0=$SECONDS
+  echo "python_venv: adding ${apps[*]}" >&2
+  cons="$(mktemp)"
+  echo "numpy==1.24.2" > "$cons"
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-input -c "$cons" "${apps[@]}" >&2
+  rm -f "$cons"
+  "$venv/bin/python" - <<'PY' >&2
+import numpy, onnxruntime
+from ai_edge_litert.interpreter import Interpreter  # noqa: F401
+assert numpy.__version__ == "1.24.2", numpy.__version__
+assert onnxruntime.__version__ == "1.31.1", onnxruntime.__version__
+print("python_venv: onnxruntime", onnxruntime.__version__, "ai-edge-litert 2.3.0")
+PY
+  echo "$want_apps" > "$apps_stamp"
+  echo "python_venv: app runtimes added in $((SECONDS - t0)) s" >&2
+fi
 echo "$venv"

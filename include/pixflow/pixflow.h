@@ -7,6 +7,7 @@
 #include "pixflow/ops.h"
 #include "pixflow/augment.h"
 #include "pixflow/video.h"
+#include "pixflow/infer.h"
 #include "pixflow/pipeline.h"
 #include "pixflow/codec.h"
 #include "pixflow/post.h"

@@ -1,0 +1,200 @@
+/*
+ * pf_infer_run (include/pixflow/infer.h): a user engine as a stage behind a
+ * pf_video, on clips the ffmpeg CLI generates at test time:
+ *   - every frame of 2 streams reaches infer() and then post() exactly once,
+ *     in the source's order; post() sees the output infer() wrote for that
+ *     very batch (the "engine" computes each sample's mean; post recomputes
+ *     it from the batch tensor);
+ *   - stats: batch and frame counts, p50 <= p99 <= max per stage;
+ *   - pinning: infer() runs on the CPU it was pinned to;
+ *   - a failing callback stops the run with its status and a message naming
+ *     the stage and the batch, and every batch is released (the video gives
+ *     batches_in_flight more afterwards);
+ *   - bad configs are errors naming the field.
+ */
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pixflow/infer.h"
+#include "pixflow/pixflow.h"
+#include "test_util.h"
+
+#ifndef PF_FFMPEG_CLI
+#  define PF_FFMPEG_CLI ""
+#endif
+
+static char g_clip[1200];
+
+typedef struct engine {
+    int64_t batches_in, batches_out, frames_out;
+    int64_t next_index[2];  /* per stream: the frame_index post expects next */
+    int order_errors, value_errors;
+    int want_cpu, wrong_cpu;
+    int64_t fail_at;        /* infer fails on this batch (-1: never) */
+    int64_t post_fail_at;
+} engine;
+
+/* the mean of one NCHW float sample, through the tensor's strides */
+static double sample_mean(const pf_tensor *t, int i) {
+    double s = 0;
+    for (int c = 0; c < t->channels; c++)
+        for (int y = 0; y < t->height; y++) {
+            const float *row = (const float *)(const void *)((const char *)t->data + (ptrdiff_t)i * t->sample_stride +
+                                               (ptrdiff_t)c * t->plane_stride + (ptrdiff_t)y * t->row_stride);
+            for (int x = 0; x < t->width; x++) s += (double)row[x];
+        }
+    return s / ((double)t->channels * (double)t->height * (double)t->width);
+}
+
+static pf_status eng_infer(void *user, const pf_video_batch *b, void *out) {
+    engine *e = user;
+    if (e->want_cpu >= 0 && sched_getcpu() != e->want_cpu) e->wrong_cpu++;
+    if (e->batches_in++ == e->fail_at) return PF_ERR_DEVICE;
+    double *o = out;
+    for (int i = 0; i < b->count; i++) o[i] = sample_mean(&b->tensor, i);
+    return PF_OK;
+}
+
+static pf_status eng_post(void *user, const pf_video_batch *b, const void *out) {
+    engine *e = user;
+    if (e->batches_out++ == e->post_fail_at) return PF_ERR_INTERNAL;
+    const double *o = out;
+    for (int i = 0; i < b->count; i++) {
+        const pf_video_frame *f = &b->frames[i];
+        if (f->stream < 0 || f->stream > 1 || f->frame_index != e->next_index[f->stream]) e->order_errors++;
+        else e->next_index[f->stream]++;
+        if (o[i] != sample_mean(&b->tensor, i)) e->value_errors++;
+        e->frames_out++;
+    }
+    return PF_OK;
+}
+
+static pf_video *open_video(int in_flight) {
+    const char *paths[2] = {g_clip, g_clip};
+    pf_video_config c = pf_video_config_defaults();
+    c.sources = paths;
+    c.nsources = 2;
+    c.batch = 4;
+    c.batches_in_flight = in_flight;
+    c.desc.out_width = c.desc.out_height = 64;
+    pf_video *v = NULL;
+    CHECK_STATUS(pf_video_open(&c, &v), PF_OK);
+    return v;
+}
+
+static engine new_engine(void) {
+    engine e;
+    memset(&e, 0, sizeof e);
+    e.want_cpu = -1;
+    e.fail_at = -1;
+    e.post_fail_at = -1;
+    return e;
+}
+
+static void full_run(void) {
+    pf_video *v = open_video(4);
+    if (v == NULL) return;
+    engine e = new_engine();
+    pf_infer_config c = pf_infer_config_defaults();
+    c.infer = eng_infer;
+    c.post = eng_post;
+    c.user = &e;
+    c.output_bytes = 4 * sizeof(double);
+    c.max_in_flight = 4;
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0) {
+        for (int k = 0; k < CPU_SETSIZE; k++)
+            if (CPU_ISSET(k, &set)) { c.infer_core = e.want_cpu = k; break; }
+    }
+    pf_infer_stats s;
+    CHECK_STATUS(pf_infer_run(v, &c, &s), PF_OK);
+    CHECK(e.frames_out == 2 * 24);
+    CHECK(e.next_index[0] == 24 && e.next_index[1] == 24);
+    CHECK(e.order_errors == 0 && e.value_errors == 0);
+    CHECK(e.wrong_cpu == 0);
+    CHECK(s.frames == 48 && s.batches == 12);
+    CHECK(s.infer.batches == 12 && s.post.batches == 12 && s.source.batches == 13);  /* + the end */
+    CHECK(s.infer.p50_ms <= s.infer.p99_ms && s.infer.p99_ms <= s.infer.max_ms);
+    CHECK(s.post.p50_ms <= s.post.p99_ms && s.post.p99_ms <= s.post.max_ms);
+    CHECK(s.frames_per_s > 0 && s.wall_s > 0);
+    printf("  full run: %lld frames, %.1f frames/s; infer p50 %.3f p99 %.3f ms, post p50 %.3f p99 %.3f ms\n",
+           (long long)s.frames, s.frames_per_s, s.infer.p50_ms, s.infer.p99_ms, s.post.p50_ms, s.post.p99_ms);
+    pf_video_close(v);
+}
+
+static void failing_callbacks(void) {
+    for (int which = 0; which < 2; which++) {
+        pf_video *v = open_video(3);
+        if (v == NULL) return;
+        engine e = new_engine();
+        if (which == 0) e.fail_at = 3;
+        else e.post_fail_at = 2;
+        pf_infer_config c = pf_infer_config_defaults();
+        c.infer = eng_infer;
+        c.post = eng_post;
+        c.user = &e;
+        c.output_bytes = 4 * sizeof(double);
+        c.max_in_flight = 3;
+        CHECK_STATUS(pf_infer_run(v, &c, NULL), which == 0 ? PF_ERR_DEVICE : PF_ERR_INTERNAL);
+        CHECK_MSG(which == 0 ? "infer callback failed on batch 3" : "post callback failed on batch 2");
+        /* nothing is still held: the video hands out batches_in_flight (3) more */
+        pf_video_batch *b[3] = {NULL, NULL, NULL};
+        int got = 0;
+        for (int k = 0; k < 3; k++)
+            if (pf_video_next(v, &b[k], -1) == PF_OK && b[k] != NULL) got++;
+        CHECK(got == 3);
+        for (int k = 0; k < 3; k++)
+            if (b[k]) pf_video_batch_release(v, b[k]);
+        pf_video_close(v);
+    }
+}
+
+static void bad_configs(void) {
+    pf_video *v = open_video(2);
+    if (v == NULL) return;
+    engine e = new_engine();
+    pf_infer_config c = pf_infer_config_defaults();
+    c.user = &e;
+    c.output_bytes = 8;
+    CHECK_STATUS(pf_infer_run(v, &c, NULL), PF_ERR_INVALID_ARGUMENT);
+    CHECK_MSG("config.infer");
+    c.infer = eng_infer;
+    c.output_bytes = 0;
+    CHECK_STATUS(pf_infer_run(v, &c, NULL), PF_ERR_INVALID_ARGUMENT);
+    CHECK_MSG("config.output_bytes");
+    c.output_bytes = 8;
+    c.depth = 0;
+    CHECK_STATUS(pf_infer_run(v, &c, NULL), PF_ERR_INVALID_ARGUMENT);
+    CHECK_MSG("config.depth");
+    c.depth = 1;
+    c.post_core = 1 << 20;
+    CHECK_STATUS(pf_infer_run(v, &c, NULL), PF_ERR_INVALID_ARGUMENT);
+    CHECK_MSG("config.post_core");
+    CHECK_STATUS(pf_infer_run(NULL, &c, NULL), PF_ERR_INVALID_ARGUMENT);
+    CHECK_MSG("video");
+    pf_video_close(v);
+}
+
+int main(void) {
+    if (PF_FFMPEG_CLI[0] == '\0' || access(PF_FFMPEG_CLI, X_OK) != 0) {
+        printf("infer_stage: SKIPPED: no ffmpeg CLI to generate the test clip\n");
+        return 77;
+    }
+    char cmd[4096];
+    snprintf(g_clip, sizeof g_clip, "%s/infer_%d.mp4", PF_VIDEO_TEST_DIR, (int)getpid());
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s' && '%s' -hide_banner -loglevel error -nostdin -y -f lavfi "
+             "-i testsrc2=size=160x120:rate=24 -frames:v 24 -pix_fmt yuv420p -c:v mpeg4 '%s'",
+             PF_VIDEO_TEST_DIR, PF_FFMPEG_CLI, g_clip);
+    if (system(cmd) != 0) {
+        fprintf(stderr, "could not make %s\n", g_clip);
+        return 1;
+    }
+    full_run();
+    failing_callbacks();
+    bad_configs();
+    remove(g_clip);
+    return pft_summary("infer_stage");
+}
