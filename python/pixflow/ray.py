@@ -1,7 +1,7 @@
 """pixflow.ray: pixflow on a Ray cluster (Ray Data), with exactly reproducible samples.
 
     import ray, pixflow.ray as pfr
-    ds = pfr.read("train/", epoch=3)                     # sample_id, epoch, label, name, bytes
+    ds = pfr.read("train/", epochs=3)                    # sample_id, epoch, label, name, bytes
     ds = pfr.augment(ds, recipe="imagenet-train", seed=0, batch_size=64)
     for batch in ds.iter_torch_batches(batch_size=64):
         images, labels, ids = batch["image"], batch["label"], batch["sample_id"]
@@ -23,11 +23,12 @@ tensor equals what the Loader makes for the same (seed, epoch, index).
 Nothing here is augmentation written in Python: decode, sampling and the
 fused pass are the C library's.
 
-Exactly once: Ray Data may re-run a read or map task after a node dies;
-the rows of a task that failed are discarded, not delivered twice, but
-`DataIterator` itself is not fault tolerant (ray-project/ray#37633) and
-`streaming_split(equal=True)` may drop rows. `sample_id` is there so that a
-consumer can check (tests/python/test_ray_fault.py does). See
+Exactly once: Ray re-runs tasks after a node dies (at-least-once), its
+`DataIterator` is not fault tolerant (ray-project/ray#37633), and
+`streaming_split(equal=True)` may drop rows. `iter_torch_batches` below
+tracks sample_ids: it drops repeats and, if the iteration fails, reads the
+missing ones again. tests/python/test_ray_fault.py kills a node's raylet
+mid-epoch and checks every sample_id once, with single-node bytes. See
 docs/scale-out.md.
 """
 import os
@@ -132,10 +133,16 @@ class Augment:
 
     transform: a pixflow.transforms.Compose, or recipe: "imagenet-train" (default),
     "imagenet-eval", "yolo". seed: the augmentation seed. on_error: "raise" (a bad sample
-    fails the block, naming it) or "skip" (its row is dropped). Ray builds it once per actor;
-    the work is pixflow._samples.KeyedAugmenter (C decode, C sampler, C fused plan)."""
+    fails the block, naming it) or "skip" (its row is dropped). threads: pixflow threads for
+    the fused pass (None: the logical CPUs Ray gave this actor, at least 1). Ray builds it
+    once per actor; the work is pixflow._samples.KeyedAugmenter (C decode, C sampler, C
+    fused plan)."""
 
-    def __init__(self, transform=None, recipe=None, seed=0, on_error="raise", spec=None):
+    def __init__(self, transform=None, recipe=None, seed=0, on_error="raise", spec=None, threads=None):
+        if threads is None:
+            cpus = _ray.get_runtime_context().get_assigned_resources().get("CPU", 1) if _ray.is_initialized() else 1
+            threads = max(1, int(cpus))
+        _P.set_num_threads(int(threads))
         self._aug = KeyedAugmenter(transform=transform, recipe=recipe, seed=seed, on_error=on_error, spec=spec)
 
     def __call__(self, batch):
