@@ -186,7 +186,8 @@ def augment(ds, transform=None, recipe=None, seed=0, batch_size=32, concurrency=
 
 
 def iter_torch_batches(source, epoch=0, transform=None, recipe=None, seed=0, batch_size=32, samples=None,
-                       concurrency=1, max_attempts=3, override_num_blocks=None, stats=None, **augment_args):
+                       concurrency=1, max_attempts=3, override_num_blocks=None, stats=None, read_args=None,
+                       **augment_args):
     """The epoch's samples as dicts of torch tensors (image, label, sample_id, epoch) through
     Dataset.iter_torch_batches, each sample_id of `samples` (default: all) exactly once.
 
@@ -196,7 +197,8 @@ def iter_torch_batches(source, epoch=0, transform=None, recipe=None, seed=0, bat
     (at most max_attempts times); rows whose sample_id was already delivered are dropped.
     Samples are keyed by (seed, epoch, sample_id), so a re-made sample has the same bytes.
     Batches are in the datasource's order; a batch may be short after a restart. stats: a
-    dict that receives attempts, errors (their repr) and duplicates dropped."""
+    dict that receives attempts, errors (their repr) and duplicates dropped. read_args go to
+    read() (e.g. num_cpus), augment_args to augment() and map_batches."""
     import torch
 
     ids = list(range(len(_index(source, augment_args.get("extensions"))))) if samples is None else \
@@ -214,7 +216,7 @@ def iter_torch_batches(source, epoch=0, transform=None, recipe=None, seed=0, bat
                            f"{max_attempts} attempts; errors: {st['errors']}")
         st["attempts"] += 1
         ds = augment(read(source, epochs=epoch, samples=remaining, extensions=augment_args.get("extensions"),
-                          override_num_blocks=override_num_blocks),
+                          override_num_blocks=override_num_blocks, **(read_args or {})),
                      transform=transform, recipe=recipe, seed=seed, batch_size=batch_size,
                      concurrency=concurrency, **map_args)
         try:

@@ -175,7 +175,13 @@ class LoopbackCluster:
         return pid
 
     def stop_node(self, node):
-        return _end(node.pids() + [node.proc.pid])
+        hard = _end(node.pids() + [node.proc.pid])
+        for _ in range(5):
+            left = node.pids()
+            if not left:
+                break
+            hard += _end(left)
+        return hard
 
     def pids(self):
         """Every live process of this cluster (all nodes, and anything naming its temp dir)."""
@@ -190,7 +196,12 @@ class LoopbackCluster:
         hard = []
         for n in reversed(self.nodes):
             hard += _end(n.pids() + [n.proc.pid])
-        hard += _end(self.pids())
+        # a raylet may have forked a worker while we were ending it: look again
+        for _ in range(5):
+            left = self.pids()
+            if not left:
+                break
+            hard += _end(left)
         for n in self.nodes:
             try:
                 n.proc.wait(timeout=5)

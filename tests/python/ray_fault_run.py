@@ -10,6 +10,9 @@ loopback only and nothing outlives the run).
    with one pixflow actor per node (SPREAD), and once a third of the batches
    are in, the second node's raylet gets SIGKILL. The rest of the epoch must
    still come; every sample_id exactly once, each hash equal to step 1.
+3. --no-retry-reps more of the same with Ray's task retries, object
+   reconstruction and actor restarts off: the iterator then fails, and
+   pixflow.ray.iter_torch_batches must resume over the missing ids.
 Writes what it saw as JSON; the test asserts on it. Every wait is bounded.
 """
 import argparse
@@ -35,11 +38,15 @@ def transform():
                       T.Normalize([0.485, 0.456, 0.406], [0.229, 0.224, 0.225])])
 
 
-def epoch(source, args, concurrency, on_batch=None, stats=None):
+def epoch(source, args, concurrency, on_batch=None, stats=None, no_retry=False):
     seen, hashes = [], {}
+    # no_retry: Ray may neither retry tasks, rebuild lost objects nor restart
+    # actors, so a node's death reaches the iterator as an error and
+    # pixflow.ray.iter_torch_batches has to resume over the missing ids
+    extra = dict(read_args={"max_retries": 0}, max_restarts=0) if no_retry else {}
     it = pfr.iter_torch_batches(source, epoch=args.epoch, transform=transform(), seed=args.seed,
                                 batch_size=args.batch, concurrency=concurrency, override_num_blocks=args.blocks,
-                                stats=stats, scheduling_strategy="SPREAD")
+                                stats=stats, scheduling_strategy="SPREAD", **extra)
     for k, b in enumerate(it):
         for sid, img in zip(b["sample_id"].tolist(), b["image"]):
             seen.append(sid)
@@ -58,6 +65,8 @@ def main():
     ap.add_argument("--epoch", type=int, default=3)
     ap.add_argument("--batch", type=int, default=4)
     ap.add_argument("--blocks", type=int, default=12)
+    ap.add_argument("--no-retry-reps", type=int, default=0,
+                    help="extra repetitions with Ray's retries, reconstruction and actor restarts off")
     args = ap.parse_args()
     n = len(pfr.index(args.source))
     result = {"n": n, "reps": []}
@@ -74,24 +83,29 @@ def main():
         seen, ref = epoch(args.source, args, concurrency=1)
         result["single_node"] = {"count": len(seen), "unique": len(set(seen)), "s": time.monotonic() - t0}
         result["ref"] = ref
-        for rep in range(args.reps):
+        for rep in range(args.reps + args.no_retry_reps):
+            no_retry = rep >= args.reps
             t1 = time.monotonic()
             worker = cluster.add_node(num_cpus=2)
             nb = -(-n // args.batch)
             killed = {}
 
-            def on_batch(k, worker=worker, killed=killed):
-                if not killed and k + 1 >= nb // 3:
+            # a third of the way in; without Ray's recovery after the first
+            # batch, while the second node's actor surely holds blocks
+            at = 1 if no_retry else nb // 3
+
+            def on_batch(k, worker=worker, killed=killed, at=at):
+                if not killed and k + 1 >= at:
                     killed["raylet"] = cluster.kill_raylet(worker)
                     killed["after_batch"] = k + 1
 
             stats = {}
-            seen, hashes = epoch(args.source, args, concurrency=2, on_batch=on_batch, stats=stats)
+            seen, hashes = epoch(args.source, args, concurrency=2, on_batch=on_batch, stats=stats, no_retry=no_retry)
             cluster.stop_node(worker)
             result["reps"].append({
                 "count": len(seen), "unique": len(set(seen)), "ids_ok": sorted(seen) == list(range(n)),
                 "bytes_equal": sum(hashes.get(i) == ref.get(i) for i in range(n)),
-                "killed": killed, "attempts": stats.get("attempts"), "duplicates": stats.get("duplicates"),
+                "no_retry": no_retry, "killed": killed, "attempts": stats.get("attempts"), "duplicates": stats.get("duplicates"),
                 "errors": stats.get("errors"), "s": time.monotonic() - t1})
             print(f"rep {rep}: {result['reps'][-1]['s']:.1f} s, attempts {stats.get('attempts')}, "
                   f"duplicates dropped {stats.get('duplicates')}", flush=True)
