@@ -106,4 +106,31 @@ PY
   echo "$want_apps" > "$apps_stamp"
   echo "python_venv: app runtimes added in $((SECONDS - t0)) s" >&2
 fi
+# The scale-out layer (python/pixflow/ray.py, tests/python/test_ray_*.py,
+# bench/python/bench_ray_scaling.py): Ray 2.60.0 with Ray Data (pandas and
+# pyarrow for its blocks; pydantic, which Dataset.iter_torch_batches needs
+# through ray.train), ~79 MB for the ray wheel, ~150 MB in all. It
+# shares the torch venv (Ray pulls no torch, and Debian's numpy 1.24.2
+# satisfies it: a constraint holds it; pyarrow 22+ wheels need NumPy 2 at
+# import, so pyarrow is pinned to 21.0.0), as a layer with its own stamp.
+ray_pins=("ray[data]==2.60.0" pandas==2.3.3 pyarrow==21.0.0 pydantic==2.14.4)
+ray_stamp="$venv/.pixflow-ray-pins"
+want_ray="$(printf '%s\n' "${ray_pins[@]}")"
+if [ ! -f "$ray_stamp" ] || [ "$(cat "$ray_stamp")" != "$want_ray" ]; then
+  t0=$SECONDS
+  echo "python_venv: adding ${ray_pins[*]}" >&2
+  cons="$(mktemp)"
+  echo "numpy==1.24.2" > "$cons"
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-input -c "$cons" "${ray_pins[@]}" >&2
+  rm -f "$cons"
+  "$venv/bin/python" - <<'PY' >&2
+import numpy, pandas, pyarrow, ray, ray.data, ray.train.torch, torch
+assert ray.__version__ == "2.60.0", ray.__version__
+assert numpy.__version__ == "1.24.2", numpy.__version__
+assert torch.__version__.split("+")[0] == "2.15.0", torch.__version__
+print("python_venv: ray", ray.__version__, "pandas", pandas.__version__, "pyarrow", pyarrow.__version__)
+PY
+  echo "$want_ray" > "$ray_stamp"
+  echo "python_venv: ray layer added in $((SECONDS - t0)) s" >&2
+fi
 echo "$venv"

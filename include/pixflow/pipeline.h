@@ -216,6 +216,20 @@ typedef struct pf_pipeline_config {
 PF_API pf_pipeline_config pf_pipeline_config_defaults(void);
 
 /*
+ * The epoch order of a folder or list source of n samples, as the pipeline
+ * builds it: out[i] is the dataset index at position i of rank's epoch
+ * (seed, epoch, shuffle, rank, world_size, shard_mode as in the config;
+ * PAD repeats the epoch's first samples). Writes pf_shard_length(n,
+ * world_size, shard_mode) entries; cap is out's length (too small ->
+ * PF_ERR_INVALID_ARGUMENT). For re-sharding a resume point over another
+ * world size (pixflow.torch) and for checking a shard's coverage. Tar
+ * sources shuffle shard files and a window instead; they are not covered.
+ */
+PF_API uint64_t pf_shard_length(uint64_t n, int32_t world_size, pf_shard_mode mode);
+PF_API pf_status pf_epoch_order(uint64_t n, uint64_t seed, uint64_t epoch, bool shuffle, int32_t rank,
+                                int32_t world_size, pf_shard_mode mode, uint64_t *out, uint64_t cap);
+
+/*
  * Device placement (augment_device set): decode on the CPU, augment on
  * the device.
  *

@@ -5,8 +5,8 @@ Submodules (imported on first use, so ``import pixflow`` stays cheap):
 (batched ops with per-sample parameters), ``pixflow.io`` (decode),
 ``pixflow.transforms`` (torchvision.transforms.v2 names, fused),
 ``pixflow.data`` (the Loader), ``pixflow.torch`` (an IterableDataset),
-``pixflow.video`` and ``pixflow.post`` (NMS, head decoding, masks and regions
-after inference).
+``pixflow.video``, ``pixflow.post`` (NMS, head decoding, masks and regions
+after inference) and ``pixflow.ray`` (Ray Data; needs ray).
 """
 from ._pixflow import (  # noqa: F401
     Cancelled,
@@ -30,7 +30,7 @@ from ._pixflow import version as _c_version
 __version__ = "0.1.0"
 c_version = _c_version()
 
-_SUBMODULES = ("cv", "ops", "io", "transforms", "data", "torch", "video", "post")
+_SUBMODULES = ("cv", "ops", "io", "transforms", "data", "torch", "video", "post", "ray")
 
 __all__ = [
     "Error", "InvalidArgument", "Unsupported", "OutOfMemory", "CorruptData", "DeviceError",

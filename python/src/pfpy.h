@@ -231,6 +231,7 @@ extern PyMethodDef pfpy_photo_methods[];
 extern PyMethodDef pfpy_post_methods[];
 extern PyMethodDef pfpy_codec_methods[];
 extern PyMethodDef pfpy_augment_methods[];
+extern PyMethodDef pfpy_pipeline_methods[];
 
 int pfpy_augment_init(PyObject *module);
 int pfpy_pipeline_init(PyObject *module);

@@ -6,6 +6,7 @@
  * refilled. Each batch holds its pipeline, which is destroyed after its
  * last batch. Waiting for a batch releases the GIL and wakes up every
  * 100 ms to let Ctrl-C through. */
+#include <stdint.h>
 #include <string.h>
 
 #include "fields.h"
@@ -367,6 +368,39 @@ static PyTypeObject PipeType = {
     .tp_init = (initproc)pipe_init,
     .tp_new = PyType_GenericNew,
 };
+
+/* epoch_order(n, seed, epoch, shuffle, rank, world_size, shard_mode): the
+ * rank's epoch order as bytes of uint64 (numpy.frombuffer(..., uint64)). */
+static PyObject *py_epoch_order(PyObject *self, PyObject *args, PyObject *kw) {
+    (void)self;
+    static char *kwlist[] = {"n", "seed", "epoch", "shuffle", "rank", "world_size", "shard_mode", NULL};
+    unsigned long long n, seed, epoch;
+    int shuffle, rank, world, mode = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "KKKpii|i:epoch_order", kwlist, &n, &seed, &epoch, &shuffle, &rank,
+                                     &world, &mode))
+        return NULL;
+    uint64_t len = pf_shard_length(n, world, (pf_shard_mode)mode);
+    if (len > (uint64_t)(SIZE_MAX / 16)) return pfpy_invalid("epoch_order: n = %llu is too large", n);
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(len ? len : 1) * 8);
+    if (out == NULL) return NULL;
+    pf_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = pf_epoch_order(n, seed, epoch, shuffle != 0, rank, world, (pf_shard_mode)mode,
+                        (uint64_t *)(void *)PyBytes_AS_STRING(out), len);
+    Py_END_ALLOW_THREADS
+    if (st != PF_OK) {
+        Py_DECREF(out);
+        return pfpy_raise(st);
+    }
+    if (_PyBytes_Resize(&out, (Py_ssize_t)len * 8) < 0) return NULL;
+    return out;
+}
+
+PyMethodDef pfpy_pipeline_methods[] = {
+    {"epoch_order", FN(py_epoch_order), KW,
+     "epoch_order(n, seed, epoch, shuffle, rank, world_size, shard_mode=0)\n--\n\n"
+     "pf_epoch_order: the dataset indices of rank's epoch (folder and list sources), as bytes of uint64."},
+    {NULL, NULL, 0, NULL}};
 
 int pfpy_pipeline_init(PyObject *module) {
     if (PyType_Ready(&PipeType) < 0 || PyType_Ready(&BatchType) < 0) return -1;

@@ -1,6 +1,9 @@
 /* Deterministic epoch orders (see pipeline_order.h). */
 #include "pipeline/pipeline_order.h"
 
+#include <stdlib.h>
+
+#include "core/error.h"
 #include "kernels/philox.h"
 
 #define TAG_PERM 0x5065726du   /* "Perm" */
@@ -104,4 +107,35 @@ uint64_t pli_tar_order(const uint64_t *shard_first, int32_t shard_count, uint64_
                                world, out, len, buf);
     for (uint64_t i = got; i < len && got > 0; i++) out[i] = out[i % got]; /* PAD */
     return got > 0 ? len : 0;
+}
+
+/* ------------------------------------------------------ public wrappers */
+
+uint64_t pf_shard_length(uint64_t n, int32_t world_size, pf_shard_mode mode) {
+    return world_size < 1 ? 0 : pli_shard_length(n, world_size, mode);
+}
+
+pf_status pf_epoch_order(uint64_t n, uint64_t seed, uint64_t epoch, bool shuffle, int32_t rank,
+                         int32_t world_size, pf_shard_mode mode, uint64_t *out, uint64_t cap) {
+    pfi_clear_error();
+    if (world_size < 1 || rank < 0 || rank >= world_size)
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_epoch_order: rank %d / world_size %d; need 0 <= rank < world_size",
+                        (int)rank, (int)world_size);
+    if (mode != PF_SHARD_PAD && mode != PF_SHARD_DROP)
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_epoch_order: shard_mode is %d; use PF_SHARD_PAD or PF_SHARD_DROP",
+                        (int)mode);
+    if (n == 0) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_epoch_order: n is 0");
+    uint64_t len = pli_shard_length(n, world_size, mode);
+    if (out == NULL || cap < len)
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_epoch_order: out holds %llu entries; the order has %llu",
+                        (unsigned long long)(out ? cap : 0), (unsigned long long)len);
+    if (n > SIZE_MAX / sizeof(uint64_t))
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_epoch_order: n = %llu is too large", (unsigned long long)n);
+    uint64_t *perm = malloc((size_t)n * sizeof *perm);
+    if (perm == NULL)
+        return pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_epoch_order: out of memory for %llu samples", (unsigned long long)n);
+    pli_permutation(perm, n, seed, epoch, shuffle);
+    pli_shard_samples(perm, n, rank, world_size, mode, out);
+    free(perm);
+    return PF_OK;
 }

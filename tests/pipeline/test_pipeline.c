@@ -125,6 +125,17 @@ static void test_sharding(void) {
                         seen[b[i].epoch][b[i].index[j]]++;
                         if (b[i].epoch == 0) lens[rank]++;
                     }
+                /* pf_epoch_order is this order, sample for sample */
+                for (uint64_t e = 0; e < 2; e++) {
+                    uint64_t order[64];
+                    CHECK_STATUS(pf_epoch_order((uint64_t)nfiles, c.seed, e, c.shuffle, rank, 3, c.shard_mode, order, 64),
+                                 PF_OK);
+                    uint64_t k = 0;
+                    int same = 1;
+                    for (int i = 0; i < n; i++)
+                        for (int j = 0; j < b[i].count && b[i].epoch == e; j++) same &= k < 64 && b[i].index[j] == order[k++];
+                    CHECK(same && k == pf_shard_length((uint64_t)nfiles, 3, c.shard_mode));
+                }
                 free(b);
             }
             CHECK(lens[0] == lens[1] && lens[1] == lens[2]);
@@ -144,6 +155,12 @@ static void test_sharding(void) {
         snprintf(path, sizeof path, "%s/class_0/zz_extra.ppm", dir);
         unlink(path);
     }
+    uint64_t small[4];
+    CHECK_STATUS(pf_epoch_order(10, 0, 0, true, 3, 3, PF_SHARD_PAD, small, 4), PF_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(pf_last_error(), "rank") != NULL);
+    CHECK_STATUS(pf_epoch_order(10, 0, 0, true, 0, 2, PF_SHARD_PAD, small, 4), PF_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(pf_last_error(), "out holds 4") != NULL);
+    CHECK_STATUS(pf_epoch_order(0, 0, 0, true, 0, 2, PF_SHARD_PAD, small, 4), PF_ERR_INVALID_ARGUMENT);
     fx_rm_rf(dir);
 }
 

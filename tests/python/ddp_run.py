@@ -1,0 +1,91 @@
+"""One rank of the DDP test (tests/python/test_ddp.py runs it under torchrun with gloo on the
+CPU). The list file's labels are the sample indices, so a batch's labels say which samples
+it holds.
+
+    torchrun --nproc_per_node=2 ddp_run.py full LIST OUT_DIR     one epoch + a saved resume point
+    torchrun --nproc_per_node=N ddp_run.py resume LIST OUT_DIR   the rest of that epoch on N ranks
+
+Every batch goes through a DistributedDataParallel step (its allreduce would hang if the
+ranks had unequal batch counts; the process group has a timeout so it fails instead)."""
+import datetime
+import hashlib
+import json
+import os
+import sys
+
+import torch
+import torch.distributed as dist
+
+import pixflow.torch as PT
+import pixflow.transforms as T
+
+SEED, EPOCH, BATCH, STOP_AFTER = 5, 1, 3, 2
+
+
+def dataset(source, shuffle=True, **kw):
+    t = T.Compose([T.RandomResizedCrop(32), T.RandomHorizontalFlip(), T.ColorJitter(0.3, 0.3, 0.3),
+                   T.ToDtype(torch.float32, scale=True)])
+    ds = PT.ImageDataset(source, transform=t, batch_size=BATCH, seed=SEED, shuffle=shuffle, **kw)
+    ds.set_epoch(EPOCH)
+    return ds
+
+
+def digest(images):
+    return [hashlib.sha256(x.contiguous().numpy().tobytes()).hexdigest() for x in images]
+
+
+def train(ds, model, opt, limit=None):
+    """DDP steps over ds; returns [(labels, hashes)] per batch."""
+    out = []
+    for images, labels in ds:
+        loss = model(images.mean((2, 3))).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        out.append((labels.tolist(), digest(images)))
+        if limit is not None and len(out) == limit:
+            break
+    return out
+
+
+def main():
+    mode, source, out_dir = sys.argv[1:4]
+    dist.init_process_group("gloo", timeout=datetime.timedelta(seconds=60))
+    rank, world = dist.get_rank(), dist.get_world_size()
+    torch.manual_seed(0)
+    model = torch.nn.parallel.DistributedDataParallel(torch.nn.Linear(3, 1))
+    opt = torch.optim.SGD(model.parameters(), lr=0.01)
+    res = {"rank": rank, "world": world}
+    if mode == "full":
+        res["plain"] = train(dataset(source, shuffle=False), model, opt)
+        res["full"] = train(dataset(source), model, opt)
+        # stop after STOP_AFTER batches, save, resume with the same world size
+        ds = dataset(source)
+        res["head"] = train(ds, model, opt, limit=STOP_AFTER)
+        state = ds.state_dict()
+        again = dataset(source)
+        again.load_state_dict(state)
+        res["tail"] = train(again, model, opt)
+        # what a checkpoint holds: every rank's shard positions, merged
+        states = [None] * world
+        dist.all_gather_object(states, state)
+        if rank == 0:
+            merged = {"epoch": state["epoch"], "world_size": state["world_size"], "shards": {}}
+            for s in states:
+                merged["shards"].update(s["shards"])
+            with open(os.path.join(out_dir, "state.json"), "w") as f:
+                json.dump(merged, f)
+    else:
+        with open(os.path.join(out_dir, "state.json")) as f:
+            state = json.load(f)
+        ds = dataset(source)
+        ds.load_state_dict(state)
+        res["rest"] = train(ds, model, opt)
+    with open(os.path.join(out_dir, f"{mode}-{world}-{rank}.json"), "w") as f:
+        json.dump(res, f)
+    dist.barrier()
+    dist.destroy_process_group()
+
+
+if __name__ == "__main__":
+    main()
