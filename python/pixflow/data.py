@@ -10,6 +10,10 @@ iterable of (images, labels) batches.
 
 Threads: reading, decoding and augmenting run on C threads; the GIL is free
 while the loop waits for a batch (Ctrl-C still interrupts within 100 ms).
+One pipeline serves consecutive epochs (its threads, buffers and folder index
+are made once, and it prepares the next epoch's first batches while the
+loop finishes the current one); ``close()`` stops it, and ``set_epoch`` to
+any other epoch or ``load_state_dict`` to another point starts a new one.
 
 Batch lifetime: ``images`` shares memory with the pipeline's batch buffer.
 The buffer returns to the pipeline only when every view of it (the tensor,
@@ -149,7 +153,7 @@ class Loader:
         self.batch_size, self.device, self.output = int(batch_size), device, output
         self.pin_memory, self.progress = bool(pin_memory), progress
         self._epoch, self._position = 0, 0
-        self._pipe = None
+        self._pipe, self._pipe_at, self._iter_id = None, None, 0
 
     # ------------------------------------------------------------ epochs
     def set_epoch(self, epoch):
@@ -178,11 +182,44 @@ class Loader:
         self._epoch, self._position = int(state["epoch"]), int(state["position"])
 
     # ----------------------------------------------------------- iterate
-    def _open(self):
-        cfg = dict(self._config, start_epoch=self._epoch, start_position=self._position, epochs=self._epoch + 1)
-        p = _P.Pipeline(self._source, self._desc, self._policy, cfg, self.device)
-        _live.add(p)
-        return p
+    def _take_pipe(self):
+        """The pipeline to iterate from (epoch, position): the running one when it is exactly
+        there (consecutive epochs, or a loop that stopped early and goes on), else a new one.
+        One pipeline serves every consecutive epoch (epochs=0: endless): its threads, buffers
+        and folder index are made once, and it fills the next epoch's first batches while the
+        consumer finishes the current one, as persistent DataLoader workers do."""
+        self._iter_id += 1
+        at = (self._epoch, self._position)
+        p = self._pipe
+        if p is not None and (self._pipe_at != at or p.state() != "running"):
+            p.close()
+            p = None
+        if p is None:
+            cfg = dict(self._config, start_epoch=self._epoch, start_position=self._position, epochs=0)
+            p = _P.Pipeline(self._source, self._desc, self._policy, cfg, self.device)
+            _live.add(p)
+        self._pipe, self._pipe_at = p, at
+        return p, self._iter_id
+
+    def _batches(self):
+        """Yields (pixflow.Batch, last of its epoch) for the current epoch, from its resume point."""
+        pipe, me = self._take_pipe()
+        while self._iter_id == me:  # a newer iteration of this Loader took the pipeline over
+            try:
+                b = pipe.next()
+            except BaseException:
+                # a failed batch (on_error="raise"), Ctrl-C, ...: the next iteration starts a new
+                # pipeline at the last delivered batch, as if this one had never run past it
+                self._pipe_at = None
+                raise
+            if b is None:
+                break
+            self._epoch, self._position = b.next_epoch, b.next_position
+            self._pipe_at = (self._epoch, self._position)
+            last = b.next_epoch != b.epoch
+            yield b, last
+            if last:
+                break
 
     def _convert(self, batch):
         images, labels = batch.images, batch.labels
@@ -196,15 +233,11 @@ class Loader:
         return t, torch.from_numpy(_np.asarray(labels).astype(_np.int64))
 
     def __iter__(self):
-        self._pipe = pipe = self._open()
+        """The current epoch's (images, labels) batches, from its resume point to its end."""
         bar = _Progress(len(self) if self._nsamples is not None else None,
                         f"epoch {self._epoch}") if self.progress else None
         try:
-            while True:
-                b = pipe.next()
-                if b is None:
-                    break
-                self._epoch, self._position = b.next_epoch, b.next_position
+            for b, _ in self._batches():
                 out = self._convert(b)
                 del b
                 if bar:
@@ -213,27 +246,17 @@ class Loader:
         finally:
             if bar:
                 bar.close()
-            pipe.close()
-            self._pipe = None
 
     def batches(self):
         """Like iteration, but yields pixflow.Batch objects (images, labels, meta, resume point)."""
-        self._pipe = pipe = self._open()
-        try:
-            while True:
-                b = pipe.next()
-                if b is None:
-                    break
-                self._epoch, self._position = b.next_epoch, b.next_position
-                yield b
-        finally:
-            pipe.close()
-            self._pipe = None
+        for b, _ in self._batches():
+            yield b
 
     def stats(self):
-        """The running (or last) pipeline's stage table and counters as a dict."""
+        """The pipeline's stage table and counters as a dict (cumulative over the consecutive
+        epochs it served)."""
         if self._pipe is None:
-            raise _P.InvalidArgument("stats(): no epoch is running")
+            raise _P.InvalidArgument("stats(): no epoch has run (or the Loader was closed)")
         return self._pipe.stats()
 
     def errors(self):
@@ -241,9 +264,11 @@ class Loader:
         return self._pipe.errors() if self._pipe is not None else []
 
     def close(self):
-        """Stops the running epoch's threads (also done on del and at interpreter exit)."""
-        if self._pipe is not None:
-            self._pipe.close()
+        """Stops the pipeline's threads and frees its buffers once no batch is referenced (also
+        done on del and at interpreter exit); the next iteration starts a new one."""
+        p, self._pipe, self._pipe_at = self._pipe, None, None
+        if p is not None:
+            p.close()
 
     def __del__(self):
         try:

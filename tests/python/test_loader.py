@@ -153,3 +153,26 @@ gc.collect(); print(rss() - r0)
     env = dict(os.environ, MALLOC_ARENA_MAX="2", MALLOC_MMAP_THRESHOLD_="65536")
     grew = int(subprocess.check_output([sys.executable, "-c", code], env=env, cwd="/tmp"))
     assert grew < 4 * 1024, f"RSS grew by {grew} KiB over 20 epochs"
+
+
+def test_one_pipeline_serves_consecutive_epochs(folder):
+    # consecutive epochs (and a loop that stopped early and goes on) reuse the running
+    # pipeline; the bits are those of a fresh Loader at the same point
+    L = small(folder)
+    e0 = [(x.clone(), y.clone()) for x, y in L]
+    pipe = L._pipe
+    it = iter(L)
+    head = [tuple(t.clone() for t in next(it)) for _ in range(2)]
+    del it
+    tail = [(x.clone(), y.clone()) for x, y in L]  # the rest of epoch 1, same pipeline
+    assert L._pipe is pipe
+    F = small(folder)
+    F.set_epoch(1)
+    e1 = [(x.clone(), y.clone()) for x, y in F]
+    assert len(head) + len(tail) == len(e1) == len(e0)
+    for (a, la), (b, lb) in zip(head + tail, e1):
+        assert torch.equal(la, lb) and torch.equal(a, b)
+    L.set_epoch(0)  # another point: a new pipeline, the same bits as the first epoch
+    again = [(x.clone(), y.clone()) for x, y in L]
+    assert L._pipe is not pipe
+    assert all(torch.equal(a, b) and torch.equal(la, lb) for (a, la), (b, lb) in zip(again, e0))
