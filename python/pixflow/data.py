@@ -31,6 +31,7 @@ worker count, and ``state_dict()`` / ``load_state_dict()`` resume exactly
 import atexit
 import math
 import os
+import re
 import sys
 import time
 import weakref
@@ -118,7 +119,12 @@ class Loader:
     device: None (host batches), "cpu", or "cuda[:N]" (augment on the GPU).
     on_error: "skip" (bad samples are counted and skipped) or "raise" (a batch holding one
     raises, naming the file). output: "torch" (tensors; needs torch) or "numpy".
-    pin_memory: copy host batches into pinned memory (torch with CUDA only)."""
+    pin_memory: the pipeline allocates its batch buffers as page-locked memory (pf_malloc
+    PF_ALLOC_PINNED: cudaMallocHost), so ``images.to("cuda", non_blocking=True)`` is an
+    asynchronous copy and no pinned copy of each batch is made (torch's ``.pin_memory()``).
+    True pins for CUDA device 0 when there is a GPU and falls back to the CPU device's
+    ordinary host memory (the same allocator path) when there is none; "cuda:N" or "cpu"
+    name the device. Not with device= (those batches are device memory already)."""
 
     def __init__(self, source, transform=None, recipe=None, batch_size=32, workers=0, shuffle=True, seed=0,
                  drop_last=False, rank=0, world_size=1, device=None, on_error="skip", pin_memory=False,
@@ -151,9 +157,23 @@ class Loader:
                         "world_size": int(world_size), "on_error": 0 if on_error == "skip" else 1,
                         "shard_mode": 0 if shard_mode == "pad" else 1, "prefetch_batches": int(prefetch_batches)}
         self.batch_size, self.device, self.output = int(batch_size), device, output
-        self.pin_memory, self.progress = bool(pin_memory), progress
+        self.pin_device = self._pin_device(pin_memory, device)  # None, "cpu", "cuda", "cuda:N"
+        self.pin_memory, self.progress = self.pin_device is not None, progress
         self._epoch, self._position = 0, 0
         self._pipe, self._pipe_at, self._iter_id = None, None, 0
+
+    @staticmethod
+    def _pin_device(pin_memory, device):
+        if pin_memory is False or pin_memory is None:
+            return None
+        if device is not None:
+            raise _P.InvalidArgument(f"pin_memory = {pin_memory!r} with device = {device!r}: those batches are "
+                                     "device memory, not host buffers that could be pinned")
+        if pin_memory is True:
+            return "cuda" if _P.cuda_device_count() > 0 else "cpu"
+        if isinstance(pin_memory, str) and re.fullmatch(r"cpu|cuda(:[0-9]+)?", pin_memory):
+            return pin_memory
+        raise _P.InvalidArgument(f"pin_memory = {pin_memory!r}; use True, False, 'cpu', 'cuda' or 'cuda:N'")
 
     # ------------------------------------------------------------ epochs
     def set_epoch(self, epoch):
@@ -196,7 +216,7 @@ class Loader:
             p = None
         if p is None:
             cfg = dict(self._config, start_epoch=self._epoch, start_position=self._position, epochs=0)
-            p = _P.Pipeline(self._source, self._desc, self._policy, cfg, self.device)
+            p = _P.Pipeline(self._source, self._desc, self._policy, cfg, self.device, self.pin_device)
             _live.add(p)
         self._pipe, self._pipe_at = p, at
         return p, self._iter_id
@@ -227,10 +247,9 @@ class Loader:
             return _np.asarray(images), _np.asarray(labels).astype(_np.int64)
         import torch
 
-        t = torch.from_dlpack(images)
-        if self.pin_memory and t.device.type == "cpu" and torch.cuda.is_available():
-            t = t.pin_memory()
-        return t, torch.from_numpy(_np.asarray(labels).astype(_np.int64))
+        # zero-copy: with pin_memory the buffer itself is pinned (torch sees cudaMallocHost memory
+        # as pinned: t.is_pinned())
+        return torch.from_dlpack(images), torch.from_numpy(_np.asarray(labels).astype(_np.int64))
 
     def __iter__(self):
         """The current epoch's (images, labels) batches, from its resume point to its end."""

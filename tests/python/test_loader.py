@@ -13,6 +13,7 @@ import torch
 import pixflow
 import pixflow.data as D
 import pixflow.torch as PT
+from conftest import cuda
 
 N = 23
 
@@ -176,3 +177,38 @@ def test_one_pipeline_serves_consecutive_epochs(folder):
     again = [(x.clone(), y.clone()) for x, y in L]
     assert L._pipe is not pipe
     assert all(torch.equal(a, b) and torch.equal(la, lb) for (a, la), (b, lb) in zip(again, e0))
+
+
+def test_pin_memory_through_the_pipeline_allocator(folder):
+    # the batch buffers come from the pipeline's own allocator (pf_malloc PF_ALLOC_PINNED of the
+    # pin device: the CPU device here, cudaMallocHost with a GPU), not from a copy per batch
+    ref = [(x.clone(), y.clone()) for x, y in small(folder)]
+    L = small(folder, pin_memory=True)
+    assert L.pin_device == ("cuda" if pixflow.cuda_device_count() > 0 else "cpu")
+    got = []
+    for x, y in L:
+        pinned, s = L._pipe.pinned, L.stats()
+        assert pinned == {"buffers": s["buffers"], "bytes": s["buffers"] * s["batch_bytes"]}
+        base = x.data_ptr()
+        got.append((x.clone(), y.clone()))
+        del x, y
+    assert base % 64 == 0
+    assert len(got) == len(ref)
+    assert all(torch.equal(a, b) and torch.equal(la, lb) for (a, la), (b, lb) in zip(got, ref))
+    plain = small(folder)
+    next(iter(plain))
+    assert plain._pipe.pinned == {"buffers": 0, "bytes": 0}
+    with pytest.raises(pixflow.InvalidArgument, match="pin_memory"):
+        small(folder, pin_memory="gpu")
+    with pytest.raises(pixflow.InvalidArgument, match="pin_memory"):
+        small(folder, pin_memory=True, device="cpu")
+
+
+@cuda
+def test_pin_memory_cuda_batches_are_page_locked(folder):
+    L = small(folder, pin_memory="cuda:0")
+    for x, y in L:
+        assert x.is_pinned()  # cudaMallocHost memory, seen by torch as pinned
+        g = x.to("cuda:0", non_blocking=True)
+        torch.cuda.synchronize()
+        assert torch.equal(g.cpu(), x)
