@@ -15,6 +15,8 @@ order; the table has the median samples/s over rounds and the median of the per-
 ratios (pixflow.data.Loader / other). DALI and Albumentations rows need the bench venv.
 """
 import argparse
+import faulthandler
+import hashlib
 import os
 import statistics
 import subprocess
@@ -232,11 +234,16 @@ def main():
     a = ap.parse_args()
     folder = a.folder
     if folder is None:
-        import make_imagenet_folder
-
-        folder = str(make_imagenet_folder.make("/tmp/pixflow_bench_imagenet600"))
+        # made by Debian's python3 + OpenCV 4.6 whatever venv runs this (the bench venv's
+        # opencv-python-headless encodes other bytes), so the folder is the same everywhere
+        folder = "/tmp/pixflow_bench_imagenet600"
+        subprocess.run(["/usr/bin/python3", os.path.join(HERE, "make_imagenet_folder.py"), folder], check=True,
+                       stderr=subprocess.DEVNULL)
+    # a loader that hangs shows where (a DataLoader worker, DALI's threads, a pipeline)
+    faulthandler.dump_traceback_later(600, repeat=True)
     n = len(files_of(folder))
-    print(f"folder {folder}: {n} JPEGs; RandomResizedCrop 224 + flip + normalize -> NCHW f32, batch {a.batch}, "
+    digest = hashlib.sha256(b"".join(open(f, "rb").read() for f in files_of(folder))).hexdigest()[:16]
+    print(f"folder {folder}: {n} JPEGs (content sha256 {digest}); RandomResizedCrop 224 + flip + normalize -> NCHW f32, batch {a.batch}, "
           f"{a.workers} workers; {a.rounds} rounds x {a.epochs} epochs; load average {os.getloadavg()[0]:.1f}")
     w, b = a.workers, a.batch
     makers = [("pixflow.data.Loader", lambda: pixflow_case(folder, w, b, False)),

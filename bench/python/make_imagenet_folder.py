@@ -3,9 +3,13 @@ N JPEGs at ImageNet's typical sizes (long side 500: 500x375, 500x333,
 375x500, 500x500, ...), each a random crop of one of the photos (20-100 %
 of its area, at the target's aspect ratio), rescaled with INTER_AREA and
 re-encoded at quality 90 with OpenCV, in 10 class folders. Deterministic:
-the same seed gives the same files (numpy's PCG64, OpenCV's encoder).
+the same seed gives the same files (numpy's PCG64, OpenCV's resize and
+encoder); run it with Debian's python3 (OpenCV 4.6, as bench_loader.py
+does): another OpenCV encodes other bytes. Average file 30 KiB (ImageNet's
+train JPEGs average ~110 KiB: these photos are smoother, so every
+loader's decode is cheaper than on ImageNet).
 
-    python bench/python/make_imagenet_folder.py OUT [--count 600] [--seed 0]
+    /usr/bin/python3 bench/python/make_imagenet_folder.py OUT [--count 600] [--seed 0]
 """
 import argparse
 import os
@@ -37,7 +41,7 @@ def make(out, count=600, seed=0, quality=90):
 
     out = pathlib.Path(out)
     stamp = out / ".recipe"
-    recipe = f"count={count} seed={seed} quality={quality} sizes={SIZES}"
+    recipe = f"count={count} seed={seed} quality={quality} sizes={SIZES} opencv={cv2.__version__}"
     if stamp.exists() and stamp.read_text() == recipe:
         return out
     src = photos()
