@@ -5,14 +5,19 @@ RandomResizedCrop 224 + horizontal flip + normalize into NCHW float32
 batches of --batch, with --workers worker processes / threads.
 
     bash scripts/bench_python_venv.sh            # /opt/pixflow-bench-venv: test venv + DALI + Albumentations
-    /opt/pixflow-bench-venv/bin/python bench/python/bench_loader.py [FOLDER] [--workers 2] [--batch 64] [--rounds 5]
+    /opt/pixflow-bench-venv/bin/python bench/python/bench_loader.py [FOLDER] [--workers 2] [--batch 64]
+        [--rounds 5] [--epochs 2] [--warm 0|1]
 
 FOLDER defaults to a folder made here from data/ (bench/python/make_imagenet_folder.py:
-600 JPEGs at ImageNet sizes, quality 90, deterministic). Each round runs every loader for
---epochs epochs from a cold start (a new pixflow pipeline, a new `pixflow run` process, a
-new DALI pipeline; the DataLoaders keep persistent workers, their best case), in a rotated
-order; the table has the median samples/s over rounds and the median of the per-round
-ratios (pixflow.data.Loader / other). DALI and Albumentations rows need the bench venv.
+600 JPEGs at ImageNet sizes, quality 90, deterministic). Each round starts every loader cold
+(a new pixflow Loader, a new `pixflow run` process, a new DALI pipeline; the DataLoaders
+keep persistent workers, their best case), runs --warm untimed epochs, then times --epochs
+epochs, in a rotated order. --warm 0 times the cold start too (pipeline creation touches
+every batch buffer: ~0.1-0.2 s for pixflow); --warm 1 is a running loader's steady state
+(`pixflow run`'s: the difference of a 1-epoch and a 1+E-epoch run). The table has the
+median samples/s over rounds, the median of the per-round ratios (pixflow.data.Loader /
+other), and CPU time per sample (all the loader's processes). DALI and Albumentations rows
+need the bench venv.
 """
 import argparse
 import faulthandler
@@ -53,7 +58,8 @@ def children_cpu():
 
 
 class Case:
-    """One loader: run(epochs) -> samples, timed by the caller from a cold start. cpu() is the
+    """One loader: run(epochs, warm, start) -> samples timed (start() marks where timing begins),
+    or (samples, seconds, CPU seconds) when the loader times itself. cpu() is the
     CPU seconds its processes have used so far: samples per CPU second is the figure that
     other jobs on a shared machine disturb least."""
 
@@ -61,12 +67,20 @@ class Case:
         self.name, self.rates, self.cpu_ms = name, [], []
         self._run, self._cpu = run if callable(run) else run[0], own_cpu if callable(run) else run[1]
 
-    def measure(self, epochs):
-        c0, t0 = self._cpu(), time.perf_counter()
-        n = self._run(epochs)
+    def measure(self, epochs, warm):
+        """epochs timed after warm untimed ones, all from one cold start."""
+        at = {}
+
+        def start():
+            at["c"], at["t"] = self._cpu(), time.perf_counter()
+
+        if not warm:
+            start()
+        r = self._run(epochs, warm, start)
         t1, c1 = time.perf_counter(), self._cpu()
-        self.rates.append(n / (t1 - t0))
-        self.cpu_ms.append((c1 - c0) * 1e3 / n)
+        n, dt, dc = r if isinstance(r, tuple) else (r, t1 - at["t"], c1 - at["c"])
+        self.rates.append(n / dt)
+        self.cpu_ms.append(dc * 1e3 / n)
 
 
 # ---------------------------------------------------------------- pixflow
@@ -84,29 +98,44 @@ def pixflow_case(folder, workers, batch, transform):
     else:
         kw = dict(recipe="imagenet-train")
 
-    def run(epochs):
+    def run(epochs, warm, start):
         # a new Loader per measurement (cold start, as a new `pixflow run`); its one pipeline
         # then serves the consecutive epochs
         L = pixflow.data.Loader(folder, batch_size=batch, workers=workers, seed=0, **kw)
         n = 0
-        for _ in range(epochs):
+        for e in range(warm + epochs):
+            if e == warm:
+                start()
             for x, y in L:
-                n += len(y)
+                n += len(y) if e >= warm else 0
         L.close()
         return n
 
-    run(1)  # warm-up: page cache, imports
+    run(1, 0, lambda: None)  # warm-up: page cache, imports
     return run
 
 
 def cli_case(folder, workers, batch, cli):
-    def run(epochs):
+    def once(epochs):
+        c0 = children_cpu()
         out = subprocess.run([cli, "run", folder, "--batch", str(batch), "--workers", str(workers), "--epochs",
                               str(epochs), "--quiet"], capture_output=True, text=True, check=True).stdout
-        return int([ln for ln in out.splitlines() if ln.startswith("batches ")][0].split()[3].rstrip(","))
+        lines = out.splitlines()
+        n = int([ln for ln in lines if ln.startswith("batches ")][0].split()[3].rstrip(","))
+        wall = float([ln for ln in lines if ln.startswith("consumer starvation")][0].split("of ")[1].split()[0])
+        return n, wall, children_cpu() - c0
 
-    run(1)
-    return run, children_cpu
+    def run(epochs, warm, start):
+        # its own wall clock (pipeline creation to the last batch); with warm epochs, the
+        # difference of a warm-only run and a warm + timed run
+        n, wall, cpu = once(warm + epochs)
+        if warm:
+            n0, wall0, cpu0 = once(warm)
+            n, wall, cpu = n - n0, wall - wall0, cpu - cpu0
+        return n, wall, cpu
+
+    run(1, 0, None)
+    return run
 
 
 # ------------------------------------------------------- torch DataLoaders
@@ -116,14 +145,16 @@ def dataloader_run(ds, workers, batch):
     dl = torch.utils.data.DataLoader(ds, batch_size=batch, num_workers=workers, shuffle=True,
                                      persistent_workers=workers > 0, worker_init_fn=_one_thread)
 
-    def run(epochs):
+    def run(epochs, warm, start):
         n = 0
-        for _ in range(epochs):
+        for e in range(warm + epochs):
+            if e == warm:
+                start()
             for x, y in dl:
-                n += len(y)
+                n += len(y) if e >= warm else 0
         return n
 
-    run(1)
+    run(1, 0, lambda: None)
 
     def cpu():
         # this process (the DataLoader's main side) + its persistent workers
@@ -204,21 +235,23 @@ def dali_case(folder, workers, batch):
 
     n_files = len(files_of(folder))
 
-    def run(epochs):
+    def run(epochs, warm, start):
         # a new pipeline per measurement (DALI prefetches ahead on its own threads: a kept
         # pipeline would work during the other loaders' turns); the batch is made dense
         # (as_tensor) as the other loaders' are
         p = pipe()
         p.build()
-        n = 0
-        for _ in range(-(-epochs * n_files // batch)):
+        n, steps = 0, -(-warm * n_files // batch)
+        for i in range(steps + -(-epochs * n_files // batch)):
+            if i == steps and warm:
+                start()
             images, labels = p.run()
             images.as_tensor()
-            n += len(labels)
+            n += len(labels) if i >= steps else 0
         del p
         return n
 
-    run(1)
+    run(1, 0, lambda: None)
     return run
 
 
@@ -228,7 +261,9 @@ def main():
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--epochs", type=int, default=2, help="epochs per measurement")
+    ap.add_argument("--epochs", type=int, default=2, help="epochs timed per measurement")
+    ap.add_argument("--warm", type=int, default=0,
+                    help="untimed epochs before them (1: the steady state of a running loader; 0: from a cold start)")
     ap.add_argument("--cli", default=os.path.join(HERE, "..", "..", "build", "pixflow"))
     ap.add_argument("--only", default="", help="comma-separated case names (prefixes) to run")
     a = ap.parse_args()
@@ -244,7 +279,7 @@ def main():
     n = len(files_of(folder))
     digest = hashlib.sha256(b"".join(open(f, "rb").read() for f in files_of(folder))).hexdigest()[:16]
     print(f"folder {folder}: {n} JPEGs (content sha256 {digest}); RandomResizedCrop 224 + flip + normalize -> NCHW f32, batch {a.batch}, "
-          f"{a.workers} workers; {a.rounds} rounds x {a.epochs} epochs; load average {os.getloadavg()[0]:.1f}")
+          f"{a.workers} workers; {a.rounds} rounds x {a.epochs} epochs timed after {a.warm} untimed; load average {os.getloadavg()[0]:.1f}")
     w, b = a.workers, a.batch
     makers = [("pixflow.data.Loader", lambda: pixflow_case(folder, w, b, False)),
               ("pixflow.data.Loader (transforms, antialias)", lambda: pixflow_case(folder, w, b, True)),
@@ -269,7 +304,7 @@ def main():
     for r in range(a.rounds):
         k = r % len(cases)
         for c in cases[k:] + cases[:k]:
-            c.measure(a.epochs)
+            c.measure(a.epochs, a.warm)
         print(f"  round {r + 1}: " + ", ".join(f"{c.name} {c.rates[-1]:.0f}" for c in cases), flush=True)
     base = cases[0]
     print(f"\n{'loader':44s} {'samples/s':>10s} {'min..max':>13s} {'ratio':>7s} {'CPU ms/sample':>14s} "
