@@ -78,13 +78,20 @@ def test_epochs_differ_and_set_epoch_repeats(folder):
     assert torch.equal(torch.cat([y for _, y in L]), e0)
 
 
+def worker_timeout(workers):
+    """seconds a DataLoader waits for a worker's batch: a stuck worker fails the test (once
+    seen under heavy load: the parent waiting on a worker's shared-memory fd) instead of
+    stalling the whole test command"""
+    return 120 if workers else 0
+
+
 @pytest.mark.parametrize("world", [1, 2, 3])
 @pytest.mark.parametrize("workers", [0, 2])
 def test_sharding_covers_every_sample(folder, world, workers):
     seen, counts = [], []
     for rank in range(world):
         ds = PT.ImageDataset(folder, batch_size=3, seed=1, rank=rank, world_size=world)
-        dl = torch.utils.data.DataLoader(ds, batch_size=None, num_workers=workers)
+        dl = torch.utils.data.DataLoader(ds, batch_size=None, num_workers=workers, timeout=worker_timeout(workers))
         got = [y for _, y in dl]
         counts.append(len(got))
         seen += torch.cat(got).tolist()
@@ -225,7 +232,7 @@ def test_stateful_dataloader_resumes_the_exact_remaining_batches(folder, workers
 
     def make():
         return StatefulDataLoader(PT.ImageDataset(folder, batch_size=2, seed=3), batch_size=None,
-                                  num_workers=workers)
+                                  num_workers=workers, timeout=worker_timeout(workers))
 
     full = [(x.clone(), y.clone()) for x, y in make()]
     assert len(full) >= 6
