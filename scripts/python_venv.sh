@@ -5,7 +5,8 @@
 # OpenCV the C parity tests use, PIL 9.4), plus the pinned oracles from
 # PyPI: torch 2.15.0 and torchvision 0.29.2 (about 5 GB, ~3 minutes on a
 # fresh machine; used on the CPU only), pytest and the build backend; then
-# the post-processing oracles as a second layer (below).
+# the post-processing oracles, the app runtimes and torchdata as layers of
+# their own (below).
 # A stamp file holds the pinned list; a venv whose stamp differs (or that
 # is half made) is rebuilt, one that matches is reused as it is.
 # Prints the venv's path on the last line of stdout.
@@ -132,5 +133,22 @@ print("python_venv: ray", ray.__version__, "pandas", pandas.__version__, "pyarro
 PY
   echo "$want_ray" > "$ray_stamp"
   echo "python_venv: ray layer added in $((SECONDS - t0)) s" >&2
+fi
+
+# torchdata 0.11.0 for the StatefulDataLoader resume test of pixflow.torch
+# (tests/python/test_loader.py): pure Python, ~60 kB + requests. Its own
+# stamp; numpy held as above, and torch must stay the pinned one.
+tdata=(torchdata==0.11.0)
+tdata_stamp="$venv/.pixflow-torchdata-pins"
+want_tdata="$(printf '%s\n' "${tdata[@]}")"
+if [ ! -f "$tdata_stamp" ] || [ "$(cat "$tdata_stamp")" != "$want_tdata" ]; then
+  echo "python_venv: adding ${tdata[*]}" >&2
+  cons="$(mktemp)"
+  echo "numpy==1.24.2" > "$cons"
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-input -c "$cons" "${tdata[@]}" >&2
+  rm -f "$cons"
+  "$venv/bin/python" -c 'import torch, torchdata.stateful_dataloader
+assert torch.__version__.split("+")[0] == "2.15.0", torch.__version__' >&2
+  echo "$want_tdata" > "$tdata_stamp"
 fi
 echo "$venv"

@@ -1,82 +1,322 @@
-"""Loader throughput on one folder: pixflow.data.Loader vs `pixflow run`,
-torchvision + DataLoader (same workers), and, when installed (a separate
-bench venv: scripts/bench_python_venv.sh), NVIDIA DALI's CPU pipeline and
-Albumentations + DataLoader. RandomResizedCrop 224 + flip + normalize into
-NCHW float32 batches. Samples/s, median of 3 epochs after a warm-up one.
+"""Loader throughput on one folder, side by side: pixflow.data.Loader,
+`pixflow run` (the C CLI, same pipeline), torchvision + DataLoader, NVIDIA
+DALI's CPU pipeline and Albumentations + DataLoader. Every loader does
+RandomResizedCrop 224 + horizontal flip + normalize into NCHW float32
+batches of --batch, with --workers worker processes / threads.
 
-    /opt/pixflow-venv/bin/python bench/python/bench_loader.py FOLDER [--workers 2] [--batch 64]
+    bash scripts/bench_python_venv.sh            # /opt/pixflow-bench-venv: test venv + DALI + Albumentations
+    /opt/pixflow-bench-venv/bin/python bench/python/bench_loader.py [FOLDER] [--workers 2] [--batch 64]
+        [--rounds 5] [--epochs 2] [--warm 0|1]
+
+FOLDER defaults to a folder made here from data/ (bench/python/make_imagenet_folder.py:
+600 JPEGs at ImageNet sizes, quality 90, deterministic). Each round starts every loader cold
+(a new pixflow Loader, a new `pixflow run` process, a new DALI pipeline; the DataLoaders
+keep persistent workers, their best case), runs --warm untimed epochs, then times --epochs
+epochs, in a rotated order. --warm 0 times the cold start too (pipeline creation touches
+every batch buffer: ~0.1-0.2 s for pixflow); --warm 1 is a running loader's steady state
+(`pixflow run`'s: the difference of a 1-epoch and a 1+E-epoch run). The table has the
+median samples/s over rounds, the median of the per-round ratios (pixflow.data.Loader /
+other), and CPU time per sample (all the loader's processes). DALI and Albumentations rows
+need the bench venv.
 """
 import argparse
+import faulthandler
+import hashlib
 import os
 import statistics
 import subprocess
+import sys
 import time
 
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
 MEAN, STD = [0.485, 0.456, 0.406], [0.229, 0.224, 0.225]
 
 
-def timed_epochs(make_iter, epochs=3):
-    rates = []
-    for e in range(epochs + 1):
-        t0, n = time.perf_counter(), 0
-        for x, y in make_iter():
-            n += len(y)
-        if e:
-            rates.append(n / (time.perf_counter() - t0))
-    return statistics.median(rates)
+def files_of(folder):
+    return sorted(os.path.join(r, f) for r, _, fs in os.walk(folder) for f in fs if f.lower().endswith(".jpg"))
 
 
-def bench_pixflow(folder, workers, batch):
+def own_cpu():
+    return time.process_time()
+
+
+def proc_cpu(pid):
+    """CPU seconds of another process so far (utime + stime from /proc)."""
+    try:
+        f = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        return (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError):
+        return 0.0
+
+
+def children_cpu():
+    import resource
+
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+class Case:
+    """One loader: run(epochs, warm, start) -> samples timed (start() marks where timing begins),
+    or (samples, seconds, CPU seconds) when the loader times itself. cpu() is the
+    CPU seconds its processes have used so far: samples per CPU second is the figure that
+    other jobs on a shared machine disturb least."""
+
+    def __init__(self, name, run):
+        self.name, self.rates, self.cpu_ms = name, [], []
+        self._run, self._cpu = run if callable(run) else run[0], own_cpu if callable(run) else run[1]
+
+    def measure(self, epochs, warm):
+        """epochs timed after warm untimed ones, all from one cold start."""
+        at = {}
+
+        def start():
+            at["c"], at["t"] = self._cpu(), time.perf_counter()
+
+        if not warm:
+            start()
+        r = self._run(epochs, warm, start)
+        t1, c1 = time.perf_counter(), self._cpu()
+        n, dt, dc = r if isinstance(r, tuple) else (r, t1 - at["t"], c1 - at["c"])
+        self.rates.append(n / dt)
+        self.cpu_ms.append(dc * 1e3 / n)
+
+
+# ---------------------------------------------------------------- pixflow
+def pixflow_case(folder, workers, batch, transform):
+    import torch
+
     import pixflow.data
+    import pixflow.transforms as T
 
-    L = pixflow.data.Loader(folder, recipe="imagenet-train", batch_size=batch, workers=workers, seed=0)
-    return timed_epochs(lambda: L)
+    if transform:
+        # torchvision's names and defaults (RandomResizedCrop antialias=True, as torchvision's row)
+        tf = T.Compose([T.RandomResizedCrop(224), T.RandomHorizontalFlip(), T.ToDtype(torch.float32, scale=True),
+                        T.Normalize(MEAN, STD)])
+        kw = dict(transform=tf)
+    else:
+        kw = dict(recipe="imagenet-train")
+
+    def run(epochs, warm, start):
+        # a new Loader per measurement (cold start, as a new `pixflow run`); its one pipeline
+        # then serves the consecutive epochs
+        L = pixflow.data.Loader(folder, batch_size=batch, workers=workers, seed=0, **kw)
+        n = 0
+        for e in range(warm + epochs):
+            if e == warm:
+                start()
+            for x, y in L:
+                n += len(y) if e >= warm else 0
+        L.close()
+        return n
+
+    run(1, 0, lambda: None)  # warm-up: page cache, imports
+    return run
 
 
-def bench_cli(folder, workers, batch, cli):
-    out = subprocess.run([cli, "run", folder, "--batch", str(batch), "--workers", str(workers), "--epochs", "4",
-                          "--quiet"], capture_output=True, text=True, check=True).stdout
-    return float([ln for ln in out.splitlines() if ln.startswith("throughput")][0].split()[1])
+def cli_case(folder, workers, batch, cli):
+    def once(epochs):
+        c0 = children_cpu()
+        out = subprocess.run([cli, "run", folder, "--batch", str(batch), "--workers", str(workers), "--epochs",
+                              str(epochs), "--quiet"], capture_output=True, text=True, check=True).stdout
+        lines = out.splitlines()
+        n = int([ln for ln in lines if ln.startswith("batches ")][0].split()[3].rstrip(","))
+        wall = float([ln for ln in lines if ln.startswith("consumer starvation")][0].split("of ")[1].split()[0])
+        return n, wall, children_cpu() - c0
+
+    def run(epochs, warm, start):
+        # its own wall clock (pipeline creation to the last batch); with warm epochs, the
+        # difference of a warm-only run and a warm + timed run
+        n, wall, cpu = once(warm + epochs)
+        if warm:
+            n0, wall0, cpu0 = once(warm)
+            n, wall, cpu = n - n0, wall - wall0, cpu - cpu0
+        return n, wall, cpu
+
+    run(1, 0, None)
+    return run
 
 
-def bench_torchvision(folder, workers, batch):
+# ------------------------------------------------------- torch DataLoaders
+def dataloader_run(ds, workers, batch):
+    import torch
+
+    dl = torch.utils.data.DataLoader(ds, batch_size=batch, num_workers=workers, shuffle=True,
+                                     persistent_workers=workers > 0, worker_init_fn=_one_thread)
+
+    def run(epochs, warm, start):
+        n = 0
+        for e in range(warm + epochs):
+            if e == warm:
+                start()
+            for x, y in dl:
+                n += len(y) if e >= warm else 0
+        return n
+
+    run(1, 0, lambda: None)
+
+    def cpu():
+        # this process (the DataLoader's main side) + its persistent workers
+        it = dl._iterator
+        return own_cpu() + sum(proc_cpu(w.pid) for w in (getattr(it, "_workers", None) or []))
+
+    return run, cpu
+
+
+def _one_thread(_):
+    # each worker is one of the --workers cores: no library thread pool on top
+    import torch
+
+    torch.set_num_threads(1)
+    try:
+        import cv2
+
+        cv2.setNumThreads(1)
+    except ImportError:
+        pass
+
+
+def torchvision_case(folder, workers, batch):
     import torch
     import torchvision
     import torchvision.transforms.v2 as T
 
     tf = T.Compose([T.RandomResizedCrop(224, antialias=True), T.RandomHorizontalFlip(),
                     T.ToDtype(torch.float32, scale=True), T.Normalize(MEAN, STD)])
+    files = files_of(folder)
 
     class DS(torch.utils.data.Dataset):
-        def __init__(self):
-            self.files = sorted(os.path.join(r, f) for r, _, fs in os.walk(folder) for f in fs
-                                if f.lower().endswith((".jpg", ".jpeg", ".png")))
-
         def __len__(self):
-            return len(self.files)
+            return len(files)
 
         def __getitem__(self, i):
-            return tf(torchvision.io.decode_image(self.files[i], mode=torchvision.io.ImageReadMode.RGB)), 0
+            img = torchvision.io.decode_jpeg(torchvision.io.read_file(files[i]), mode=torchvision.io.ImageReadMode.RGB)
+            return tf(img), 0
 
-    dl = torch.utils.data.DataLoader(DS(), batch_size=batch, num_workers=workers, shuffle=True)
-    return timed_epochs(lambda: dl)
+    return dataloader_run(DS(), workers, batch)
+
+
+def albumentations_case(folder, workers, batch):
+    import albumentations as A
+    import cv2
+    import torch
+    from albumentations.pytorch import ToTensorV2
+
+    tf = A.Compose([A.RandomResizedCrop(size=(224, 224), scale=(0.08, 1.0)), A.HorizontalFlip(p=0.5),
+                    A.Normalize(mean=MEAN, std=STD), ToTensorV2()])
+    files = files_of(folder)
+
+    class DS(torch.utils.data.Dataset):
+        def __len__(self):
+            return len(files)
+
+        def __getitem__(self, i):
+            img = cv2.cvtColor(cv2.imread(files[i], cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
+            return tf(image=img)["image"], 0
+
+    return dataloader_run(DS(), workers, batch)
+
+
+# -------------------------------------------------------------------- DALI
+def dali_case(folder, workers, batch):
+    from nvidia.dali import fn, pipeline_def, types
+
+    @pipeline_def(batch_size=batch, num_threads=workers, device_id=None, seed=0)
+    def pipe():
+        jpegs, labels = fn.readers.file(file_root=folder, random_shuffle=True, name="Reader")
+        images = fn.decoders.image_random_crop(jpegs, device="cpu", output_type=types.RGB,
+                                               random_area=[0.08, 1.0], random_aspect_ratio=[3 / 4, 4 / 3])
+        images = fn.resize(images, resize_x=224, resize_y=224)  # linear, antialiased (DALI's default)
+        images = fn.crop_mirror_normalize(images, dtype=types.FLOAT, output_layout="CHW",
+                                          mean=[m * 255 for m in MEAN], std=[s * 255 for s in STD],
+                                          mirror=fn.random.coin_flip())
+        return images, labels
+
+    n_files = len(files_of(folder))
+
+    def run(epochs, warm, start):
+        # a new pipeline per measurement (DALI prefetches ahead on its own threads: a kept
+        # pipeline would work during the other loaders' turns); the batch is made dense
+        # (as_tensor) as the other loaders' are
+        p = pipe()
+        p.build()
+        n, steps = 0, -(-warm * n_files // batch)
+        for i in range(steps + -(-epochs * n_files // batch)):
+            if i == steps and warm:
+                start()
+            images, labels = p.run()
+            images.as_tensor()
+            n += len(labels) if i >= steps else 0
+        del p
+        return n
+
+    run(1, 0, lambda: None)
+    return run
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("folder")
+    ap.add_argument("folder", nargs="?")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--batch", type=int, default=64)
-    ap.add_argument("--cli", default="build/pixflow")
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--epochs", type=int, default=2, help="epochs timed per measurement")
+    ap.add_argument("--warm", type=int, default=0,
+                    help="untimed epochs before them (1: the steady state of a running loader; 0: from a cold start)")
+    ap.add_argument("--cli", default=os.path.join(HERE, "..", "..", "build", "pixflow"))
+    ap.add_argument("--only", default="", help="comma-separated case names (prefixes) to run")
     a = ap.parse_args()
-    rows = [("pixflow.data.Loader", bench_pixflow(a.folder, a.workers, a.batch))]
-    if os.path.exists(a.cli):
-        rows.append(("pixflow run (C CLI)", bench_cli(a.folder, a.workers, a.batch, a.cli)))
-    rows.append((f"torchvision + DataLoader ({a.workers} workers)", bench_torchvision(a.folder, a.workers, a.batch)))
-    base = rows[0][1]
-    print(f"{'loader':44s} {'samples/s':>10s} {'pixflow.Loader / this':>22s}")
-    for name, r in rows:
-        print(f"{name:44s} {r:10.1f} {base / r:22.2f}")
+    folder = a.folder
+    if folder is None:
+        # made by Debian's python3 + OpenCV 4.6 whatever venv runs this (the bench venv's
+        # opencv-python-headless encodes other bytes), so the folder is the same everywhere
+        folder = "/tmp/pixflow_bench_imagenet600"
+        subprocess.run(["/usr/bin/python3", os.path.join(HERE, "make_imagenet_folder.py"), folder], check=True,
+                       stderr=subprocess.DEVNULL)
+    # a loader that hangs shows where (a DataLoader worker, DALI's threads, a pipeline)
+    faulthandler.dump_traceback_later(600, repeat=True)
+    n = len(files_of(folder))
+    digest = hashlib.sha256(b"".join(open(f, "rb").read() for f in files_of(folder))).hexdigest()[:16]
+    print(f"folder {folder}: {n} JPEGs (content sha256 {digest}); RandomResizedCrop 224 + flip + normalize -> NCHW f32, batch {a.batch}, "
+          f"{a.workers} workers; {a.rounds} rounds x {a.epochs} epochs timed after {a.warm} untimed; load average {os.getloadavg()[0]:.1f}")
+    w, b = a.workers, a.batch
+    makers = [("pixflow.data.Loader", lambda: pixflow_case(folder, w, b, False)),
+              ("pixflow.data.Loader (transforms, antialias)", lambda: pixflow_case(folder, w, b, True)),
+              ("pixflow run (C CLI)", lambda: cli_case(folder, w, b, a.cli) if os.path.exists(a.cli) else None),
+              (f"torchvision + DataLoader", lambda: torchvision_case(folder, w, b)),
+              ("DALI CPU pipeline", lambda: dali_case(folder, w, b)),
+              ("Albumentations + DataLoader", lambda: albumentations_case(folder, w, b))]
+    only = [s.strip() for s in a.only.split(",") if s.strip()]
+    cases = []
+    for name, make in makers:
+        if only and not any(name.startswith(o) for o in only):
+            continue
+        try:
+            run = make()
+        except ImportError as e:
+            print(f"  {name}: skipped ({e}; use the bench venv: scripts/bench_python_venv.sh)")
+            continue
+        if run is None:
+            print(f"  {name}: skipped (no {a.cli}; build the CLI first)")
+            continue
+        cases.append(Case(name, run))
+    for r in range(a.rounds):
+        k = r % len(cases)
+        for c in cases[k:] + cases[:k]:
+            c.measure(a.epochs, a.warm)
+        print(f"  round {r + 1}: " + ", ".join(f"{c.name} {c.rates[-1]:.0f}" for c in cases), flush=True)
+    base = cases[0]
+    print(f"\n{'loader':44s} {'samples/s':>10s} {'min..max':>13s} {'ratio':>7s} {'CPU ms/sample':>14s} "
+          f"{'CPU ratio':>9s}")
+    for c in cases:
+        ratio = statistics.median(x / y for x, y in zip(base.rates, c.rates))
+        cratio = statistics.median(y / x for x, y in zip(base.cpu_ms, c.cpu_ms))
+        print(f"{c.name:44s} {statistics.median(c.rates):10.0f} {min(c.rates):6.0f}..{max(c.rates):<6.0f} "
+              f"{ratio:7.2f} {statistics.median(c.cpu_ms):14.3f} {cratio:9.2f}")
+    print(f"ratio: {base.name} samples/s / this (median of the per-round ratios); CPU ratio: this CPU time "
+          f"per sample / {base.name}'s")
+    print(f"load average after: {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

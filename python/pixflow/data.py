@@ -10,6 +10,10 @@ iterable of (images, labels) batches.
 
 Threads: reading, decoding and augmenting run on C threads; the GIL is free
 while the loop waits for a batch (Ctrl-C still interrupts within 100 ms).
+One pipeline serves consecutive epochs (its threads, buffers and folder index
+are made once, and it prepares the next epoch's first batches while the
+loop finishes the current one); ``close()`` stops it, and ``set_epoch`` to
+any other epoch or ``load_state_dict`` to another point starts a new one.
 
 Batch lifetime: ``images`` shares memory with the pipeline's batch buffer.
 The buffer returns to the pipeline only when every view of it (the tensor,
@@ -27,6 +31,7 @@ worker count, and ``state_dict()`` / ``load_state_dict()`` resume exactly
 import atexit
 import math
 import os
+import re
 import sys
 import time
 import weakref
@@ -114,7 +119,12 @@ class Loader:
     device: None (host batches), "cpu", or "cuda[:N]" (augment on the GPU).
     on_error: "skip" (bad samples are counted and skipped) or "raise" (a batch holding one
     raises, naming the file). output: "torch" (tensors; needs torch) or "numpy".
-    pin_memory: copy host batches into pinned memory (torch with CUDA only)."""
+    pin_memory: the pipeline allocates its batch buffers as page-locked memory (pf_malloc
+    PF_ALLOC_PINNED: cudaMallocHost), so ``images.to("cuda", non_blocking=True)`` is an
+    asynchronous copy and no pinned copy of each batch is made (torch's ``.pin_memory()``).
+    True pins for CUDA device 0 when there is a GPU and falls back to the CPU device's
+    ordinary host memory (the same allocator path) when there is none; "cuda:N" or "cpu"
+    name the device. Not with device= (those batches are device memory already)."""
 
     def __init__(self, source, transform=None, recipe=None, batch_size=32, workers=0, shuffle=True, seed=0,
                  drop_last=False, rank=0, world_size=1, device=None, on_error="skip", pin_memory=False,
@@ -138,18 +148,33 @@ class Loader:
         self._source = _source_dict(source, extensions)
         self._nsamples = _count_samples(self._source, extensions)
         workers = int(workers) or (os.cpu_count() or 1)
-        if prefetch_batches <= 0:
-            # the C default (2 + ceil(2 * workers / batch)), plus 2 buffers that the
-            # consumer may hold (the batch in use and the one before it)
-            prefetch_batches = 2 + -(-2 * workers // int(batch_size)) + 2
+        # prefetch_batches 0: pf_pipeline's default, as `pixflow run` has: 2 + ceil(2 * workers /
+        # batch) buffers filling plus 2 for the consumer (a `for x, y in loader` loop holds one
+        # batch while it waits for the next). Every buffer is allocated and touched when the
+        # pipeline starts (RSS at its cap from the first batch), so spare buffers cost start-up
+        # time (~20 ms per 37 MiB batch here) as well as memory.
         self._config = {"batch_size": int(batch_size), "workers": workers, "shuffle": bool(shuffle),
                         "seed": int(seed), "drop_last": bool(drop_last), "rank": int(rank),
                         "world_size": int(world_size), "on_error": 0 if on_error == "skip" else 1,
-                        "shard_mode": 0 if shard_mode == "pad" else 1, "prefetch_batches": int(prefetch_batches)}
+                        "shard_mode": 0 if shard_mode == "pad" else 1, "prefetch_batches": max(int(prefetch_batches), 0)}
         self.batch_size, self.device, self.output = int(batch_size), device, output
-        self.pin_memory, self.progress = bool(pin_memory), progress
+        self.pin_device = self._pin_device(pin_memory, device)  # None, "cpu", "cuda", "cuda:N"
+        self.pin_memory, self.progress = self.pin_device is not None, progress
         self._epoch, self._position = 0, 0
-        self._pipe = None
+        self._pipe, self._pipe_at, self._iter_id = None, None, 0
+
+    @staticmethod
+    def _pin_device(pin_memory, device):
+        if pin_memory is False or pin_memory is None:
+            return None
+        if device is not None:
+            raise _P.InvalidArgument(f"pin_memory = {pin_memory!r} with device = {device!r}: those batches are "
+                                     "device memory, not host buffers that could be pinned")
+        if pin_memory is True:
+            return "cuda" if _P.cuda_device_count() > 0 else "cpu"
+        if isinstance(pin_memory, str) and re.fullmatch(r"cpu|cuda(:[0-9]+)?", pin_memory):
+            return pin_memory
+        raise _P.InvalidArgument(f"pin_memory = {pin_memory!r}; use True, False, 'cpu', 'cuda' or 'cuda:N'")
 
     # ------------------------------------------------------------ epochs
     def set_epoch(self, epoch):
@@ -178,11 +203,44 @@ class Loader:
         self._epoch, self._position = int(state["epoch"]), int(state["position"])
 
     # ----------------------------------------------------------- iterate
-    def _open(self):
-        cfg = dict(self._config, start_epoch=self._epoch, start_position=self._position, epochs=self._epoch + 1)
-        p = _P.Pipeline(self._source, self._desc, self._policy, cfg, self.device)
-        _live.add(p)
-        return p
+    def _take_pipe(self):
+        """The pipeline to iterate from (epoch, position): the running one when it is exactly
+        there (consecutive epochs, or a loop that stopped early and goes on), else a new one.
+        One pipeline serves every consecutive epoch (epochs=0: endless): its threads, buffers
+        and folder index are made once, and it fills the next epoch's first batches while the
+        consumer finishes the current one, as persistent DataLoader workers do."""
+        self._iter_id += 1
+        at = (self._epoch, self._position)
+        p = self._pipe
+        if p is not None and (self._pipe_at != at or p.state() != "running"):
+            p.close()
+            p = None
+        if p is None:
+            cfg = dict(self._config, start_epoch=self._epoch, start_position=self._position, epochs=0)
+            p = _P.Pipeline(self._source, self._desc, self._policy, cfg, self.device, self.pin_device)
+            _live.add(p)
+        self._pipe, self._pipe_at = p, at
+        return p, self._iter_id
+
+    def _batches(self):
+        """Yields (pixflow.Batch, last of its epoch) for the current epoch, from its resume point."""
+        pipe, me = self._take_pipe()
+        while self._iter_id == me:  # a newer iteration of this Loader took the pipeline over
+            try:
+                b = pipe.next()
+            except BaseException:
+                # a failed batch (on_error="raise"), Ctrl-C, ...: the next iteration starts a new
+                # pipeline at the last delivered batch, as if this one had never run past it
+                self._pipe_at = None
+                raise
+            if b is None:
+                break
+            self._epoch, self._position = b.next_epoch, b.next_position
+            self._pipe_at = (self._epoch, self._position)
+            last = b.next_epoch != b.epoch
+            yield b, last
+            if last:
+                break
 
     def _convert(self, batch):
         images, labels = batch.images, batch.labels
@@ -190,21 +248,16 @@ class Loader:
             return _np.asarray(images), _np.asarray(labels).astype(_np.int64)
         import torch
 
-        t = torch.from_dlpack(images)
-        if self.pin_memory and t.device.type == "cpu" and torch.cuda.is_available():
-            t = t.pin_memory()
-        return t, torch.from_numpy(_np.asarray(labels).astype(_np.int64))
+        # zero-copy: with pin_memory the buffer itself is pinned (torch sees cudaMallocHost memory
+        # as pinned: t.is_pinned())
+        return torch.from_dlpack(images), torch.from_numpy(_np.asarray(labels).astype(_np.int64))
 
     def __iter__(self):
-        self._pipe = pipe = self._open()
+        """The current epoch's (images, labels) batches, from its resume point to its end."""
         bar = _Progress(len(self) if self._nsamples is not None else None,
                         f"epoch {self._epoch}") if self.progress else None
         try:
-            while True:
-                b = pipe.next()
-                if b is None:
-                    break
-                self._epoch, self._position = b.next_epoch, b.next_position
+            for b, _ in self._batches():
                 out = self._convert(b)
                 del b
                 if bar:
@@ -213,27 +266,17 @@ class Loader:
         finally:
             if bar:
                 bar.close()
-            pipe.close()
-            self._pipe = None
 
     def batches(self):
         """Like iteration, but yields pixflow.Batch objects (images, labels, meta, resume point)."""
-        self._pipe = pipe = self._open()
-        try:
-            while True:
-                b = pipe.next()
-                if b is None:
-                    break
-                self._epoch, self._position = b.next_epoch, b.next_position
-                yield b
-        finally:
-            pipe.close()
-            self._pipe = None
+        for b, _ in self._batches():
+            yield b
 
     def stats(self):
-        """The running (or last) pipeline's stage table and counters as a dict."""
+        """The pipeline's stage table and counters as a dict (cumulative over the consecutive
+        epochs it served)."""
         if self._pipe is None:
-            raise _P.InvalidArgument("stats(): no epoch is running")
+            raise _P.InvalidArgument("stats(): no epoch has run (or the Loader was closed)")
         return self._pipe.stats()
 
     def errors(self):
@@ -241,9 +284,11 @@ class Loader:
         return self._pipe.errors() if self._pipe is not None else []
 
     def close(self):
-        """Stops the running epoch's threads (also done on del and at interpreter exit)."""
-        if self._pipe is not None:
-            self._pipe.close()
+        """Stops the pipeline's threads and frees its buffers once no batch is referenced (also
+        done on del and at interpreter exit); the next iteration starts a new one."""
+        p, self._pipe, self._pipe_at = self._pipe, None, None
+        if p is not None:
+            p.close()
 
     def __del__(self):
         try:

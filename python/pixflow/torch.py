@@ -24,14 +24,25 @@ pf_epoch_order) are re-sharded over the new shards, padded again to equal
 lengths (or dropped to them with shard_mode="drop"), and made by the same C
 decode, sampler keyed by (seed, epoch, dataset index) and fused plan as the
 pipeline, so each sample has the bytes the old run would have given it. The
-next epoch runs the pipeline as usual."""
+next epoch runs the pipeline as usual.
+
+torchdata.stateful_dataloader.StatefulDataLoader snapshots the dataset in
+each worker after every batch it fetches and hands each worker its own
+snapshot back on resume, so a run saved mid-epoch delivers exactly the
+remaining batches, bit for bit; a snapshot taken at an epoch's end resumes
+with the next epoch, as persistent workers (which never see set_epoch in
+the main process) go on to it. In a worker one Loader per shard serves its
+consecutive epochs (pixflow.data.Loader reuses its pipeline)."""
 import math
+import os
 
 import numpy as _np
 import torch.utils.data as _tud
 
 from . import _pixflow as _P
 from .data import Loader
+
+_forked = []  # Loaders inherited through fork: kept referenced, never used
 
 
 class ImageDataset(_tud.IterableDataset):
@@ -49,6 +60,13 @@ class ImageDataset(_tud.IterableDataset):
         self._resume = {}
         self._resume_shards = None  # the shard count self._resume was saved with
         self._reshard = None        # {"shards": S', "positions": {shard: samples delivered}}
+        self._loaders, self._loaders_pid = {}, os.getpid()  # shard -> Loader of the iterating process
+
+    def __getstate__(self):
+        # spawned DataLoader workers get a copy without the parent's pipelines
+        d = dict(self.__dict__)
+        d["_loaders"] = {}
+        return d
 
     def _shard(self):
         rank, world = self._rank, self._world
@@ -71,12 +89,18 @@ class ImageDataset(_tud.IterableDataset):
         self._reshard = None
 
     def loader(self):
-        """This shard's pixflow.data.Loader."""
+        """This shard's pixflow.data.Loader, at the shard's resume point in this epoch."""
         shard, shards = self._shard()
-        loader = Loader(rank=shard, world_size=shards, **self._args)
-        st = self._resume.get(shard)
-        loader.load_state_dict(dict(st, rank=shard, world_size=shards) if st else
-                               {"epoch": self._epoch, "position": 0, "rank": shard, "world_size": shards})
+        if self._loaders_pid != os.getpid():
+            # a forked worker inherits the parent's Loaders, whose pipeline threads did not
+            # fork: never touch (or free: that would join absent threads) them here
+            _forked.append(self._loaders)
+            self._loaders, self._loaders_pid = {}, os.getpid()
+        loader = self._loaders.get(shard)
+        if loader is None or loader.state_dict()["world_size"] != shards:
+            loader = self._loaders[shard] = Loader(rank=shard, world_size=shards, **self._args)
+        st = self._resume.get(shard) or {"epoch": self._epoch, "position": 0}
+        loader.load_state_dict({"epoch": st["epoch"], "position": st["position"]})
         return loader
 
     def __iter__(self):
@@ -87,8 +111,8 @@ class ImageDataset(_tud.IterableDataset):
         self._resume_shards = shards
         loader = self.loader()
         for batch in loader:
-            self._resume[shard] = {"epoch": loader.state_dict()["epoch"],
-                                   "position": loader.state_dict()["position"]}
+            st = loader.state_dict()
+            self._resume[shard] = {"epoch": st["epoch"], "position": st["position"]}
             yield batch
 
     # ------------------------------------------------- another world size

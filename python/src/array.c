@@ -580,12 +580,36 @@ static int as_double(PyObject *o, const char *name, double *v) {
     return 0;
 }
 
-int pfpy_params_double(PyObject *obj, const char *name, int n, double *out) {
-    if (obj == NULL || obj == Py_None) {
-        pfpy_invalid("%s is None; pass a number or one per sample", name);
+static int as_int32(PyObject *o, const char *name, int *v) {
+    long x = PyLong_AsLong(o);
+    if (x == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        pfpy_invalid("%s must be an integer, got %s", name, Py_TYPE(o)->tp_name);
         return -1;
     }
-    if (PyFloat_Check(obj) || PyLong_Check(obj) || !PySequence_Check(obj)) return as_double(obj, name, &out[0]) < 0 ? -1 : 1;
+    if (x < INT32_MIN || x > INT32_MAX) {
+        pfpy_invalid("%s = %ld is out of range (int32)", name, x);
+        return -1;
+    }
+    *v = (int)x;
+    return 0;
+}
+
+/* out[i] = element o, named name (for the message). */
+typedef int (*param_put)(PyObject *o, const char *name, void *out, Py_ssize_t i);
+static int put_double(PyObject *o, const char *name, void *out, Py_ssize_t i) {
+    return as_double(o, name, (double *)out + i);
+}
+static int put_int(PyObject *o, const char *name, void *out, Py_ssize_t i) { return as_int32(o, name, (int *)out + i); }
+
+/* One value or one per sample (a sequence of 1 or n) into out; returns how
+ * many were given, or -1 with the error set. scalar: obj is one value. */
+static int params(PyObject *obj, const char *name, int n, const char *what, int scalar, param_put put, void *out) {
+    if (obj == NULL || obj == Py_None) {
+        pfpy_invalid("%s is None; pass %s or one per sample", name, what);
+        return -1;
+    }
+    if (scalar) return put(obj, name, out, 0) < 0 ? -1 : 1;
     PyObject *seq = PySequence_Fast(obj, name);
     if (seq == NULL) return -1;
     Py_ssize_t k = PySequence_Fast_GET_SIZE(seq);
@@ -597,7 +621,7 @@ int pfpy_params_double(PyObject *obj, const char *name, int n, double *out) {
     for (Py_ssize_t i = 0; i < k; i++) {
         char nm[64];
         snprintf(nm, sizeof nm, "%s[%zd]", name, i);
-        if (as_double(PySequence_Fast_GET_ITEM(seq, i), nm, &out[i]) < 0) {
+        if (put(PySequence_Fast_GET_ITEM(seq, i), nm, out, i) < 0) {
             Py_DECREF(seq);
             return -1;
         }
@@ -606,45 +630,21 @@ int pfpy_params_double(PyObject *obj, const char *name, int n, double *out) {
     return (int)k;
 }
 
+int pfpy_params_double(PyObject *obj, const char *name, int n, double *out) {
+    int scalar = obj && (PyFloat_Check(obj) || PyLong_Check(obj) || !PySequence_Check(obj));
+    return params(obj, name, n, "a number", scalar, put_double, out);
+}
+
 int pfpy_params_int(PyObject *obj, const char *name, int n, int *out) {
-    if (obj == NULL || obj == Py_None) {
-        pfpy_invalid("%s is None; pass an integer or one per sample", name);
-        return -1;
-    }
-    if (PyLong_Check(obj) || !PySequence_Check(obj)) {
-        long v = PyLong_AsLong(obj);
-        if (v == -1 && PyErr_Occurred()) {
-            PyErr_Clear();
-            pfpy_invalid("%s must be an integer, got %s", name, Py_TYPE(obj)->tp_name);
-            return -1;
-        }
-        if (v < INT32_MIN || v > INT32_MAX) {
-            pfpy_invalid("%s = %ld is out of range", name, v);
-            return -1;
-        }
-        out[0] = (int)v;
-        return 1;
-    }
-    PyObject *seq = PySequence_Fast(obj, name);
-    if (seq == NULL) return -1;
-    Py_ssize_t k = PySequence_Fast_GET_SIZE(seq);
-    if (k != 1 && k != n) {
-        Py_DECREF(seq);
-        pfpy_invalid("%s has %zd entries; pass 1 or one per sample (%d)", name, k, n);
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < k; i++) {
-        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
-        if ((v == -1 && PyErr_Occurred()) || v < INT32_MIN || v > INT32_MAX) {
-            PyErr_Clear();
-            Py_DECREF(seq);
-            pfpy_invalid("%s[%zd] must be an integer in int32 range", name, i);
-            return -1;
-        }
-        out[i] = (int)v;
-    }
-    Py_DECREF(seq);
-    return (int)k;
+    int scalar = obj && (PyLong_Check(obj) || !PySequence_Check(obj));
+    return params(obj, name, n, "an integer", scalar, put_int, out);
+}
+
+int pfpy_rect(PyObject *obj, const char *what, int r[4]) {
+    if (PyTuple_Check(obj) && PyArg_ParseTuple(obj, "iiii", &r[0], &r[1], &r[2], &r[3])) return 0;
+    PyErr_Clear();
+    pfpy_invalid("%s must be (x, y, width, height) integers", what);
+    return -1;
 }
 
 int pfpy_scalar_tuple(PyObject *obj, const char *name, int max, double *out) {

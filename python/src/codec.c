@@ -74,13 +74,9 @@ static int decode_opts(int mode, PyObject *roi, int scale, int exif, unsigned lo
     }
     o->pixel_format = (pf_pixel_format)mode;
     if (roi != Py_None) {
-        int x, y, w, h;
-        if (!PyArg_ParseTuple(roi, "iiii", &x, &y, &w, &h)) {
-            PyErr_Clear();
-            pfpy_invalid("roi must be (x, y, width, height) integers or None");
-            return -1;
-        }
-        o->roi_x = x, o->roi_y = y, o->roi_w = w, o->roi_h = h;
+        int r[4];
+        if (pfpy_rect(roi, "roi (or None)", r) < 0) return -1;
+        o->roi_x = r[0], o->roi_y = r[1], o->roi_w = r[2], o->roi_h = r[3];
     }
     o->scale_num = scale;
     o->apply_orientation = exif != 0;

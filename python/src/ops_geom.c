@@ -366,26 +366,26 @@ static int points(PyObject *obj, const char *name, int n, float *out) {
     return 0;
 }
 
+/* src, dst: n points each -> the m-entry matrix that fit computes. */
+static PyObject *from_points(PyObject *args, const char *fmt, int n, int m,
+                             pf_status (*fit)(const float *, const float *, double *)) {
+    PyObject *s, *d;
+    if (!PyArg_ParseTuple(args, fmt, &s, &d)) return NULL;
+    float a[8], b[8];
+    double mat[9];
+    if (points(s, "src", n, a) < 0 || points(d, "dst", n, b) < 0) return NULL;
+    pf_status st = fit(a, b, mat);
+    return st == PF_OK ? matrix_tuple(mat, m) : pfpy_raise(st);
+}
+
 static PyObject *py_affine_from_points(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *s, *d;
-    if (!PyArg_ParseTuple(args, "OO:affine_from_points", &s, &d)) return NULL;
-    float a[6], b[6];
-    double m[6];
-    if (points(s, "src", 3, a) < 0 || points(d, "dst", 3, b) < 0) return NULL;
-    pf_status st = pf_affine_from_points(a, b, m);
-    return st == PF_OK ? matrix_tuple(m, 6) : pfpy_raise(st);
+    return from_points(args, "OO:affine_from_points", 3, 6, pf_affine_from_points);
 }
 
 static PyObject *py_perspective_from_points(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *s, *d;
-    if (!PyArg_ParseTuple(args, "OO:perspective_from_points", &s, &d)) return NULL;
-    float a[8], b[8];
-    double m[9];
-    if (points(s, "src", 4, a) < 0 || points(d, "dst", 4, b) < 0) return NULL;
-    pf_status st = pf_perspective_from_points(a, b, m);
-    return st == PF_OK ? matrix_tuple(m, 9) : pfpy_raise(st);
+    return from_points(args, "OO:perspective_from_points", 4, 9, pf_perspective_from_points);
 }
 
 static PyObject *py_invert_affine(PyObject *self, PyObject *arg) {

@@ -241,13 +241,9 @@ fail:
 /* erase(src, rects, value=0): rects is (x, y, w, h) for every sample, or
  * a list with one (x, y, w, h) (or a list of them) per sample. */
 static int parse_rect(PyObject *o, double *value, pf_erase_rect *r) {
-    int x, y, w, h;
-    if (!PyArg_ParseTuple(o, "iiii", &x, &y, &w, &h)) {
-        PyErr_Clear();
-        pfpy_invalid("rects entries must be (x, y, width, height) tuples of integers");
-        return -1;
-    }
-    r->x = x, r->y = y, r->width = w, r->height = h;
+    int q[4];
+    if (pfpy_rect(o, "rects entries", q) < 0) return -1;
+    r->x = q[0], r->y = q[1], r->width = q[2], r->height = q[3];
     memcpy(r->value, value, 4 * sizeof *value);
     return 0;
 }

@@ -175,6 +175,9 @@ int pfpy_params_int(PyObject *obj, const char *name, int n, int *out);
  * first entry); out must be pre-filled (zeros). Returns how many were
  * given (0 for None), -1 on error. */
 int pfpy_scalar_tuple(PyObject *obj, const char *name, int max, double *out);
+/* (x, y, width, height) integers into r[4]; -1 with "<what> must be (x, y,
+ * width, height) integers" set otherwise. */
+int pfpy_rect(PyObject *obj, const char *what, int r[4]);
 
 /* A C-contiguous buffer of `fmt` elements ('d' float64, 'f' float32, 'B'
  * uint8) from obj (numpy arrays and array.array of that type; the Python

@@ -5,7 +5,11 @@
  * only when the last of them is gone, so a buffer in use is never
  * refilled. Each batch holds its pipeline, which is destroyed after its
  * last batch. Waiting for a batch releases the GIL and wakes up every
- * 100 ms to let Ctrl-C through. */
+ * 100 ms to let Ctrl-C through. With pin=, the batch buffers are
+ * page-locked memory of that device, allocated by the pipeline itself
+ * (pf_host_allocator over pf_malloc(PF_ALLOC_PINNED): cudaMallocHost on
+ * CUDA, ordinary host memory on the CPU device), so batches can go to the
+ * GPU with asynchronous copies and no pinned copy of each batch is made. */
 #include <stdint.h>
 #include <string.h>
 
@@ -14,10 +18,19 @@
 #define KW (METH_VARARGS | METH_KEYWORDS)
 #define FN(f) ((PyCFunction)(void (*)(void))(f))
 
+/* The batch buffers' allocator when pinning: the device whose pinned
+ * memory they are, and what it handed out (create and destroy run on one
+ * thread, so plain counters do). */
+typedef struct {
+    pf_device *device;
+    size_t bytes, buffers;
+} pin_alloc;
+
 typedef struct {
     PyObject_HEAD
     pf_pipeline *p;
     pf_device *device;
+    pin_alloc pin;
     int live;        /* batches handed out and not yet released */
     int closed;      /* close() called: destroy once live drops to 0 */
     int buffers;     /* the batch buffer pool's size */
@@ -44,6 +57,43 @@ static void pipe_destroy(pipe_obj *self) {
     }
     pf_device_close(self->device);
     self->device = NULL;
+    /* after the pipeline: its destroy frees the buffers through pin */
+    pf_device_close(self->pin.device);
+    self->pin.device = NULL;
+}
+
+static void *pin_alloc_fn(void *ctx, size_t bytes) {
+    pin_alloc *a = ctx;
+    void *p = NULL;
+    if (pf_malloc(a->device, PF_ALLOC_PINNED, bytes, &p) != PF_OK) return NULL;
+    a->bytes += bytes;
+    a->buffers++;
+    return p;
+}
+
+static void pin_free_fn(void *ctx, void *ptr, size_t bytes) {
+    pin_alloc *a = ctx;
+    pf_free(a->device, PF_ALLOC_PINNED, ptr);
+    a->bytes -= bytes;
+    a->buffers--;
+}
+
+/* "cpu", "cuda" or "cuda:N" -> an open device; -1 with the error set. */
+static int open_device_arg(PyObject *dev, const char *name, pf_device **out) {
+    const char *d = PyUnicode_Check(dev) ? PyUnicode_AsUTF8(dev) : NULL;
+    int index = 0;
+    pf_device_kind dk;
+    if (d && strcmp(d, "cpu") == 0) {
+        dk = PF_DEVICE_CPU;
+    } else if (d && strncmp(d, "cuda", 4) == 0 && (d[4] == 0 || (d[4] == ':' && sscanf(d + 5, "%d", &index) == 1))) {
+        dk = PF_DEVICE_CUDA;
+    } else {
+        char rb[96];
+        PyErr_Clear();
+        return pfpy_invalid("%s = %s; use 'cpu', 'cuda' or 'cuda:N'", name, pfpy_repr(dev, rb, sizeof rb)), -1;
+    }
+    pf_status st = pf_device_open(dk, index, out);
+    return st == PF_OK ? 0 : (pfpy_raise(st), -1);
 }
 
 /* -------------------------------------------------------------- config */
@@ -73,13 +123,15 @@ static const pfpy_field config_fields[] = {
     CFG(on_error, PFPY_F_ENUM),   CFG(pin_workers, PFPY_F_BOOL),   CFG(staging_bytes, PFPY_F_U64),
     {NULL, PFPY_F_BOOL, 0, 0}};
 
-/* Pipeline(source, desc, policy, config, device=None): source is a dict
- * {"kind": "folder"|"list"|"tar", "path": str, "shards": [str],
- * "extensions": str}; config holds pf_pipeline_config's scalar fields. */
+/* Pipeline(source, desc, policy, config, device=None, pin=None): source is
+ * a dict {"kind": "folder"|"list"|"tar", "path": str, "shards": [str],
+ * "extensions": str}; config holds pf_pipeline_config's scalar fields;
+ * pin names the device whose pinned memory the batch buffers are. */
 static int pipe_init(pipe_obj *self, PyObject *args, PyObject *kw) {
-    static char *kwlist[] = {"source", "desc", "policy", "config", "device", NULL};
-    PyObject *src, *desc = Py_None, *pol = Py_None, *cfg = Py_None, *dev = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OOOO:Pipeline", kwlist, &src, &desc, &pol, &cfg, &dev)) return -1;
+    static char *kwlist[] = {"source", "desc", "policy", "config", "device", "pin", NULL};
+    PyObject *src, *desc = Py_None, *pol = Py_None, *cfg = Py_None, *dev = Py_None, *pin = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OOOOO:Pipeline", kwlist, &src, &desc, &pol, &cfg, &dev, &pin))
+        return -1;
     if (self->p) return pfpy_invalid("Pipeline is already initialised"), -1;
     pf_pipeline_config c = pf_pipeline_config_defaults();
     if (pfpy_fields_from_dict(desc, pfpy_desc_fields, &c.desc, "desc") < 0 ||
@@ -122,20 +174,15 @@ static int pipe_init(pipe_obj *self, PyObject *args, PyObject *kw) {
         c.source.extensions = keep[1];
     }
     if (dev != Py_None) {
-        const char *d = PyUnicode_Check(dev) ? PyUnicode_AsUTF8(dev) : NULL;
-        int index = 0;
-        pf_device_kind dk;
-        if (d && strcmp(d, "cpu") == 0) {
-            dk = PF_DEVICE_CPU;
-        } else if (d && strncmp(d, "cuda", 4) == 0 && (d[4] == 0 || (d[4] == ':' && sscanf(d + 5, "%d", &index) == 1))) {
-            dk = PF_DEVICE_CUDA;
-        } else {
-            char rb[96];
-            return pfpy_invalid("device = %s; use None, 'cpu', 'cuda' or 'cuda:N'", pfpy_repr(dev, rb, sizeof rb)), -1;
-        }
-        pf_status st = pf_device_open(dk, index, &self->device);
-        if (st != PF_OK) return pfpy_raise(st), -1;
+        if (open_device_arg(dev, "device", &self->device) < 0) return -1;
         c.augment_device = self->device;
+    }
+    if (pin != Py_None) {
+        if (dev != Py_None)
+            return pfpy_invalid("pin: the batches of a pipeline with device= are that device's memory, not host "
+                                "buffers that could be pinned"), -1;
+        if (open_device_arg(pin, "pin", &self->pin.device) < 0) return -1;
+        c.allocator = (pf_host_allocator){&self->pin, pin_alloc_fn, pin_free_fn};
     }
     pf_status st;
     Py_BEGIN_ALLOW_THREADS
@@ -338,6 +385,10 @@ static PyObject *pipe_close(pipe_obj *self, PyObject *noarg) {
 
 static PyObject *get_live(pipe_obj *self, void *c) { (void)c; return PyLong_FromLong(self->live); }
 static PyObject *get_buffers(pipe_obj *self, void *c) { (void)c; return PyLong_FromLong(self->buffers); }
+static PyObject *get_pinned(pipe_obj *self, void *c) {
+    (void)c;
+    return Py_BuildValue("{s:n,s:n}", "buffers", (Py_ssize_t)self->pin.buffers, "bytes", (Py_ssize_t)self->pin.bytes);
+}
 
 static PyMethodDef pipe_methods[] = {
     {"next", FN(pipe_next), KW,
@@ -353,6 +404,8 @@ static PyMethodDef pipe_methods[] = {
 static PyGetSetDef pipe_getset[] = {
     {"live_batches", (getter)get_live, NULL, "Batches handed out and still referenced.", NULL},
     {"buffers", (getter)get_buffers, NULL, "Size of the batch buffer pool.", NULL},
+    {"pinned", (getter)get_pinned, NULL,
+     "{'buffers', 'bytes'}: batch buffers allocated as pinned memory of the pin= device (0 without pin=).", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
 static PyTypeObject PipeType = {
@@ -361,7 +414,7 @@ static PyTypeObject PipeType = {
     .tp_weaklistoffset = offsetof(pipe_obj, weakrefs),
     .tp_dealloc = (destructor)pipe_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Pipeline(source, desc=None, policy=None, config=None, device=None)\n--\n\n"
+    .tp_doc = "Pipeline(source, desc=None, policy=None, config=None, device=None, pin=None)\n--\n\n"
               "pf_pipeline: read -> decode+augment -> collate, on C threads. Use pixflow.data.Loader.",
     .tp_methods = pipe_methods,
     .tp_getset = pipe_getset,

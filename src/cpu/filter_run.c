@@ -206,22 +206,20 @@ static void sharpen_rows(const pfi_filter_job *j, const pfi_filter_plan *p, cons
             if (!edge_row && x == cn && n - cn > cn) x = n - cn; /* interior: below */
             if (g->is_u8) {
                 float v = (float)((const uint8_t *)r1)[x];
-                ((uint8_t *)out)[x] = (uint8_t)pfk_sharpen_blend(v, v, p->f, p->g, 255.0f);
+                ((uint8_t *)out)[x] = (uint8_t)pfk_sharpen_blend(v, v, p->g, 255.0f);
             } else {
                 float v = ((const float *)r1)[x];
-                ((float *)out)[x] = pfk_sharpen_blend(v, v, p->f, p->g, 1.0f);
+                ((float *)out)[x] = pfk_sharpen_blend(v, v, p->g, 1.0f);
             }
         }
         if (edge_row) continue;
         const void *r0 = pfi_row_ptr(s, c, y - 1), *r2 = pfi_row_ptr(s, c, y + 1);
         if (g->is_u8) {
-            int32_t e = j->k->sharpen_u8(r0, r1, r2, out, cn, p->f, p->g, cn,
-                                                                             n - cn);
-            pfi_sharpen_u8_ref(r0, r1, r2, out, cn, p->f, p->g, e, n - cn);
+            int32_t e = j->k->sharpen_u8(r0, r1, r2, out, cn, p->g, cn, n - cn);
+            pfi_sharpen_u8_ref(r0, r1, r2, out, cn, p->g, e, n - cn);
         } else {
-            int32_t e = j->k->sharpen_f32(r0, r1, r2, out, cn, p->f, p->g, cn,
-                                                                               n - cn);
-            pfi_sharpen_f32_ref(r0, r1, r2, out, cn, p->f, p->g, e, n - cn);
+            int32_t e = j->k->sharpen_f32(r0, r1, r2, out, cn, p->g, cn, n - cn);
+            pfi_sharpen_f32_ref(r0, r1, r2, out, cn, p->g, e, n - cn);
         }
     }
 }

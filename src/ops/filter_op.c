@@ -463,7 +463,6 @@ pf_status pf_sharpen(pf_stream *stream, int count, const pf_image src[], pf_imag
         pfi_filter_plan *p = &plans[i];
         /* torchvision returns images with a side <= 2 unchanged */
         p->kind = src[i].width <= 2 || src[i].height <= 2 ? PFI_FK_COPY : PFI_FK_SHARPEN;
-        p->f = f;
         p->g = (float)(1.0 - (double)f); /* torch: python float (1.0 - ratio), then f32 */
         p->ky = 3;
     }

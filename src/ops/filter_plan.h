@@ -28,7 +28,7 @@ typedef struct pfi_filter_plan {
     pfi_taps2d taps;    /* filter_2d: non-zero taps */
     float delta;        /* filter_2d */
     double border_value[4]; /* CONSTANT border value per channel (0 except morphology) */
-    float f, g;         /* sharpen: factor and 1 - factor */
+    float g;            /* sharpen: (float)(1 - factor), the blend's alpha */
     void *mem;
 } pfi_filter_plan;
 

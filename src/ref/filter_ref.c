@@ -149,7 +149,7 @@ int32_t pfi_median5_u8_ref(const uint8_t *const *rows, int32_t step, uint8_t *ou
 }
 
 int32_t pfi_sharpen_u8_ref(const uint8_t *r0, const uint8_t *r1, const uint8_t *r2, uint8_t *out, int32_t step,
-                           float f, float g, int32_t x0, int32_t n) {
+                           float g, int32_t x0, int32_t n) {
     float s = pfk_sharpen_side(), c = pfk_sharpen_centre();
     for (int32_t x = x0; x < n; x++) {
         float acc = (float)r0[x - step] * s;
@@ -162,7 +162,7 @@ int32_t pfi_sharpen_u8_ref(const uint8_t *r0, const uint8_t *r1, const uint8_t *
         acc += (float)r2[x] * s;
         acc += (float)r2[x + step] * s;
         float blurred = (float)pfk_sat_u8_f(acc); /* torch.round (half to even), then uint8 */
-        out[x] = (uint8_t)pfk_sharpen_blend((float)r1[x], blurred, f, g, 255.0f); /* .to(uint8) truncates */
+        out[x] = (uint8_t)pfk_sharpen_blend((float)r1[x], blurred, g, 255.0f); /* .to(uint8) truncates */
     }
     return n;
 }
@@ -289,11 +289,11 @@ void pfi_median_f32_ref(const float *const *rows, int32_t k, int32_t step, float
     }
 }
 
-int32_t pfi_sharpen_f32_ref(const float *r0, const float *r1, const float *r2, float *out, int32_t step, float f,
-                            float g, int32_t x0, int32_t n) {
+int32_t pfi_sharpen_f32_ref(const float *r0, const float *r1, const float *r2, float *out, int32_t step, float g,
+                            int32_t x0, int32_t n) {
     for (int32_t x = x0; x < n; x++) {
         float blurred = pfk_sharpen_blur_f32(r0, r1, r2, x, step);
-        out[x] = pfk_sharpen_blend(r1[x], blurred, f, g, 1.0f);
+        out[x] = pfk_sharpen_blend(r1[x], blurred, g, 1.0f);
     }
     return n;
 }

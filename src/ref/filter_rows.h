@@ -78,9 +78,10 @@ typedef int32_t (*pfi_median_u8_fn)(const uint8_t *const *rows, int32_t step, ui
 /* torchvision adjust_sharpness for interior elements of a u8 row: r0, r1,
  * r2 point at the rows above / at / below, element x of the output reads
  * columns x - step .. x + step of them (the caller keeps x - step >= 0 and
- * x + step < row length). f = factor, g = 1 - factor (both f32). */
+ * x + step < row length). g = (float)(1 - factor): the blend's alpha
+ * (pfk_sharpen_blend). */
 typedef int32_t (*pfi_sharpen_u8_fn)(const uint8_t *r0, const uint8_t *r1, const uint8_t *r2, uint8_t *out,
-                                     int32_t step, float f, float g, int32_t x0, int32_t n);
+                                     int32_t step, float g, int32_t x0, int32_t n);
 
 int32_t pfi_hsum_u8_ref(const uint8_t *pad, uint16_t *out, const uint16_t *k, int32_t taps, int32_t step,
                         int32_t x0, int32_t n);
@@ -108,7 +109,7 @@ int32_t pfi_conv2d_u8_ref(const uint8_t *const *rows, const pfi_taps2d *taps, fl
 int32_t pfi_median3_u8_ref(const uint8_t *const *rows, int32_t step, uint8_t *out, int32_t x0, int32_t n);
 int32_t pfi_median5_u8_ref(const uint8_t *const *rows, int32_t step, uint8_t *out, int32_t x0, int32_t n);
 int32_t pfi_sharpen_u8_ref(const uint8_t *r0, const uint8_t *r1, const uint8_t *r2, uint8_t *out, int32_t step,
-                           float f, float g, int32_t x0, int32_t n);
+                           float g, int32_t x0, int32_t n);
 
 /* Reference-only rows (no SIMD slot). */
 
@@ -148,8 +149,8 @@ void pfi_median_f32_ref(const float *const *rows, int32_t k, int32_t step, float
 /* torchvision adjust_sharpness, f32 interior elements (bound 1); same
  * contract as pfi_sharpen_u8_fn. */
 typedef int32_t (*pfi_sharpen_f32_fn)(const float *r0, const float *r1, const float *r2, float *out, int32_t step,
-                                      float f, float g, int32_t x0, int32_t n);
-int32_t pfi_sharpen_f32_ref(const float *r0, const float *r1, const float *r2, float *out, int32_t step, float f,
-                            float g, int32_t x0, int32_t n);
+                                      float g, int32_t x0, int32_t n);
+int32_t pfi_sharpen_f32_ref(const float *r0, const float *r1, const float *r2, float *out, int32_t step, float g,
+                            int32_t x0, int32_t n);
 
 #endif

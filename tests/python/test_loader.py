@@ -13,6 +13,7 @@ import torch
 import pixflow
 import pixflow.data as D
 import pixflow.torch as PT
+from conftest import cuda
 
 N = 23
 
@@ -39,7 +40,7 @@ def small(folder, **kw):
 
 def test_len_and_one_epoch(folder):
     L = small(folder)
-    batches = list(L)
+    batches = [(x.clone(), y.clone()) for x, y in L]  # batches are lent: copy what you keep
     assert len(batches) == len(L) == 6
     labels = torch.cat([b[1] for b in batches])
     assert sorted(labels.tolist()) == list(range(N))
@@ -77,13 +78,20 @@ def test_epochs_differ_and_set_epoch_repeats(folder):
     assert torch.equal(torch.cat([y for _, y in L]), e0)
 
 
+def worker_timeout(workers):
+    """seconds a DataLoader waits for a worker's batch: a stuck worker fails the test (once
+    seen under heavy load: the parent waiting on a worker's shared-memory fd) instead of
+    stalling the whole test command"""
+    return 120 if workers else 0
+
+
 @pytest.mark.parametrize("world", [1, 2, 3])
 @pytest.mark.parametrize("workers", [0, 2])
 def test_sharding_covers_every_sample(folder, world, workers):
     seen, counts = [], []
     for rank in range(world):
         ds = PT.ImageDataset(folder, batch_size=3, seed=1, rank=rank, world_size=world)
-        dl = torch.utils.data.DataLoader(ds, batch_size=None, num_workers=workers)
+        dl = torch.utils.data.DataLoader(ds, batch_size=None, num_workers=workers, timeout=worker_timeout(workers))
         got = [y for _, y in dl]
         counts.append(len(got))
         seen += torch.cat(got).tolist()
@@ -153,3 +161,95 @@ gc.collect(); print(rss() - r0)
     env = dict(os.environ, MALLOC_ARENA_MAX="2", MALLOC_MMAP_THRESHOLD_="65536")
     grew = int(subprocess.check_output([sys.executable, "-c", code], env=env, cwd="/tmp"))
     assert grew < 4 * 1024, f"RSS grew by {grew} KiB over 20 epochs"
+
+
+def test_one_pipeline_serves_consecutive_epochs(folder):
+    # consecutive epochs (and a loop that stopped early and goes on) reuse the running
+    # pipeline; the bits are those of a fresh Loader at the same point
+    L = small(folder)
+    e0 = [(x.clone(), y.clone()) for x, y in L]
+    pipe = L._pipe
+    it = iter(L)
+    head = [tuple(t.clone() for t in next(it)) for _ in range(2)]
+    del it
+    tail = [(x.clone(), y.clone()) for x, y in L]  # the rest of epoch 1, same pipeline
+    assert L._pipe is pipe
+    F = small(folder)
+    F.set_epoch(1)
+    e1 = [(x.clone(), y.clone()) for x, y in F]
+    assert len(head) + len(tail) == len(e1) == len(e0)
+    for (a, la), (b, lb) in zip(head + tail, e1):
+        assert torch.equal(la, lb) and torch.equal(a, b)
+    L.set_epoch(0)  # another point: a new pipeline, the same bits as the first epoch
+    again = [(x.clone(), y.clone()) for x, y in L]
+    assert L._pipe is not pipe
+    assert all(torch.equal(a, b) and torch.equal(la, lb) for (a, la), (b, lb) in zip(again, e0))
+
+
+def test_pin_memory_through_the_pipeline_allocator(folder):
+    # the batch buffers come from the pipeline's own allocator (pf_malloc PF_ALLOC_PINNED of the
+    # pin device: the CPU device here, cudaMallocHost with a GPU), not from a copy per batch
+    ref = [(x.clone(), y.clone()) for x, y in small(folder)]
+    L = small(folder, pin_memory=True)
+    assert L.pin_device == ("cuda" if pixflow.cuda_device_count() > 0 else "cpu")
+    got = []
+    for x, y in L:
+        pinned, s = L._pipe.pinned, L.stats()
+        assert pinned == {"buffers": s["buffers"], "bytes": s["buffers"] * s["batch_bytes"]}
+        base = x.data_ptr()
+        got.append((x.clone(), y.clone()))
+        del x, y
+    assert base % 64 == 0
+    assert len(got) == len(ref)
+    assert all(torch.equal(a, b) and torch.equal(la, lb) for (a, la), (b, lb) in zip(got, ref))
+    plain = small(folder)
+    next(iter(plain))
+    assert plain._pipe.pinned == {"buffers": 0, "bytes": 0}
+    with pytest.raises(pixflow.InvalidArgument, match="pin_memory"):
+        small(folder, pin_memory="gpu")
+    with pytest.raises(pixflow.InvalidArgument, match="pin_memory"):
+        small(folder, pin_memory=True, device="cpu")
+
+
+@cuda
+def test_pin_memory_cuda_batches_are_page_locked(folder):
+    L = small(folder, pin_memory="cuda:0")
+    for x, y in L:
+        assert x.is_pinned()  # cudaMallocHost memory, seen by torch as pinned
+        g = x.to("cuda:0", non_blocking=True)
+        torch.cuda.synchronize()
+        assert torch.equal(g.cpu(), x)
+
+
+@pytest.mark.parametrize("workers", [0, 2])
+def test_stateful_dataloader_resumes_the_exact_remaining_batches(folder, workers):
+    # torchdata's StatefulDataLoader snapshots ImageDataset in each worker after every batch;
+    # a state saved mid-epoch (and round-tripped through torch.save) resumes with exactly the
+    # batches the uninterrupted epoch had left, bit for bit
+    import io
+
+    from torchdata.stateful_dataloader import StatefulDataLoader
+
+    def make():
+        return StatefulDataLoader(PT.ImageDataset(folder, batch_size=2, seed=3), batch_size=None,
+                                  num_workers=workers, timeout=worker_timeout(workers))
+
+    full = [(x.clone(), y.clone()) for x, y in make()]
+    assert len(full) >= 6
+    dl = make()
+    it = iter(dl)
+    head = [tuple(t.clone() for t in next(it)) for _ in range(3)]
+    buf = io.BytesIO()
+    torch.save(dl.state_dict(), buf)
+    del it, dl
+    dl = make()
+    dl.load_state_dict(torch.load(io.BytesIO(buf.getvalue()), weights_only=True))
+    rest = [(x.clone(), y.clone()) for x, y in dl]
+    got = head + rest
+    assert [y.tolist() for _, y in got] == [y.tolist() for _, y in full]
+    assert all(torch.equal(a, b) for (a, _), (b, _) in zip(got, full))
+    # and the epoch after a resumed one is the uninterrupted run's next epoch
+    dl_full = make()
+    assert sum(1 for _ in dl_full) == len(full)
+    nxt = [y.tolist() for _, y in dl_full]
+    assert [y.tolist() for _, y in dl] == nxt

@@ -12,9 +12,11 @@ import torchvision.transforms.v2.functional as TF
 
 import pixflow.ops as ops
 
-# sharpness: the real torchvision differs from pf_sharpen by 1 on some uint8
-# pixels (the old numpy transcription said exact): a finding, reported
-U8_BOUND = {"contrast": 1, "gamma": 1, "hue": 1, "sharpness": 1}
+# sharpness is exact on uint8: pf_sharpen blends as torchvision 0.29 does
+# (x + (1 - f) * (blurred - x), one rounding: torch's CPU add is a fused
+# multiply-add on AVX2 / AVX-512 builds). Its factor is an f32, so the
+# factors drawn are f32 values (torch computes 1 - f from the same number).
+U8_BOUND = {"contrast": 1, "gamma": 1, "hue": 1}
 F32_BOUND = {"hue": 1e-4}
 
 
@@ -43,7 +45,7 @@ CASES = {
     "saturation": (ops.adjust_saturation, TF.adjust_saturation, lambda r: float(r.uniform(0, 2))),
     "hue": (ops.adjust_hue, TF.adjust_hue, lambda r: float(r.uniform(-0.5, 0.5))),
     "gamma": (ops.adjust_gamma, TF.adjust_gamma, lambda r: float(r.uniform(0.2, 3))),
-    "sharpness": (ops.sharpen, TF.adjust_sharpness, lambda r: float(r.uniform(0, 3))),
+    "sharpness": (ops.sharpen, TF.adjust_sharpness, lambda r: float(np.float32(r.uniform(0, 3)))),
 }
 
 

@@ -46,6 +46,17 @@ def test_fused_eval_chain_shapes_and_bounds(photos):
     assert torch.equal(o, r)
 
 
+def test_resize_max_size_then_center_crop_is_not_fused_and_keeps_the_cap(photos):
+    # the plan's shorter-side rule has no long-side cap: such a chain runs op by op
+    t = T.Compose([T.Resize(300, max_size=320), T.CenterCrop(200)])
+    assert not t.fused and "max_size" in t.why_not_fused
+    img = photo(photos, "coffee_500x375.jpg")
+    ref = V2.Compose([V2.Resize(300, max_size=320), V2.CenterCrop(200)])(img)
+    o = t(img)
+    assert o.shape == ref.shape == (3, 200, 200)
+    assert torch.equal(o, ref)  # the torchvision flavour of resize: the same bits
+
+
 @pytest.mark.parametrize("size", [(100, 77), 64, (300, 500)])
 def test_resize_vs_torchvision_and_pil(photos, size):
     img = photo(photos)

@@ -262,8 +262,11 @@ static void properties(void) {
     CHECK(memcmp(g_a, g_c, sizeof g_a) != 0);
 }
 
-/* torchvision adjust_sharpness, transcribed: degenerate = round(conv3x3)
- * on the interior, blend in f32, clamp, truncate. */
+/* The formula of pf_sharpen, written out: degenerate = round(conv3x3) on
+ * the interior, torchvision 0.29's blend x + g * (degenerate - x) rounded
+ * once to f32 (torch's fused multiply-add), clamp, truncate. The oracle is
+ * the real torchvision (tests/python/test_photo_torchvision.py); this
+ * checks the C library alone, in every build. */
 static void sharpen_formula(void) {
     enum { SW = 6, SH = 5 };
     uint8_t s[SW * SH], d[SW * SH];
@@ -285,7 +288,7 @@ static void sharpen_formula(void) {
                             acc += (float)s[(y + dy) * SW + x + dx] * (dx == 0 && dy == 0 ? centre : side);
                     deg = rintf(acc);
                 }
-                float v = f * (float)s[y * SW + x] + g * deg;
+                float v = fmaf(g, deg - (float)s[y * SW + x], (float)s[y * SW + x]);
                 v = v < 0 ? 0 : v > 255 ? 255 : v;
                 ok &= d[y * SW + x] == (uint8_t)v;
             }

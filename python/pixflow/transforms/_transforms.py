@@ -346,6 +346,9 @@ def _compile(transforms):
                 desc.update(letterbox=True, pad_value=(float(t.fill),) * 4, interp=F._interp(t.interpolation))
             elif isinstance(t, Resize):
                 nxt = ts[i + 1] if i + 1 < len(ts) else None
+                if isinstance(t.size, int) and isinstance(nxt, CenterCrop) and t.max_size is not None:
+                    # the plan's shorter-side rule has no long-side cap: fusing would drop max_size
+                    return None, "Resize(int, max_size=...) + CenterCrop has no fused form"
                 if isinstance(t.size, int) and isinstance(nxt, CenterCrop):
                     # resize-then-crop as torchvision does it (the whole image resized, then the window)
                     policy.update(resize_shorter=t.size, center_crop_w=nxt.size[1], center_crop_h=nxt.size[0],

@@ -39,6 +39,7 @@ typedef __m256 VF;
 #define setf(x) _mm256_set1_ps(x)
 #define addf _mm256_add_ps
 #define mulf _mm256_mul_ps
+#define subf _mm256_sub_ps
 #define minf _mm256_min_ps
 #define maxf _mm256_max_ps
 #define cvtf_i32 _mm256_cvtps_epi32
@@ -56,6 +57,16 @@ typedef __m256d VD;
 #define setd(x) _mm256_set1_pd(x)
 #define addd _mm256_add_pd
 #define muld _mm256_mul_pd
+
+/* x + g * d for 8 f32 lanes in two halves of 4 double lanes, each
+ * rounded once to f32 (the sharpen blend, pfk_sharpen_blend) */
+static inline __m256 blend_d(__m256 x, __m256 d, __m256d g) {
+    __m256d lo = _mm256_add_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(x)),
+                               _mm256_mul_pd(g, _mm256_cvtps_pd(_mm256_castps256_ps128(d))));
+    __m256d hi = _mm256_add_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(x, 1)),
+                               _mm256_mul_pd(g, _mm256_cvtps_pd(_mm256_extractf128_ps(d, 1))));
+    return _mm256_set_m128(_mm256_cvtpd_ps(hi), _mm256_cvtpd_ps(lo));
+}
 
 /* 16 u16 lanes -> 16 bytes, saturated at 255 */
 static inline void st16n8(uint8_t *p, __m256i v) {

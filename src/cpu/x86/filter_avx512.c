@@ -40,6 +40,7 @@ typedef __m512 VF;
 #define setf(x) _mm512_set1_ps(x)
 #define addf _mm512_add_ps
 #define mulf _mm512_mul_ps
+#define subf _mm512_sub_ps
 #define minf _mm512_min_ps
 #define maxf _mm512_max_ps
 #define cvtf_i32 _mm512_cvtps_epi32
@@ -57,6 +58,18 @@ typedef __m512d VD;
 #define setd(x) _mm512_set1_pd(x)
 #define addd _mm512_add_pd
 #define muld _mm512_mul_pd
+
+/* x + g * d for 16 f32 lanes in two halves of 8 double lanes, each
+ * rounded once to f32 (the sharpen blend, pfk_sharpen_blend); the halves
+ * move through pd casts, which need only AVX-512F */
+static inline __m512 blend_d(__m512 x, __m512 d, __m512d g) {
+    __m256 xl = _mm512_castps512_ps256(x), dl = _mm512_castps512_ps256(d);
+    __m256 xh = _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(x), 1));
+    __m256 dh = _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(d), 1));
+    __m256 lo = _mm512_cvtpd_ps(_mm512_add_pd(_mm512_cvtps_pd(xl), _mm512_mul_pd(g, _mm512_cvtps_pd(dl))));
+    __m256 hi = _mm512_cvtpd_ps(_mm512_add_pd(_mm512_cvtps_pd(xh), _mm512_mul_pd(g, _mm512_cvtps_pd(dh))));
+    return _mm512_castpd_ps(_mm512_insertf64x4(_mm512_castpd256_pd512(_mm256_castps_pd(lo)), _mm256_castps_pd(hi), 1));
+}
 
 /* 32 u16 lanes -> 32 bytes, saturated at 255 */
 static inline void st16n8(uint8_t *p, __m512i v) {

@@ -14,6 +14,8 @@
  *   VD, PFS_D                 double vector type and its lanes
  *   ldf_d(p) ldd(p) std(p, v) std_f(p, v)  PFS_D floats widened / doubles /
  *                             doubles stored / doubles narrowed to floats
+ *   blend_d(x, d, g)          x + g * d per f32 lane, computed in double
+ *                             lanes and rounded once to f32
  *   and the integer / float operations used below. */
 
 /* Loop over whole vectors of W elements from x0; a last partial vector is
@@ -294,12 +296,15 @@ static int32_t PFS(median5_u8)(const uint8_t *const *rows, int32_t step, uint8_t
     return i;
 }
 
-/* torchvision adjust_sharpness, u8 interior elements. */
+/* torchvision adjust_sharpness, u8 interior elements. The blend is
+ * pfk_sharpen_blend's: x + g * (blurred - x) rounded once to f32, done in
+ * double lanes (blend_d, defined by the including file). */
 static int32_t PFS(sharpen_u8)(const uint8_t *r0, const uint8_t *r1, const uint8_t *r2, uint8_t *out, int32_t step,
-                               float f, float g, int32_t x0, int32_t n) {
+                               float g, int32_t x0, int32_t n) {
     int32_t i = x0;
     const VF s = setf(pfk_sharpen_side()), c = setf(pfk_sharpen_centre());
-    const VF vf = setf(f), vg = setf(g), z = setf(0.0f), top = setf(255.0f);
+    const VF z = setf(0.0f), top = setf(255.0f);
+    const VD vg = setd((double)g);
     PFS_FOR(i, x0, n, PFS_F) {
         VF acc = mulf(ld8f(r0 + i - step), s);
         acc = addf(acc, mulf(ld8f(r0 + i), s));
@@ -312,7 +317,7 @@ static int32_t PFS(sharpen_u8)(const uint8_t *r0, const uint8_t *r1, const uint8
         acc = addf(acc, mulf(ld8f(r2 + i), s));
         acc = addf(acc, mulf(ld8f(r2 + i + step), s));
         VF blurred = cvti32_f(cvtf_i32(acc)); /* round half to even; 0..255 already */
-        VF v = addf(mulf(vf, x), mulf(vg, blurred));
+        VF v = blend_d(x, subf(blurred, x), vg);
         v = maxf(z, minf(v, top));
         stf8(out + i, cvttf_i32(v));
     }
@@ -410,11 +415,12 @@ static int32_t PFS(conv2d_f32)(const float *const *rows, const pfi_taps2d *taps,
 
 /* torchvision adjust_sharpness, f32 interior elements; the clamp keeps
  * the reference's NaN behaviour: min_ps(top, v) is v unless top < v. */
-static int32_t PFS(sharpen_f32)(const float *r0, const float *r1, const float *r2, float *out, int32_t step, float f,
-                                float g, int32_t x0, int32_t n) {
+static int32_t PFS(sharpen_f32)(const float *r0, const float *r1, const float *r2, float *out, int32_t step, float g,
+                                int32_t x0, int32_t n) {
     int32_t i = x0;
     const VF s = setf(pfk_sharpen_side()), c = setf(pfk_sharpen_centre());
-    const VF vf = setf(f), vg = setf(g), z = setf(0.0f), top = setf(1.0f);
+    const VF z = setf(0.0f), top = setf(1.0f);
+    const VD vg = setd((double)g);
     PFS_FOR(i, x0, n, PFS_F) {
         VF acc = mulf(ldf(r0 + i - step), s);
         acc = addf(acc, mulf(ldf(r0 + i), s));
@@ -426,7 +432,7 @@ static int32_t PFS(sharpen_f32)(const float *r0, const float *r1, const float *r
         acc = addf(acc, mulf(ldf(r2 + i - step), s));
         acc = addf(acc, mulf(ldf(r2 + i), s));
         acc = addf(acc, mulf(ldf(r2 + i + step), s));
-        VF v = addf(mulf(vf, x), mulf(vg, acc));
+        VF v = blend_d(x, subf(acc, x), vg);
         stf(out + i, maxf(z, minf(top, v)));
     }
     return i;
