@@ -1,5 +1,5 @@
 """The extension's contracts: zero-copy in and out, DLPack (versioned and
-legacy), the error hierarchy, bad input, threads, leaks, import time."""
+legacy), the error hierarchy, bad input, threads, leaks, what `import pixflow` loads."""
 import gc
 import resource
 import subprocess
@@ -20,10 +20,19 @@ def rss_kb():
         return int(f.read().split()[1]) * resource.getpagesize() // 1024
 
 
-def test_import_under_100ms():
-    code = "import time; t = time.perf_counter(); import pixflow; print(time.perf_counter() - t)"
-    best = min(float(subprocess.check_output([sys.executable, "-c", code])) for _ in range(3))
-    assert best < 0.1, f"import pixflow took {best * 1e3:.1f} ms"
+def test_import_loads_no_heavy_module():
+    # `import pixflow` stays fast (< 100 ms, issue 15; timed in
+    # bench/python/bench_import.py, not here: a timed test fails on a loaded
+    # machine) because it loads the extension only: numpy, torch, PIL, cv2
+    # and the submodules come when first used.
+    heavy = ("numpy", "torch", "PIL", "cv2", "ray", "onnxruntime",
+             "pixflow.cv", "pixflow.data", "pixflow.torch", "pixflow.transforms", "pixflow.ray")
+    code = "import sys, pixflow; print(' '.join(m for m in %r if m in sys.modules))" % (heavy,)
+    loaded = subprocess.check_output([sys.executable, "-c", code], text=True).split()
+    assert loaded == [], f"import pixflow also imported {loaded}"
+    # and the lazy submodules are really there when asked for
+    code = "import pixflow; pixflow.cv.flip; pixflow.transforms.Compose; print('ok')"
+    assert subprocess.check_output([sys.executable, "-c", code], text=True).strip() == "ok"
 
 
 def test_dst_is_written_in_place_zero_copy():
