@@ -48,26 +48,36 @@ static inline int pfi_h_aa_u8_pairs_avx2(const pfi_hrow *r, int x0, int x1) {
 /* LINEAR u8 horizontal, 3/4 channels, two output pixels per AVX2 step:
  * as pfi_h_u8_pair_pixels (resize_x86_pixel.h) with one pixel per 128-bit
  * half, driven by the per-pixel tables (offsets, 4x-replicated weights;
- * adjacency decided once when the tables are built). */
-static inline int pfi_h_u8_pair_pixels_avx2(const pfi_hrow *r, int x0, int x1) {
-    int cn = r->cn;
-    if (r->ksize != 2 || r->pair_off == NULL || x0 % cn != 0) return x0;
-    const uint8_t *s = r->src;
-    int32_t *d = r->buf;
-    const int32_t *po = r->pair_off;
-    const __m256i shuf = cn == 3
+ * adjacency decided once when the tables are built). The int32 and the
+ * int16 (LIN16) kernels differ only in how they store the sums, so the
+ * step itself is one function. */
+static inline __m256i pfi_pair_shuf_avx2(int cn) {
+    return cn == 3
         ? _mm256_setr_epi8(0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, -1, -1, -1, -1,
                            0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, -1, -1, -1, -1)
         : _mm256_setr_epi8(0, -1, 4, -1, 1, -1, 5, -1, 2, -1, 6, -1, 3, -1, 7, -1,
                            0, -1, 4, -1, 1, -1, 5, -1, 2, -1, 6, -1, 3, -1, 7, -1);
+}
+/* Output pixels dx (low half) and dx + 1 (high half): per-channel sums. */
+static inline __m256i pfi_pair_step_avx2(const pfi_hrow *r, int dx, __m256i shuf) {
+    const uint8_t *s = r->src;
+    const int32_t *po = r->pair_off;
+    __m128i a = _mm_loadl_epi64((const __m128i *)(const void *)(s + po[dx]));
+    __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(s + po[dx + 1]));
+    __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(a), b, 1);
+    __m256i w = _mm256_loadu_si256((const __m256i *)(const void *)(r->pair_coef + (size_t)dx * 4));
+    return _mm256_madd_epi16(_mm256_shuffle_epi8(v, shuf), w);
+}
+
+static inline int pfi_h_u8_pair_pixels_avx2(const pfi_hrow *r, int x0, int x1) {
+    int cn = r->cn;
+    if (r->ksize != 2 || r->pair_off == NULL || x0 % cn != 0) return x0;
+    int32_t *d = r->buf;
+    const __m256i shuf = pfi_pair_shuf_avx2(cn);
     int dx = x0 / cn, end = r->pair_safe_end;
     int e = x0;
     for (; dx + 1 < end && e + cn + 4 <= x1; dx += 2, e += 2 * cn) {
-        __m128i a = _mm_loadl_epi64((const __m128i *)(const void *)(s + po[dx]));
-        __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(s + po[dx + 1]));
-        __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(a), b, 1);
-        __m256i w = _mm256_loadu_si256((const __m256i *)(const void *)(r->pair_coef + (size_t)dx * 4));
-        __m256i t = _mm256_madd_epi16(_mm256_shuffle_epi8(v, shuf), w);
+        __m256i t = pfi_pair_step_avx2(r, dx, shuf);
         _mm_storeu_si128((__m128i *)(void *)(d + e), _mm256_castsi256_si128(t));
         _mm_storeu_si128((__m128i *)(void *)(d + e + cn), _mm256_extracti128_si256(t, 1));
     }
@@ -78,22 +88,12 @@ static inline int pfi_h_u8_pair_pixels_avx2(const pfi_hrow *r, int x0, int x1) {
 static inline int pfi_h_u8_pair16_pixels_avx2(const pfi_hrow *r, int x0, int x1) {
     int cn = r->cn;
     if (r->ksize != 2 || r->pair_off == NULL || x0 % cn != 0) return x0;
-    const uint8_t *s = r->src;
     int16_t *d = r->buf;
-    const int32_t *po = r->pair_off;
-    const __m256i shuf = cn == 3
-        ? _mm256_setr_epi8(0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, -1, -1, -1, -1,
-                           0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, -1, -1, -1, -1)
-        : _mm256_setr_epi8(0, -1, 4, -1, 1, -1, 5, -1, 2, -1, 6, -1, 3, -1, 7, -1,
-                           0, -1, 4, -1, 1, -1, 5, -1, 2, -1, 6, -1, 3, -1, 7, -1);
+    const __m256i shuf = pfi_pair_shuf_avx2(cn);
     int dx = x0 / cn, end = r->pair_safe_end;
     int e = x0;
     for (; dx + 1 < end && e + cn + 4 <= x1; dx += 2, e += 2 * cn) {
-        __m128i a = _mm_loadl_epi64((const __m128i *)(const void *)(s + po[dx]));
-        __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(s + po[dx + 1]));
-        __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(a), b, 1);
-        __m256i w = _mm256_loadu_si256((const __m256i *)(const void *)(r->pair_coef + (size_t)dx * 4));
-        __m256i t = _mm256_srai_epi32(_mm256_madd_epi16(_mm256_shuffle_epi8(v, shuf), w), 4);
+        __m256i t = _mm256_srai_epi32(pfi_pair_step_avx2(r, dx, shuf), 4);
         t = _mm256_packs_epi32(t, t);
         _mm_storel_epi64((__m128i *)(void *)(d + e), _mm256_castsi256_si128(t));
         _mm_storel_epi64((__m128i *)(void *)(d + e + cn), _mm256_extracti128_si256(t, 1));
