@@ -319,10 +319,11 @@ PF_API pf_status pf_pipeline_create(const pf_pipeline_config *config, pf_pipelin
  *     later call returns the same status and message. Fatal errors:
  *     the staging pool cannot hold one batch (device placement:
  *     PF_ERR_OUT_OF_MEMORY naming config.staging_bytes); the source folder
- *     or a tar shard disappeared (PF_ERR_IO naming it); as many
- *     consecutive samples as an epoch holds failed, under either policy,
- *     so no batch can ever be made (the last failure's status, naming that
- *     sample).
+ *     or a tar shard disappeared (PF_ERR_IO naming it); every sample of
+ *     one epoch failed, under either policy, so no batch can ever be made
+ *     (the last failure's status, naming that sample). Counted per epoch:
+ *     failures that straddle two epochs (one bad file at the end of one
+ *     shuffled epoch and the start of the next) are not fatal.
  * A non-OK status alone cannot tell a failed batch from a dead pipeline
  * (both can be PF_ERR_CORRUPT_DATA, say): ask pf_pipeline_state_get.
  * The time spent blocked here is the consumer's starvation time

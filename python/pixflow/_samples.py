@@ -8,10 +8,9 @@ pixflow.torch (the rest of an epoch re-sharded over a new world size)."""
 import os
 import tarfile
 
-import numpy as _np
 
 from . import _pixflow as _P
-from .data import _DEFAULT_EXT, _source_dict
+from .data import _DEFAULT_EXT, _pipeline_spec, _source_dict
 
 # ------------------------------------------------------------------ index
 
@@ -147,14 +146,8 @@ class KeyedAugmenter:
             raise _P.InvalidArgument("pass one of transform, recipe or spec")
         if spec is not None:
             self.desc, self.policy = dict(spec[0]), dict(spec[1])
-        elif transform is not None:
-            spec = getattr(transform, "pipeline_spec", None)
-            if spec is None:
-                raise _P.InvalidArgument(f"transform: {type(transform).__name__} is not a pixflow.transforms "
-                                         "transform (it has no pipeline_spec())")
-            self.desc, self.policy = spec()
         else:
-            self.desc, self.policy = _P.recipe(recipe or "imagenet-train")
+            self.desc, self.policy = _pipeline_spec(transform, recipe)
         self.plan = _P.Plan(self.desc)
         self.seed, self.on_error = int(seed), on_error
         self.skipped = 0

@@ -107,6 +107,20 @@ class _Progress:
             sys.stderr.write("\n")
 
 
+def _pipeline_spec(transform, recipe):
+    """(desc, policy) dicts of the fused plan: from a pixflow.transforms chain, or a recipe
+    (default imagenet-train). Shared by the Loader, pixflow.torch and pixflow.ray."""
+    if transform is not None and recipe is not None:
+        raise _P.InvalidArgument("pass transform or recipe, not both")
+    if transform is not None:
+        spec = getattr(transform, "pipeline_spec", None)
+        if spec is None:
+            raise _P.InvalidArgument(f"transform: {type(transform).__name__} is not a pixflow.transforms "
+                                     "transform (it has no pipeline_spec())")
+        return spec()
+    return _P.recipe(recipe or "imagenet-train")
+
+
 class Loader:
     """Batches of a folder (ImageFolder layout: sub-folders are classes), a list file
     ("path [label]" lines) or .tar shards (WebDataset layout), decoded and augmented by
@@ -135,16 +149,7 @@ class Loader:
             raise _P.InvalidArgument(f"output = {output!r}; use 'torch' or 'numpy'")
         if shard_mode not in ("pad", "drop"):
             raise _P.InvalidArgument(f"shard_mode = {shard_mode!r}; use 'pad' or 'drop'")
-        if transform is not None and recipe is not None:
-            raise _P.InvalidArgument("pass transform or recipe, not both")
-        if transform is not None:
-            spec = getattr(transform, "pipeline_spec", None)
-            if spec is None:
-                raise _P.InvalidArgument(f"transform: {type(transform).__name__} is not a pixflow.transforms "
-                                         "transform (it has no pipeline_spec())")
-            self._desc, self._policy = spec()
-        else:
-            self._desc, self._policy = _P.recipe(recipe or "imagenet-train")
+        self._desc, self._policy = _pipeline_spec(transform, recipe)
         self._source = _source_dict(source, extensions)
         self._nsamples = _count_samples(self._source, extensions)
         workers = int(workers) or (os.cpu_count() or 1)

@@ -37,6 +37,7 @@ import numpy as _np
 
 from . import _pixflow as _P
 from ._samples import KeyedAugmenter, _index, _read_bytes, index
+from .data import _pipeline_spec
 
 import ray as _ray
 from ray.data.block import BlockMetadata as _BlockMetadata
@@ -156,18 +157,6 @@ class Augment:
                 "epoch": epochs[keep]}
 
 
-def _spec(transform, recipe):
-    if transform is not None and recipe is not None:
-        raise _P.InvalidArgument("pass transform or recipe, not both")
-    if transform is not None:
-        spec = getattr(transform, "pipeline_spec", None)
-        if spec is None:
-            raise _P.InvalidArgument(f"transform: {type(transform).__name__} is not a pixflow.transforms "
-                                     "transform (it has no pipeline_spec())")
-        return spec()
-    return _P.recipe(recipe or "imagenet-train")
-
-
 def augment(ds, transform=None, recipe=None, seed=0, batch_size=32, concurrency=1, num_gpus=None,
             num_cpus=1, on_error="raise", **map_args):
     """ds.map_batches(Augment, ...): `concurrency` actors (one per node is the usual choice),
@@ -178,7 +167,7 @@ def augment(ds, transform=None, recipe=None, seed=0, batch_size=32, concurrency=
         num_gpus = 1 if _ray.is_initialized() and _ray.cluster_resources().get("GPU", 0) > 0 else 0
     # the transform travels as its (desc, policy) dicts: a compiled plan is
     # C state, built again in each actor
-    spec = _spec(transform, recipe)
+    spec = _pipeline_spec(transform, recipe)
     return ds.map_batches(Augment, fn_constructor_kwargs=dict(spec=spec, seed=seed, on_error=on_error),
                           batch_size=batch_size, batch_format="numpy", concurrency=concurrency,
                           num_gpus=num_gpus, num_cpus=num_cpus, zero_copy_batch=True, **map_args)

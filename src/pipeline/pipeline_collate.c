@@ -24,25 +24,37 @@ typedef struct collator {
     int32_t out_fill, out_skipped;
     uint64_t epoch, batch_index;
     bool have_epoch;
-    uint64_t failed_in_row;  /* consecutive failed samples, in epoch order */
+    /* the epoch whose outcomes are being counted, how many of its samples
+     * failed, and whether any succeeded */
+    uint64_t count_epoch, failed_in_epoch;
+    bool counting, epoch_had_ok;
 } collator;
 
-/* Counts a sample's outcome. When as many consecutive samples as an epoch
- * holds have failed, no batch can ever be made (every sample was tried
- * once and failed): the pipeline fails with the last failure, instead of
- * skipping (or failing batches) forever. Counted in epoch order here, so
- * the verdict does not depend on worker timing. Returns false then. */
-static bool count_outcome(collator *c, const pli_item *it) {
+/* Counts a sample's outcome. When every sample of one epoch has failed, no
+ * batch can ever be made (each was tried and failed): the pipeline fails
+ * with the last failure, instead of skipping (or failing batches) forever.
+ * Counted per epoch, not as a run of failures: a Loader's pipeline reads
+ * ahead into the next epoch, and one bad file that ends epoch e and starts
+ * epoch e + 1 of a shuffled order is no dead source. Counted in epoch
+ * order here, so the verdict does not depend on worker timing. Returns
+ * false then. */
+static bool count_outcome(collator *c, uint64_t epoch, const pli_item *it) {
+    if (!c->counting || epoch != c->count_epoch) {
+        c->counting = true;
+        c->count_epoch = epoch;
+        c->failed_in_epoch = 0;
+        c->epoch_had_ok = false;
+    }
     if (it->status == PF_OK) {
-        c->failed_in_row = 0;
+        c->epoch_had_ok = true;
         return true;
     }
     uint64_t L = atomic_load(&c->p->epoch_len);
-    if (++c->failed_in_row < (L > 0 ? L : 1)) return true;
+    if (c->epoch_had_ok || ++c->failed_in_epoch < (L > 0 ? L : 1)) return true;
     pli_fatal(c->p, it->status,
-              "pf_pipeline_next: every sample failed: %llu in a row, a whole epoch; the last: sample %llu (%s): %s",
-              (unsigned long long)c->failed_in_row, (unsigned long long)it->index, it->meta.name ? it->meta.name : "?",
-              it->reason);
+              "pf_pipeline_next: every sample failed: all %llu of epoch %llu; the last: sample %llu (%s): %s",
+              (unsigned long long)c->failed_in_epoch, (unsigned long long)epoch, (unsigned long long)it->index,
+              it->meta.name ? it->meta.name : "?", it->reason);
     return false;
 }
 
@@ -110,12 +122,12 @@ static bool collate_fail_policy(collator *c, pli_buf *b) {
         b->meta[s] = it->meta;
         b->labels[s] = it->meta.label;
         if (it->status == PF_OK) {
-            count_outcome(c, it);
+            count_outcome(c, b->epoch, it);
             continue;
         }
         pli_record_error(p, it);
         p->skipped++;
-        if (!count_outcome(c, it)) return false;
+        if (!count_outcome(c, b->epoch, it)) return false;
         if (bad++ == 0) {
             b->fail_status = it->status;
             snprintf(b->fail_reason, sizeof b->fail_reason,
@@ -150,10 +162,10 @@ static bool collate_skip_policy(collator *c, pli_buf *b) {
             pli_record_error(p, it);
             p->skipped++;
             c->out_skipped++;
-            if (!count_outcome(c, it)) return false;
+            if (!count_outcome(c, epoch, it)) return false;
             continue;
         }
-        count_outcome(c, it);
+        count_outcome(c, epoch, it);
         if (c->out == NULL) {
             c->out = b;
             c->out_fill = 0;

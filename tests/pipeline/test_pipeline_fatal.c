@@ -192,6 +192,32 @@ static void test_shard_disappears(const char *tmp) {
     fx_rm_rf(dir);
 }
 
+/* One bad file next to one good one, skip policy, shuffled epochs read
+ * ahead: the bad file ends some epochs and starts the next, so two
+ * failures come in a row although every epoch has a good sample. That is
+ * no dead source: all epochs are delivered and the pipeline ENDS (a rule
+ * counting failures in a row across epochs killed it; the Python Loader,
+ * which reads ahead into the next epoch, hit it). */
+static void test_bad_file_straddles_epochs(const char *tmp) {
+    char dir[4300], path[4400];
+    snprintf(dir, sizeof dir, "%.4000s/straddle", tmp);
+    fx_make_folder(dir, 1, 1);
+    snprintf(path, sizeof path, "%.4200s/class_0/zz_broken.ppm", dir);
+    fx_write(path, "this is not an image\n", 21);
+    pf_pipeline_config c = folder_config(dir);
+    c.batch_size = 1;
+    c.workers = 1;
+    c.epochs = 40;  /* P(no straddle in 39 boundaries) = (3/4)^39, about 1e-5 */
+    pf_pipeline *p;
+    CHECK_STATUS(pf_pipeline_create(&c, &p), PF_OK);
+    int n;
+    pf_status st = drain(p, 1000, &n);
+    CHECK_STATUS(st, PF_OK); /* the end: PF_OK and no batch */
+    CHECK(n == 40);
+    CHECK(pf_pipeline_state_get(p, NULL) == PF_PIPELINE_ENDED);
+    pf_pipeline_destroy(p);
+}
+
 int main(void) {
     char tmp[4096], junk[4200], good[4200];
     fx_tmpdir(tmp, sizeof tmp, "fatal");
@@ -204,6 +230,7 @@ int main(void) {
     test_all_fail_skip(junk);
     test_all_fail_fail_policy(junk, 12);
     test_one_bad_batch(good);
+    test_bad_file_straddles_epochs(tmp);
     test_source_disappears(tmp);
     test_shard_disappears(tmp);
     CHECK(pf_pipeline_state_get(NULL, NULL) == PF_PIPELINE_FAILED);
