@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 bash scripts/install_deps.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF >/dev/null
 cmake --build build -j"$(nproc)" --target pixflow_cli >/dev/null
-./build/pixflow info | head -4
+./build/pixflow info | sed -n 1,4p  # sed reads to the end: `head` would SIGPIPE pixflow, and pipefail stop the job
 ./build/pixflow run data --recipe imagenet-train --batch 8 --epochs 3 --seed 1 --preview build/preview.png "$@"
 venv="$(bash scripts/python_venv.sh | tail -1)"
 "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-build-isolation --no-deps . >/dev/null
