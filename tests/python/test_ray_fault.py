@@ -60,9 +60,13 @@ def check(r, n, reps, no_retry):
     assert r["single_node"] == {**r["single_node"], "count": n, "unique": n}
     assert len(r["ref"]) == n
     assert len(r["reps"]) == reps + no_retry
-    for rep in r["reps"][reps:]:
-        # the iterator failed and pixflow resumed it
-        assert rep["no_retry"] and rep["attempts"] >= 2 and rep["errors"], rep
+    # Ray's recovery off: the kill must break the iterator so that pixflow's resume path
+    # runs. A kill can land after every block is already out (nothing to resume: CI saw
+    # it), so there are several such repetitions and at least one must have resumed;
+    # every one of them must still deliver exactly once (checked below).
+    assert all(rep["no_retry"] for rep in r["reps"][reps:])
+    resumed = [rep for rep in r["reps"][reps:] if rep["attempts"] >= 2 and rep["errors"]]
+    assert resumed, f"no repetition without Ray's recovery broke the iterator: {r['reps'][reps:]}"
     for k, rep in enumerate(r["reps"]):
         assert rep["killed"].get("raylet"), f"rep {k}: the raylet was not killed"
         assert rep["killed"]["after_batch"] < -(-n // 4), f"rep {k}: killed after the epoch"
@@ -72,13 +76,13 @@ def check(r, n, reps, no_retry):
 
 
 def test_raylet_kill_exactly_once(tmp_path):
-    r, n = run_fault(tmp_path, reps=2, no_retry=1, timeout=420)
-    check(r, n, 2, 1)
+    r, n = run_fault(tmp_path, reps=2, no_retry=4, timeout=600)
+    check(r, n, 2, 4)
     print(f"fault run: {r['s']:.1f} s, isolated={r['isolated']}, "
           f"attempts {[x['attempts'] for x in r['reps']]}, duplicates {[x['duplicates'] for x in r['reps']]}")
 
 
 @pytest.mark.skipif(os.environ.get("PIXFLOW_RAY_STRESS") != "1", reason="stress: set PIXFLOW_RAY_STRESS=1 (20 repetitions)")
 def test_raylet_kill_exactly_once_stress(tmp_path):
-    r, n = run_fault(tmp_path, reps=20, no_retry=2, timeout=3000)
-    check(r, n, 20, 2)
+    r, n = run_fault(tmp_path, reps=20, no_retry=4, timeout=3000)
+    check(r, n, 20, 4)
