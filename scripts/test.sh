@@ -14,7 +14,12 @@
 #     `-cpu Nehalem` (SSE4.2, no AVX), every test but the benchmarks and
 #     the host-Python oracles; `pixflow info` must report no kernel above
 #     the model's level, `pixflow bench resize --quick` must be bit-exact
-#     and `pixflow run` must write the same batches as natively.
+#     and `pixflow run` must write the same batches as natively;
+#  8. a new user's install (scripts/test_fresh_install.sh): `pip install .`
+#     with build isolation into a brand-new venv, import, one op.
+# Skips: only CUDA tests may skip (no GPU here); each skipped test is listed
+# by name at the end, and any other skip fails the run. Under CI=true the
+# tests themselves treat a missing oracle or fixture as a failure.
 # QEMU's TCG cannot run AVX-512, so the native runs cover that level.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,9 +43,24 @@ build() { # build-dir, extra cmake args...
   cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
   compile "$dir"
 }
+# Every test that did not run is recorded here (build dir + name) and listed
+# at the end. Only CUDA tests (cuda_*, no GPU on this machine) may skip:
+# any other skip fails the run (the tests themselves fail instead of
+# skipping under CI=true; this catches a skip that slipped through).
+skipped_list="$(mktemp)"
+trap 'rm -f "$skipped_list"' EXIT
 run_ctest() { # build-dir, ctest args...
   local dir="$1"; shift
-  (cd "$dir" && ctest -j"$jobs" --output-on-failure --timeout 1200 "$@")
+  local log rc
+  log="$(mktemp)"
+  set +e
+  (cd "$dir" && ctest -j"$jobs" --output-on-failure --timeout 1200 "$@") 2>&1 | tee "$log"
+  rc=${PIPESTATUS[0]}
+  set -e
+  sed -n '/^The following tests did not run:/,/^$/p' "$log" |
+    sed -nE 's/^[[:space:]]+[0-9]+ - ([^ ]+) .*/\1/p' | sed "s|^|$dir |" >>"$skipped_list"
+  rm -f "$log"
+  [ "$rc" -eq 0 ] || { echo "ctest failed in $dir (exit $rc)"; exit "$rc"; }
 }
 
 build build-test-gcc -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++
@@ -104,4 +124,19 @@ for model in Haswell Nehalem; do
   echo "  $(ls "$out" | wc -l) batch files identical"
 done
 cmake -S . -B build-test-qemu -UCMAKE_CROSSCOMPILING_EMULATOR >/dev/null
+
+step "a new user's install: pip install . with build isolation into a brand-new venv (scripts/test_fresh_install.sh)"
+bash scripts/test_fresh_install.sh
+
+step "tests that did not run"
+if [ -s "$skipped_list" ]; then
+  awk '{print $2}' "$skipped_list" | sort | uniq -c | awk '{printf "  skipped %sx: %s\n", $1, $2}'
+  if grep -vqE ' cuda_[A-Za-z0-9_]+$' "$skipped_list"; then
+    echo "a test other than the CUDA ones (no GPU here) did not run:"; grep -vE ' cuda_[A-Za-z0-9_]+$' "$skipped_list"
+    exit 1
+  fi
+  echo "  (CUDA tests only: this machine has no GPU; bench/gpu/run_device_checks.sh runs them on one)"
+else
+  echo "  none"
+fi
 step "all test suites passed"

@@ -158,7 +158,7 @@ PF_API pf_status pf_preprocess_run(pf_preprocess_plan *plan, pf_stream *stream, 
  * (seed, epoch, index) gives the same parameters everywhere (any batch
  * split, thread, run or platform). The generator is not torch's, so the
  * values differ from torchvision's for the same seed; the distributions are
- * the same (tests/parity/test_sampler_distributions.py). Keying layout and
+ * the same (tests/python/test_sampler_distributions.py). Keying layout and
  * details: docs/exactness.md, "Sampler".
  *
  * Every field is checked on every call, enabled or not (the defaults are

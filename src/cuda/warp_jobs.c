@@ -1,6 +1,6 @@
 /* GPU warp jobs: per-sample parameters for the kernel body in
  * kernels/gpu_warp.h, built with the CPU path's own matrix inversion and
- * border-value saturation (cpu/warp_matrix.h). */
+ * border-value saturation (ops/warp_matrix.h). */
 #include <string.h>
 
 #include "core/error.h"

@@ -4,7 +4,7 @@
  * normal transforms pixflow uses on top of it. Every operation is integer
  * or a plain IEEE float +, *, sqrt in the written order, so the CPU
  * reference, the SIMD kernels, the CUDA kernels (with __fmul_rn/__fadd_rn
- * or -fmad=false) and tests/parity/photo_reference.py produce the same bits.
+ * or -fmad=false) produce the same bits (known-answer vectors: tests/unit/test_photo_props.c).
  *
  * How keys and counters are formed (a counter-based generator has no state:
  * the numbers for an element are a pure function of where it is):

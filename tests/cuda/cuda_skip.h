@@ -1,7 +1,8 @@
 /* Shared start of every tests/cuda program: open CUDA device 0, or print
  * why not and exit with 77 (ctest SKIP_RETURN_CODE) when this machine has
- * no GPU. A build with CUDA on a machine with a GPU runs them in full
- * (bench/gpu/run_device_checks.sh). */
+ * no GPU; with PIXFLOW_REQUIRE_GPU=1 or a GPU present that is a failure
+ * (tests/skip_policy.h). A build with CUDA on a machine with a GPU runs them
+ * in full (bench/gpu/run_device_checks.sh). */
 #ifndef PF_TESTS_CUDA_SKIP_H
 #define PF_TESTS_CUDA_SKIP_H
 
@@ -9,14 +10,16 @@
 #include <stdlib.h>
 
 #include "pixflow/pixflow.h"
+#include "../skip_policy.h"
 
 static inline pf_device *pft_cuda_device_or_skip(const char *test) {
     int n = 0;
     if (pf_device_count(PF_DEVICE_CUDA, &n) != PF_OK || n == 0) {
         pf_device *d = NULL;
         pf_status st = pf_device_open(PF_DEVICE_CUDA, 0, &d);
-        printf("SKIP %s: no CUDA device (%s)\n", test, st == PF_OK ? "?" : pf_last_error());
-        exit(77);
+        char why[512];
+        snprintf(why, sizeof why, "no CUDA device (%s)", st == PF_OK ? "?" : pf_last_error());
+        exit(pft_skip_gpu(test, why));
     }
     pf_device *d = NULL;
     if (pf_device_open(PF_DEVICE_CUDA, 0, &d) != PF_OK) {

@@ -12,6 +12,7 @@
 
 #include "pixflow/pixflow.h"
 #include "pixflow/runtime.h"
+#include "skip_policy.h"
 #include "test_util.h"
 
 #define MAXB 3
@@ -123,8 +124,9 @@ int main(int argc, char **argv) {
     int n = 0;
     pf_status st = pf_device_count(PF_DEVICE_CUDA, &n);
     if (st != PF_OK || n == 0) {
-        printf("SKIP: no CUDA device (%s)\n", st != PF_OK ? pf_last_error() : "pf_device_count says 0");
-        return 77;
+        char why[512];
+        snprintf(why, sizeof why, "no CUDA device (%s)", st != PF_OK ? pf_last_error() : "pf_device_count says 0");
+        return pft_skip_gpu("cuda_resize", why);
     }
     pf_device *gpu = NULL;
     pf_stream *s = NULL;

@@ -20,6 +20,7 @@
 
 #include "pixflow/infer.h"
 #include "pixflow/pixflow.h"
+#include "skip_policy.h"
 #include "test_util.h"
 
 #ifndef PF_FFMPEG_CLI
@@ -180,8 +181,7 @@ static void bad_configs(void) {
 
 int main(void) {
     if (PF_FFMPEG_CLI[0] == '\0' || access(PF_FFMPEG_CLI, X_OK) != 0) {
-        printf("infer_stage: SKIPPED: no ffmpeg CLI to generate the test clip\n");
-        return 77;
+        return pft_skip("infer_stage", "no ffmpeg CLI to generate the test clip (apt-get install ffmpeg)");
     }
     char cmd[4096];
     snprintf(g_clip, sizeof g_clip, "%s/infer_%d.mp4", PF_VIDEO_TEST_DIR, (int)getpid());

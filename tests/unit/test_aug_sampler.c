@@ -5,7 +5,7 @@
  * different draws, eval crop arithmetic, RandomResizedCrop fallback,
  * parameter ranges, the deterministic exp/log, and bad arguments (each
  * named, nothing written). Distributions against torchvision are in
- * tests/parity/test_sampler_distributions.py.
+ * tests/python/test_sampler_distributions.py.
  */
 #include <float.h>
 #include <math.h>
