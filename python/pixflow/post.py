@@ -381,19 +381,21 @@ def background_blur(frames, masks, info, ksize=31, sigma=0.0, sigma_y=0.0, borde
 
 
 def draw_detections(image, boxes, classes=None, thickness=2, color=(0, 255, 0), palette=None, fill_alpha=0,
-                    label=False):
+                    label=None):
     """pf_draw_detections onto a uint8 (H, W[, C]) image in place (returned): xyxy boxes rounded
     to the nearest pixel and clipped, outlines `thickness` pixels wide drawn inwards (a box is
     cv2.rectangle(img, (x1, y1), (x2, y2), color, 1) repeated inwards `thickness` times), an
     optional translucent fill (fill_alpha / 255) and, with label, the class id in a tab above
-    the box. color (RGB[A]) is used unless palette (default: True when classes are given) colours
-    by class id."""
+    the box. color (RGB[A]) is used unless palette colours by class id; palette and label
+    default to True when classes are given (pf_draw_opts' defaults), False without."""
     img = image if isinstance(image, _np.ndarray) else _np.asarray(image)
     b = _arr(boxes, _np.float32, "boxes", (4,))
     c = _np.zeros(len(b), _np.int32) if classes is None else _arr(classes, _np.int32, "classes").reshape(-1)
     col = tuple(int(v) for v in color) + (255,) * (4 - len(tuple(color)))
     if palette is None:
         palette = classes is not None
+    if label is None:
+        label = classes is not None
     _P.post_draw_detections(img, b, c, int(thickness), col[:4], bool(palette), int(fill_alpha), bool(label))
     return image
 
