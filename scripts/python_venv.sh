@@ -81,6 +81,41 @@ if [ ! -f "$ocv_stamp" ] || [ "$(cat "$ocv_stamp")" != "$ocv_pin" ]; then
   echo "python_venv: OpenCV 4.10 (NMSBoxesBatched oracle) in $ocv_dir in $((SECONDS - t0)) s" >&2
 fi
 
+# ultralytics' own LetterBox, the oracle of pixflow's letterbox
+# (tests/python/test_letterbox.py). Its wheel requires opencv-python, which
+# would replace Debian's cv2 4.6, so like OpenCV 4.10 it is unpacked with
+# --no-deps into a folder of its own that the test puts on the PYTHONPATH of
+# a child process. Importing ultralytics.data.augment needs, beyond the
+# venv's numpy / cv2 / PIL / torch, only PyYAML (ultralytics.utils reads its
+# config; Debian's python3-yaml is on this machine only as another tool's
+# dependency), so that one goes into the folder too, pinned; matplotlib,
+# polars, psutil, requests, ultralytics-thop and the rest are not imported
+# by that module.
+ulx_pins=(ultralytics==8.4.190 pyyaml==6.0.3)
+ulx_dir="$venv/opt/ultralytics"
+ulx_stamp="$venv/.pixflow-ultralytics-pins"
+want_ulx="$(printf '%s\n' "${ulx_pins[@]}")"
+if [ ! -f "$ulx_stamp" ] || [ "$(cat "$ulx_stamp")" != "$want_ulx" ]; then
+  t0=$SECONDS
+  rm -rf "$ulx_dir"
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-input --no-deps --target "$ulx_dir" \
+    "${ulx_pins[@]}" >&2
+  cfg="$(mktemp -d)"
+  ULX_DIR="$ulx_dir" YOLO_CONFIG_DIR="$cfg" PYTHONPATH="$ulx_dir" "$venv/bin/python" - <<'PY' >&2
+import os, cv2, numpy, yaml
+from ultralytics.data.augment import LetterBox  # noqa: F401
+import ultralytics
+assert cv2.__version__.startswith("4.6"), cv2.__version__
+assert numpy.__version__ == "1.24.2", numpy.__version__
+assert yaml.__file__.startswith(os.environ["ULX_DIR"]), yaml.__file__
+print("python_venv: ultralytics", ultralytics.__version__, "(LetterBox oracle) with PyYAML", yaml.__version__)
+PY
+  rm -rf "$cfg"
+  "$venv/bin/python" -c "import cv2; assert cv2.__version__.startswith('4.6'), cv2.__version__" >&2
+  echo "$want_ulx" > "$ulx_stamp"
+  echo "python_venv: ultralytics in $ulx_dir in $((SECONDS - t0)) s" >&2
+fi
+
 # The inference apps (pixflow.apps, tests/python/test_apps.py): ONNX Runtime
 # 1.31.1 (replaces the post layer's 1.19.2; its NonMaxSuppression is the same
 # operator) and LiteRT 2.3.0 for the .tflite models (the RapidOCR oracle

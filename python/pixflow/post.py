@@ -12,7 +12,8 @@ bounds). cv2 names for the OpenCV ones (``nms_boxes`` = cv2.dnn.NMSBoxes,
 ONNX NonMaxSuppression operator's inputs and output, and the batched,
 pixflow-only ones: ``nms_batch`` (every option of pf_nms, many samples in
 one call), ``yolo_decode``, ``anchor_decode``, ``masks_from_logits``,
-``proto_masks``, ``unmap_boxes``, ``composite``, ``box_score_fast`` and
+``proto_masks``, ``unmap_boxes``, ``masks_unmap``, ``composite``, ``background_blur``,
+``draw_detections``, ``box_score_fast`` and
 ``db_boxes`` (DBNet text boxes as PaddleOCR / RapidOCR compute them; needs
 pyclipper and shapely for the unclip).
 
@@ -303,6 +304,100 @@ def composite(fg, bg, mask, dst=None):
     if dst is None:
         dst = _np.empty_like(fg)
     return _P.post_composite(fg, _np.asarray(bg), _np.asarray(mask), dst)
+
+
+# pf_interp values the mask functions take
+_INTERP = {"nearest": 0, "linear": 1, "cubic": 2, "area": 3, "lanczos4": 4, "nearest-exact": 6}
+_INFO_KEYS = ("scale_x", "scale_y", "offset_x", "offset_y", "crop_x", "crop_y")
+
+
+def _info(info):
+    """A pf_letterbox_info tuple from (scale_x, scale_y, offset_x, offset_y[, crop_x, crop_y]) or the
+    dict Plan.run(info=True) gives."""
+    if isinstance(info, dict):
+        return tuple(float(info[k]) if k[0] != "c" else int(info.get(k, 0)) for k in _INFO_KEYS)
+    t = tuple(info)
+    if len(t) not in (4, 6):
+        raise _P.InvalidArgument(f"info must be (scale_x, scale_y, offset_x, offset_y[, crop_x, crop_y]); got {t!r}")
+    return tuple(float(v) for v in t[:4]) + tuple(int(v) for v in t[4:])
+
+
+def _per_sample(v, n, one):
+    """A list of n per-sample values: v is one value (one(v) true) or a list of n."""
+    if one(v):
+        return [v] * n
+    v = list(v)
+    if len(v) != n:
+        raise _P.InvalidArgument(f"{len(v)} per-sample values for {n} samples")
+    return v
+
+
+def _interp(interp):
+    if isinstance(interp, int):
+        return interp
+    try:
+        return _INTERP[interp]
+    except KeyError:
+        raise _P.InvalidArgument(f"interp {interp!r}; one of {sorted(_INTERP)}") from None
+
+
+def _is_info(v):
+    return isinstance(v, dict) or (len(v) in (4, 6) and all(isinstance(x, (int, float, _np.number)) for x in v))
+
+
+def _is_size(v):
+    return len(v) == 2 and all(isinstance(x, (int, _np.integer)) for x in v)
+
+
+def masks_unmap(masks, info, size, interp="linear", dst=None):
+    """pf_masks_unmap: masks at tensor resolution (uint8 or float32 (H, W[, C]), or a list) back onto
+    the source. Crops the letterbox rectangle (offset_x, offset_y, round(scale_x * width),
+    round(scale_y * height)) of each mask and resizes it to size = (width, height), the crop in
+    source pixels, with cv2.resize's arithmetic (interp 'nearest' for class masks, 'linear' for
+    probabilities). info: the letterbox info (a dict from Plan.run(info=True) or a tuple), one for
+    every mask or one per mask; size likewise."""
+    batch = isinstance(masks, (list, tuple))
+    ms = [_np.asarray(m) for m in masks] if batch else _np.asarray(masks)
+    n = len(ms) if batch else 1
+    infos = [_info(i) for i in _per_sample(info, n, _is_info)]
+    sizes = [(int(w), int(h)) for w, h in _per_sample(size, n, _is_size)]
+    return _P.post_masks_unmap(ms, infos, sizes, _interp(interp), dst)
+
+
+def background_blur(frames, masks, info, ksize=31, sigma=0.0, sigma_y=0.0, border=4, dst=None):
+    """pf_background_blur (the video-call recipe): each uint8 RGB (H, W, 3) frame over its own
+    Gaussian blur, by its person mask. masks: uint8 probabilities (0..255) at tensor resolution,
+    unmapped onto the frame as masks_unmap(mask, info, (W, H), 'linear') does; then
+    cv2.GaussianBlur(frame, ksize, sigma, sigma_y, border) and composite(frame, blurred, mask).
+    One frame or a list (then masks and info one per frame, or info one for all); dst may be the
+    frames (in place)."""
+    batch = isinstance(frames, (list, tuple))
+    fs = [_np.asarray(f) for f in frames] if batch else _np.asarray(frames)
+    n = len(fs) if batch else 1
+    ms = [_np.asarray(m) for m in masks] if batch else _np.asarray(masks)
+    infos = [_info(i) for i in _per_sample(info, n, _is_info)]
+    kx, ky = (ksize, ksize) if isinstance(ksize, (int, _np.integer)) else ksize
+    return _P.post_background_blur(fs, ms, infos, int(kx), int(ky), float(sigma), float(sigma_y), int(border), dst)
+
+
+def draw_detections(image, boxes, classes=None, thickness=2, color=(0, 255, 0), palette=None, fill_alpha=0,
+                    label=None):
+    """pf_draw_detections onto a uint8 (H, W[, C]) image in place (returned): xyxy boxes rounded
+    to the nearest pixel and clipped, outlines `thickness` pixels wide drawn inwards (a box is
+    cv2.rectangle(img, (x1, y1), (x2, y2), color, 1) repeated inwards `thickness` times), an
+    optional translucent fill (fill_alpha / 255) and, with label, the class id in a tab above
+    the box. color (RGB[A]) is used unless palette colours by class id; palette and label
+    default to True when classes are given (pf_draw_opts' defaults), False without."""
+    img = image if isinstance(image, _np.ndarray) else _np.asarray(image)
+    b = _arr(boxes, _np.float32, "boxes", (4,))
+    c = _np.zeros(len(b), _np.int32) if classes is None else _arr(classes, _np.int32, "classes").reshape(-1)
+    col = tuple(int(v) for v in color) + (255,) * (4 - len(tuple(color)))
+    if palette is None:
+        palette = classes is not None
+    if label is None:
+        label = classes is not None
+    _P.post_draw_detections(img, b, c, int(thickness), col[:4], bool(palette), int(fill_alpha), bool(label))
+    return image
 
 
 # ----------------------------------------------------------- regions

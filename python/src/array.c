@@ -681,12 +681,14 @@ Py_ssize_t pfpy_flat_buffer(PyObject *obj, const char *name, char fmt, Py_buffer
     if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
         PyErr_Clear();
         pfpy_invalid("%s must be a contiguous array of %s", name,
-                     fmt == 'd' ? "float64" : fmt == 'f' ? "float32" : "uint8");
+                     fmt == 'd' ? "float64" : fmt == 'f' ? "float32" : fmt == 'i' ? "int32" : "uint8");
         return -1;
     }
     const char *f = view->format ? view->format : "B";
     while (*f == '@' || *f == '=' || *f == '<' || *f == '|') f++;
-    if (f[0] != fmt || f[1] != '\0') {
+    /* int32 is 'i' or, where long has 32 bits, 'l' */
+    int same = f[0] == fmt || (fmt == 'i' && f[0] == 'l' && view->itemsize == 4);
+    if (!same || f[1] != '\0') {
         PyBuffer_Release(view);
         pfpy_invalid("%s has element format '%s'; expected '%c'", name, f, fmt);
         return -1;

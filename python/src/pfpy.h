@@ -179,8 +179,8 @@ int pfpy_scalar_tuple(PyObject *obj, const char *name, int max, double *out);
  * width, height) integers" set otherwise. */
 int pfpy_rect(PyObject *obj, const char *what, int r[4]);
 
-/* A C-contiguous buffer of `fmt` elements ('d' float64, 'f' float32, 'B'
- * uint8) from obj (numpy arrays and array.array of that type; the Python
+/* A C-contiguous buffer of `fmt` elements ('d' float64, 'f' float32, 'i'
+ * int32, 'B' uint8) from obj (numpy arrays and array.array of that type; the Python
  * modules convert). Returns the element count, -1 on error (view
  * released). */
 Py_ssize_t pfpy_flat_buffer(PyObject *obj, const char *name, char fmt, Py_buffer *view);
@@ -232,6 +232,7 @@ extern PyMethodDef pfpy_convert_methods[];
 extern PyMethodDef pfpy_filter_methods[];
 extern PyMethodDef pfpy_photo_methods[];
 extern PyMethodDef pfpy_post_methods[];
+extern PyMethodDef pfpy_post_image_methods[];
 extern PyMethodDef pfpy_codec_methods[];
 extern PyMethodDef pfpy_augment_methods[];
 extern PyMethodDef pfpy_pipeline_methods[];

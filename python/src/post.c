@@ -3,7 +3,9 @@
  * C-contiguous numpy arrays of the dtype each function names (float32
  * boxes and scores, int32 classes and points, uint8 masks), so this file
  * only checks shapes, calls the C function with the GIL released and wraps
- * the results in new numpy arrays. */
+ * the results in new numpy arrays. The functions on image views
+ * (composite, background blur, mask unmapping, drawing) are in
+ * post_images.c. */
 #include <string.h>
 
 #include "pfpy.h"
@@ -779,36 +781,6 @@ static PyObject *py_poly_mean_score(PyObject *self, PyObject *args) {
     return res;
 }
 
-/* ---------------------------------------------------------- composite */
-
-/* composite(fg, bg, mask, dst): u8 (h, w[, c]) arrays, dst written */
-static PyObject *py_composite(PyObject *self, PyObject *args) {
-    (void)self;
-    PyObject *f, *b, *m, *d;
-    if (!PyArg_ParseTuple(args, "OOOO", &f, &b, &m, &d)) return NULL;
-    pfpy_image fi, bi, mi, di;
-    memset(&fi, 0, sizeof fi), memset(&bi, 0, sizeof bi), memset(&mi, 0, sizeof mi), memset(&di, 0, sizeof di);
-    PyObject *res = NULL;
-    if (pfpy_image_in(f, "fg", 0, &fi) < 0) return NULL;
-    if (pfpy_image_in(b, "bg", 0, &bi) < 0) goto done_f;
-    if (pfpy_image_in(m, "mask", 0, &mi) < 0) goto done_b;
-    if (pfpy_image_in(d, "dst", PFPY_WRITABLE, &di) < 0) goto done_m;
-    pf_status st;
-    pf_stream *stream = pfpy_stream_acquire();
-    PFPY_CALL(st, pf_composite(stream, 1, &fi.img, &bi.img, &mi.img, &di.img));
-    pfpy_stream_release(stream);
-    if (st != PF_OK) pfpy_raise(st);
-    else res = Py_NewRef(d);
-    pfpy_image_release(&di);
-done_m:
-    pfpy_image_release(&mi);
-done_b:
-    pfpy_image_release(&bi);
-done_f:
-    pfpy_image_release(&fi);
-    return res;
-}
-
 /* ------------------------------------------------------------- table */
 
 PyMethodDef pfpy_post_methods[] = {
@@ -850,6 +822,4 @@ PyMethodDef pfpy_post_methods[] = {
      "post_fill_poly(image, points, value)\n--\n\npf_fill_poly into a uint8 (h, w) array."},
     {"post_poly_mean_score", py_poly_mean_score, METH_VARARGS,
      "post_poly_mean_score(score, points)\n--\n\npf_poly_mean_score (PaddleOCR's box_score_fast)."},
-    {"post_composite", py_composite, METH_VARARGS,
-     "post_composite(fg, bg, mask, dst)\n--\n\npf_composite into dst; returns dst."},
     {NULL, NULL, 0, NULL}};

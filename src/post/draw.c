@@ -88,10 +88,14 @@ static void draw_one(pf_image *im, const pf_detection *d, const pf_draw_opts *o)
     if (x1 < x0 || y1 < y0) return;
     int32_t t = o->thickness;
     if (o->fill_alpha) fill(&p, x0, y0, x1, y1, o->fill_alpha);
-    fill(&p, x0, y0, x1, y0 + t - 1, 255);
-    fill(&p, x0, y1 - t + 1, x1, y1, 255);
-    fill(&p, x0, y0, x0 + t - 1, y1, 255);
-    fill(&p, x1 - t + 1, y0, x1, y1, 255);
+    /* the four bands stay inside the box: a box thinner than 2 * thickness
+     * is filled, never painted beyond its far edge */
+    int32_t ty0 = y0 + t - 1 < y1 ? y0 + t - 1 : y1, ty1 = y1 - t + 1 > y0 ? y1 - t + 1 : y0;
+    int32_t tx0 = x0 + t - 1 < x1 ? x0 + t - 1 : x1, tx1 = x1 - t + 1 > x0 ? x1 - t + 1 : x0;
+    fill(&p, x0, y0, x1, ty0, 255);
+    fill(&p, x0, ty1, x1, y1, 255);
+    fill(&p, x0, y0, tx0, y1, 255);
+    fill(&p, tx1, y0, x1, y1, 255);
     if (!o->label) return;
     char txt[16];
     int n = snprintf(txt, sizeof txt, "%d", d->class_id < 0 ? -d->class_id : d->class_id);

@@ -1,9 +1,13 @@
 // Post-processing against OpenCV itself (the installed 4.x C++ library):
 // cv::dnn::NMSBoxes (Rect2d) and softNMSBoxes, connectedComponentsWithStats,
 // findContours (RETR_LIST / RETR_EXTERNAL, CHAIN_APPROX_SIMPLE),
-// minAreaRect + boxPoints, fillPoly, and PaddleOCR's box_score_fast built
-// from fillPoly + mean. Every comparison is exact (indices, labels, integer
-// points, float bits); random cases from a fixed seed.
+// minAreaRect + boxPoints, fillPoly, PaddleOCR's box_score_fast built
+// from fillPoly + mean, and the image-view functions: masks_unmap (ROI +
+// cv::resize), background_blur (that + cv::GaussianBlur + CV-CUDA's
+// AlphaLerp composite, which has no OpenCV form) and draw_detections
+// (cv::rectangle / addWeighted). Every comparison is exact (indices,
+// labels, integer points, float bits, bytes); random cases from a fixed
+// seed.
 #include <opencv2/core.hpp>
 #include <opencv2/dnn.hpp>
 #include <opencv2/imgproc.hpp>
@@ -317,10 +321,153 @@ static void regions() {
                 "box_score_fast 1000 cases\n", cc, ct, rects, npoly);
 }
 
+/* ------------------------------------------------- image-view functions */
+
+/* A letterbox of a w x h source into a t x t tensor as the fused
+ * preprocess makes it (r = min(t/w, t/h), sides rounded, centred). */
+static pf_letterbox_info letterbox_of(int w, int h, int t, cv::Rect *rect) {
+    double r = std::min((double)t / w, (double)t / h);
+    int rw = std::max(1, std::min(t, (int)std::nearbyint(w * r))), rh = std::max(1, std::min(t, (int)std::nearbyint(h * r)));
+    pf_letterbox_info li = {(float)rw / w, (float)rh / h, (float)((t - rw) / 2), (float)((t - rh) / 2), 0, 0};
+    *rect = cv::Rect((t - rw) / 2, (t - rh) / 2, rw, rh);
+    return li;
+}
+
+static pf_image view_of(cv::Mat &m) {
+    return pf_image_hwc(m.data, m.cols, m.rows, m.channels(), m.depth() == CV_32F ? PF_F32 : PF_U8, (int64_t)m.step);
+}
+
+static bool same_mat(const cv::Mat &a, const cv::Mat &b) {
+    return a.size() == b.size() && a.type() == b.type() && cv::norm(a, b, cv::NORM_INF) == 0;
+}
+
+/* CV-CUDA's AlphaLerp (pf_composite's contract) on whole images, in
+ * separate float32 steps (this file is built with -ffp-contract=off). */
+static cv::Mat alpha_lerp(const cv::Mat &fg, const cv::Mat &bg, const cv::Mat &m) {
+    cv::Mat out(fg.size(), fg.type());
+    int cn = fg.channels();
+    for (int y = 0; y < fg.rows; y++)
+        for (int x = 0; x < fg.cols; x++)
+            for (int c = 0; c < cn; c++) {
+                int f = fg.ptr<uint8_t>(y)[x * cn + c], b = bg.ptr<uint8_t>(y)[x * cn + c], a = m.at<uint8_t>(y, x);
+                float p = (float)((f - b) * a);
+                float q = p * 0.00392156862f;
+                float r = q + (float)b;
+                out.ptr<uint8_t>(y)[x * cn + c] = (uint8_t)(int)(r + 0.5f);
+            }
+    return out;
+}
+
+static void image_views() {
+    int unmaps = 0, blurs = 0, draws = 0;
+    const int borders[4] = {cv::BORDER_REFLECT_101, cv::BORDER_REPLICATE, cv::BORDER_REFLECT, cv::BORDER_CONSTANT};
+    for (int it = 0; it < 120; it++) { /* masks_unmap: u8 / f32, 1..4 channels, NEAREST / LINEAR */
+        int w = irand(1, 200), h = irand(1, 200), t = irand(8, 96), cn = irand(1, 4);
+        bool f32 = irand(0, 1);
+        int interp = irand(0, 1) ? cv::INTER_LINEAR : cv::INTER_NEAREST;
+        cv::Rect rect;
+        pf_letterbox_info li = letterbox_of(w, h, t, &rect);
+        cv::Mat mask(t, t, CV_MAKETYPE(f32 ? CV_32F : CV_8U, cn));
+        if (f32) cv::randu(mask, cv::Scalar::all(-4), cv::Scalar::all(4));
+        else cv::randu(mask, cv::Scalar::all(0), cv::Scalar::all(256));
+        cv::Mat want, got(h, w, mask.type());
+        cv::resize(mask(rect), want, cv::Size(w, h), 0, 0, interp);
+        pf_image s = view_of(mask), d = view_of(got);
+        pf_status st = pf_masks_unmap(nullptr, 1, &s, &li, &d, interp == cv::INTER_LINEAR ? PF_INTERP_LINEAR
+                                                                                         : PF_INTERP_NEAREST);
+        EXPECT(st == PF_OK && same_mat(got, want), "masks_unmap %d: %dx%d from %d, cn %d f32 %d interp %d: %s", it, w,
+               h, t, cn, f32, interp, st == PF_OK ? "bytes differ" : pf_last_error());
+        unmaps++;
+    }
+    for (int it = 0; it < 60; it++) { /* background_blur: batches of 1..3, ksize / sigma / border */
+        int count = irand(1, 3);
+        std::vector<cv::Mat> frames(count), masks(count), outs(count), wants(count);
+        std::vector<pf_image> fv(count), mv(count), dv(count);
+        std::vector<pf_letterbox_info> li(count);
+        int k = irand(0, 1) ? 2 * irand(0, 7) + 1 : 0;
+        double sx = k && irand(0, 1) ? 0.0 : uni(0.3f, 4.0f), sy = irand(0, 1) ? 0.0 : uni(0.3f, 4.0f);
+        int border = borders[irand(0, 3)];
+        pf_gaussian_params gp;
+        pf_gaussian_params_defaults(&gp);
+        gp.ksize_x = gp.ksize_y = k;
+        gp.sigma_x = sx;
+        gp.sigma_y = sy;
+        gp.border = (pf_border)border;
+        for (int i = 0; i < count; i++) {
+            int w = irand(8, 120), h = irand(8, 120), t = irand(16, 64);
+            cv::Rect rect;
+            li[i] = letterbox_of(w, h, t, &rect);
+            frames[i].create(h, w, CV_8UC3);
+            cv::randu(frames[i], cv::Scalar::all(0), cv::Scalar::all(256));
+            masks[i].create(t, t, CV_8U);
+            cv::randu(masks[i], cv::Scalar::all(0), cv::Scalar::all(256));
+            cv::Mat mk, blurred;
+            cv::resize(masks[i](rect), mk, cv::Size(w, h), 0, 0, cv::INTER_LINEAR);
+            cv::GaussianBlur(frames[i], blurred, cv::Size(k, k), sx, sy, border);
+            wants[i] = alpha_lerp(frames[i], blurred, mk);
+            outs[i].create(h, w, CV_8UC3);
+            fv[i] = view_of(frames[i]);
+            mv[i] = view_of(masks[i]);
+            dv[i] = view_of(outs[i]);
+        }
+        bool in_place = irand(0, 1);
+        pf_status st = pf_background_blur(nullptr, count, fv.data(), mv.data(), li.data(), &gp,
+                                          in_place ? fv.data() : dv.data());
+        bool ok = st == PF_OK;
+        for (int i = 0; i < count && ok; i++) ok = same_mat(in_place ? frames[i] : outs[i], wants[i]);
+        EXPECT(ok, "background_blur %d: %d frames, k %d sigma %g/%g border %d in place %d: %s", it, count, k, sx, sy,
+               border, in_place, st == PF_OK ? "bytes differ" : pf_last_error());
+        blurs++;
+    }
+    for (int it = 0; it < 200; it++) { /* draw_detections: outlines and fills, 1/3/4 channels */
+        int w = irand(1, 90), h = irand(1, 90), cn = irand(0, 2) == 0 ? 1 : irand(3, 4), n = irand(0, 6);
+        cv::Mat img(h, w, CV_8UC(cn));
+        cv::randu(img, cv::Scalar::all(0), cv::Scalar::all(256));
+        cv::Mat want = img.clone();
+        pf_draw_opts o = pf_draw_opts_defaults();
+        o.palette = false;
+        o.label = false;
+        o.thickness = irand(1, 6);
+        o.fill_alpha = irand(0, 1) ? (uint8_t)irand(1, 255) : 0;
+        for (int c = 0; c < 4; c++) o.color[c] = (uint8_t)irand(0, 255);
+        if (cn == 1) o.color[1] = o.color[2] = o.color[0]; /* a gray colour is its own luma */
+        cv::Scalar color(o.color[0], o.color[1], o.color[2], o.color[3]);
+        std::vector<pf_detection> dets(n > 0 ? n : 1);
+        for (int i = 0; i < n; i++) {
+            pf_detection &d = dets[i];
+            d.x1 = uni(-10, (float)w + 10);
+            d.y1 = uni(-10, (float)h + 10);
+            d.x2 = d.x1 + uni(-3, (float)w);
+            d.y2 = d.y1 + uni(-3, (float)h);
+            d.class_id = irand(0, 30);
+            auto px = [](float v, int hi) { return std::min(std::max((int)std::nearbyint(v), 0), hi); };
+            int x0 = px(d.x1, w - 1), y0 = px(d.y1, h - 1), x1 = px(d.x2, w - 1), y1 = px(d.y2, h - 1);
+            if (x1 < x0 || y1 < y0) continue;
+            if (o.fill_alpha) {
+                cv::Mat roi = want(cv::Rect(x0, y0, x1 - x0 + 1, y1 - y0 + 1));
+                cv::Mat ink(roi.size(), roi.type(), color);
+                cv::addWeighted(roi, (255 - o.fill_alpha) / 255.0, ink, o.fill_alpha / 255.0, 0.0, roi);
+            }
+            /* thickness inwards: nested 1-pixel rectangles */
+            for (int k = 0; k < o.thickness && x0 + k <= x1 - k && y0 + k <= y1 - k; k++)
+                cv::rectangle(want, cv::Point(x0 + k, y0 + k), cv::Point(x1 - k, y1 - k), color, 1, cv::LINE_8);
+        }
+        pf_image v = view_of(img);
+        int64_t off[2] = {0, n};
+        pf_status st = pf_draw_detections(1, &v, off, dets.data(), &o);
+        EXPECT(st == PF_OK && same_mat(img, want), "draw_detections %d: %dx%d cn %d, %d boxes, thickness %d fill %d: %s",
+               it, w, h, cn, n, o.thickness, o.fill_alpha, st == PF_OK ? "bytes differ" : pf_last_error());
+        draws++;
+    }
+    std::printf("parity_post: image views: %d masks_unmap, %d background_blur, %d draw_detections cases\n", unmaps,
+                blurs, draws);
+}
+
 int main() {
     std::printf("parity_post: OpenCV %s\n", CV_VERSION);
     nms_boxes();
     regions();
+    image_views();
     std::printf("parity_post: %d passed, %d failed\n", g_pass, g_fail);
     return g_fail ? 1 : 0;
 }

@@ -42,7 +42,7 @@ def from_hwc(a, kind):
     if kind == "torch":
         import torch
 
-        t = torch.from_numpy(np.ascontiguousarray(a) if not a.flags.writeable else a)
+        t = torch.from_numpy(a if a.flags.writeable else a.copy())   # torch tensors are writable
         return t.unsqueeze(0) if a.ndim == 2 else t.permute(2, 0, 1)
     if kind == "pil" and a.dtype == np.uint8:
         from PIL import Image

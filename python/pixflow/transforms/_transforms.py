@@ -90,7 +90,8 @@ class ToImage(Transform):
         import torch
 
         imgs, kind, is_batch = split_batch(x)
-        outs = [torch.from_numpy(np.ascontiguousarray(a) if not a.flags.writeable else a) for a in imgs]
+        # read-only memory (a frozen array, a PIL image's buffer) is copied: torch tensors are writable
+        outs = [torch.from_numpy(a if a.flags.writeable else a.copy()) for a in imgs]
         outs = [o.unsqueeze(0) if o.ndim == 2 else o.permute(2, 0, 1) for o in outs]
         if not is_batch:
             return outs[0]
@@ -262,8 +263,12 @@ class RandomAffine(Transform):
         self.interpolation, self.fill = interpolation, fill
         self._plans = {}
 
+    def _affine_degrees(self):
+        """The range of F.affine's angle (clockwise) that this transform's angle is drawn from."""
+        return self.degrees
+
     def _policy(self):
-        return {"random_affine": True, "degrees": self.degrees, "translate": self.translate,
+        return {"random_affine": True, "degrees": self._affine_degrees(), "translate": self.translate,
                 "scale_range": self.scale_range, "shear": self.shear}
 
     def _draw(self, sizes):
@@ -292,12 +297,19 @@ class RandomAffine(Transform):
 
 
 class RandomRotation(RandomAffine):
-    """v2.RandomRotation(degrees, interpolation=NEAREST, expand=False, center=None, fill=0)."""
+    """v2.RandomRotation(degrees, interpolation=NEAREST, expand=False, center=None, fill=0): the angle
+    is drawn from degrees and the image rotated counter-clockwise by it, as F.rotate does."""
 
     def __init__(self, degrees, interpolation=InterpolationMode.NEAREST, expand=False, center=None, fill=0):
         if expand:
             raise _P.Unsupported("RandomRotation: expand=True is not supported")
         super().__init__(degrees, interpolation=interpolation, fill=fill, center=center)
+
+    def _affine_degrees(self):
+        # F.rotate(a) is F.affine(angle=-a): the plan's (affine) angle is drawn from the mirrored
+        # range, so RandomRotation((a, a)) rotates by exactly a, counter-clockwise
+        lo, hi = self.degrees
+        return (-hi, -lo)
 
 
 class Letterbox(Transform):
@@ -370,8 +382,8 @@ def _compile(transforms):
         elif isinstance(t, RandomAffine) and stage <= 2 and size is not None:
             if F._interp(t.interpolation) != desc["interp"]:
                 return None, f"{type(t).__name__}'s interpolation differs from the resize's"
-            policy.update(random_affine=True, degrees=t.degrees, translate=t.translate, scale_range=t.scale_range,
-                          shear=t.shear, affine_width=size[1], affine_height=size[0])
+            policy.update(random_affine=True, degrees=t._affine_degrees(), translate=t.translate,
+                          scale_range=t.scale_range, shear=t.shear, affine_width=size[1], affine_height=size[0])
             fill = t.fill if not isinstance(t.fill, (int, float)) else [t.fill] * 3
             desc["pad_value"] = tuple(float(v) for v in (list(fill) + [0, 0, 0, 0])[:4])
             stage = 3
@@ -459,6 +471,8 @@ class Compose(Transform):
             import torch
 
             res = torch.from_dlpack(out)
+            if self._spec[0]["out_layout"] == 0:   # a uint8 HWC plan: torch images are CHW (a view)
+                res = res.permute(0, 3, 1, 2)
         else:
             res = np.asarray(out)
         if not is_batch:
