@@ -362,6 +362,9 @@ def db_boxes(pred, dest_size, thresh=0.3, box_thresh=0.7, unclip_ratio=1.6, max_
     (score_mode 'fast'): threshold, contours (RETR_LIST), mini boxes, box score, unclip by polygon
     offsetting (pyclipper, shapely: not pixflow dependencies, imported here), mini boxes again,
     scaled to dest_size (width, height). Returns (int32 boxes (n, 4, 2), scores)."""
+    from .apps import deps
+
+    deps.require("db_boxes", ["pyclipper", "shapely"])
     import pyclipper
     from shapely.geometry import Polygon
 
