@@ -132,7 +132,7 @@ def nms_boxes_batched(bboxes, scores, class_ids, score_threshold, nms_threshold,
     return keep.astype(_np.int32)
 
 
-def soft_nms_boxes(bboxes, scores, score_threshold, nms_threshold, top_k=0, sigma=0.5, method=SOFT_LINEAR):
+def soft_nms_boxes(bboxes, scores, score_threshold, nms_threshold, top_k=0, sigma=0.5, method=SOFT_GAUSSIAN):
     """cv2.dnn.softNMSBoxes on (x, y, w, h) boxes: (updated_scores, indices)."""
     keep, sc = _one(bboxes, scores, semantics=OPENCV, box_format=XYWH, classes=AGNOSTIC,
                     iou_threshold=float(nms_threshold), score_threshold=float(score_threshold),
@@ -186,8 +186,13 @@ def _iou(kind, boxes1, boxes2, eps=1e-7):
                                  _arr(boxes2, _np.float32, "boxes2", (4,)), float(eps)), boxes1)
 
 
-def box_iou(boxes1, boxes2):
-    """torchvision.ops.box_iou: the (N, M) IoU matrix of xyxy boxes."""
+def box_iou(boxes1, boxes2, fmt="xyxy"):
+    """torchvision.ops.box_iou: the (N, M) IoU matrix of xyxy boxes. torchvision 0.29 also takes
+    fmt 'xywh' / 'cxcywh' (its own arithmetic on those, not the xyxy one after a conversion) and
+    rotated formats: those raise pixflow.Unsupported rather than differ."""
+    if fmt != "xyxy":
+        raise _P.Unsupported(f"box_iou: fmt {fmt!r}; pixflow computes torchvision's xyxy IoU only "
+                             "(box_convert the boxes first for the xyxy arithmetic)")
     return _iou(0, boxes1, boxes2)
 
 
