@@ -145,7 +145,7 @@ def test_cv_defaults_are_cv2s_by_call():
     no_probe = {"normalize": "cv2's default norm_type NORM_L2 is not supported: pixflow raises (below)",
                 "split": "mv is an output", "merge": "dst is an output", "LUT": "dst is an output",
                 "flip": "dst is an output", "rotate": "dst is an output", "transpose": "dst is an output",
-                "medianBlur": "dst is an output", "cvtColor": "probed", "invertAffineTransform": "iM is an output"}
+                "medianBlur": "dst is an output", "invertAffineTransform": "iM is an output"}
     for name in _cv_functions():
         if not hasattr(cv2, name):
             continue
