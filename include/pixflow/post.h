@@ -189,6 +189,21 @@ typedef enum pf_soft_nms {
     PF_SOFT_NMS_GAUSSIAN = 2 /* score *= expf(-(IoU * IoU) / sigma) */
 } pf_soft_nms;
 
+/* The order of each sample's keep list. */
+typedef enum pf_nms_order {
+    /* Selection order: by descending score, equal scores by ascending
+     * index (torchvision.ops.nms, batched_nms up to 1000 boxes, OpenCV). */
+    PF_NMS_ORDER_SELECTION = 0,
+    /* torchvision.ops.batched_nms above 1000 boxes on the CPU (its
+     * per-class _batched_nms_vanilla): the kept boxes by ascending index,
+     * then reordered as torch's CPU scores.sort(descending=True) does it.
+     * That sort is not stable (std::sort: libstdc++'s introsort), so equal
+     * scores come out in its order, not by index; pixflow runs the same
+     * steps. The same set as SELECTION. TORCHVISION greedy NMS only, on
+     * the CPU. */
+    PF_NMS_ORDER_TORCH_SORT = 1
+} pf_nms_order;
+
 typedef struct pf_nms_opts {
     pf_nms_semantics semantics;   /* default PF_NMS_TORCHVISION */
     pf_box_format box_format;     /* of the input boxes; default PF_BOX_XYXY */
@@ -208,6 +223,7 @@ typedef struct pf_nms_opts {
     float eta;                    /* OpenCV's adaptive threshold; 1 (default) = off */
     pf_soft_nms soft;             /* default PF_SOFT_NMS_NONE */
     float sigma;                  /* gaussian soft-NMS; default 0.5 */
+    pf_nms_order order;           /* of the keep lists; default PF_NMS_ORDER_SELECTION */
 } pf_nms_opts;
 
 PF_API pf_nms_opts pf_nms_opts_defaults(void);
@@ -222,7 +238,7 @@ typedef struct pf_nms_sample {
 
 /* Greedy (or soft) NMS of every sample. Kept indices (into the sample's
  * arrays) of sample i go to keep[offsets[i] .. offsets[i+1]), in selection
- * order (ONNX: class, then selection order). updated_scores (soft-NMS:
+ * order (ONNX: class, then selection order; opts.order may reorder them). updated_scores (soft-NMS:
  * the decayed score of each kept box; else the score) may be NULL.
  * keep_capacity must be >= pf_nms_capacity(...) (the count if every
  * candidate were kept, capped by max_output). Samples run in parallel on
@@ -234,7 +250,7 @@ typedef struct pf_nms_sample {
  * array itself stays on the host; stream NULL or a stream of that device)
  * runs on the GPU with the same keep lists bit for bit, asynchronously on
  * a given stream. Mixed memory fails naming the first array that
- * differs. On the GPU: no soft-NMS and no automatic class_offset (give
+ * differs. On the GPU: no soft-NMS, no PF_NMS_ORDER_TORCH_SORT and no automatic class_offset (give
  * it), PF_ERR_UNSUPPORTED naming the option. The arrays are plain
  * pointers, so pixflow asks the CUDA runtime where each lives; it does
  * so only once a CUDA device was opened in this process (pf_device_open,

@@ -342,9 +342,20 @@ def normalize(src, dst=None, alpha=1, beta=0, norm_type=NORM_L2, dtype=-1, mask=
     return _P.normalize(src, out, None, None, 1.0, NORM_MINMAX, lo, hi, None, -1, dst)
 
 
-def split(m):
-    """cv2.split(m): a tuple of the planes."""
-    return tuple(_P.split(m))
+def split(m, mv=None):
+    """cv2.split(m[, mv]): a tuple of the planes (mv: a sequence of arrays to write them into,
+    returned as a tuple, as cv2 does)."""
+    planes = tuple(_P.split(m))
+    if mv is None:
+        return planes
+    mv = list(mv)
+    if len(mv) != len(planes) or any(getattr(d, "shape", None) != p.shape or getattr(d, "dtype", None) != p.dtype
+                                     for d, p in zip(mv, planes)):
+        raise _Invalid(f"split: mv must be {len(planes)} arrays of shape {planes[0].shape} and dtype "
+                       f"{planes[0].dtype}")
+    for d, p in zip(mv, planes):
+        _np.copyto(d, p)
+    return tuple(mv)
 
 
 def merge(mv, dst=None):

@@ -33,6 +33,8 @@ XYXY, XYWH, CXCYWH, YXYX = 0, 1, 2, 3
 PER_CLASS, AGNOSTIC, CLASS_OFFSET = 0, 1, 2
 # pf_soft_nms
 SOFT_NONE, SOFT_LINEAR, SOFT_GAUSSIAN = 0, 1, 2
+# pf_nms_order
+ORDER_SELECTION, ORDER_TORCH_SORT = 0, 1
 # pf_contour_mode (cv2.RETR_EXTERNAL, cv2.RETR_LIST)
 RETR_EXTERNAL, RETR_LIST = 0, 1
 
@@ -76,9 +78,10 @@ def _fmt(f):
 
 def nms_batch(samples, iou_threshold=0.5, semantics=TORCHVISION, box_format=XYXY, classes=PER_CLASS,
               score_threshold=float("-inf"), pre_nms_top_k=0, max_output=0, max_output_per_class=0,
-              class_offset=0.0, legacy_plus_one=False, eta=1.0, soft=SOFT_NONE, sigma=0.5):
+              class_offset=0.0, legacy_plus_one=False, eta=1.0, soft=SOFT_NONE, sigma=0.5, order=ORDER_SELECTION):
     """pf_nms of many samples in one call. samples: a list of (boxes (n, 4), scores (n,)[, classes (n,)]).
-    Returns a list of (keep int64 indices, scores float32) per sample, in pf_nms's output order."""
+    Returns a list of (keep int64 indices, scores float32) per sample, in pf_nms's output order
+    (order=ORDER_TORCH_SORT: torchvision batched_nms's per-class order, see pf_nms_order)."""
     prepared = []
     for s in samples:
         b = _arr(s[0], _np.float32, "boxes", (4,))
@@ -89,7 +92,7 @@ def nms_batch(samples, iou_threshold=0.5, semantics=TORCHVISION, box_format=XYXY
         prepared, semantics=semantics, box_format=_fmt(box_format), classes=classes, iou_threshold=iou_threshold,
         score_threshold=score_threshold, pre_nms_top_k=pre_nms_top_k, max_output=max_output,
         max_output_per_class=max_output_per_class, class_offset=class_offset, legacy_plus_one=int(legacy_plus_one),
-        eta=eta, soft=soft, sigma=sigma)
+        eta=eta, soft=soft, sigma=sigma, order=order)
     return [(keep[off[i]:off[i + 1]].astype(_np.int64), kept_scores[off[i]:off[i + 1]]) for i in range(len(prepared))]
 
 
@@ -104,12 +107,14 @@ def nms(boxes, scores, iou_threshold):
 
 def batched_nms(boxes, scores, idxs, iou_threshold):
     """torchvision.ops.batched_nms, including its choice: the coordinate-offset trick for at most 1000
-    boxes (boxes.numel() <= 4000, the CPU rule), exact per-class NMS above. Equal scores rank by index
-    (torchvision's per-class path sorts them unstably)."""
+    boxes (boxes.numel() <= 4000, the CPU rule; equal scores by index), exact per-class NMS above, in
+    the order torchvision's final scores[keep].sort(descending=True) leaves equal scores (torch's
+    unstable CPU sort: pf_nms_order PF_NMS_ORDER_TORCH_SORT)."""
     b = _arr(boxes, _np.float32, "boxes", (4,))
-    mode = CLASS_OFFSET if b.size <= 4000 else PER_CLASS
+    small = b.size <= 4000
     return _like(_one(b, scores, _arr(idxs, _np.int64, "idxs").reshape(-1).astype(_np.int32),
-                      iou_threshold=float(iou_threshold), classes=mode)[0], boxes)
+                      iou_threshold=float(iou_threshold), classes=CLASS_OFFSET if small else PER_CLASS,
+                      order=ORDER_SELECTION if small else ORDER_TORCH_SORT)[0], boxes)
 
 
 def nms_boxes(bboxes, scores, score_threshold, nms_threshold, eta=1.0, top_k=0):
@@ -128,7 +133,7 @@ def nms_boxes_batched(bboxes, scores, class_ids, score_threshold, nms_threshold,
     return keep.astype(_np.int32)
 
 
-def soft_nms_boxes(bboxes, scores, score_threshold, nms_threshold, top_k=0, sigma=0.5, method=SOFT_LINEAR):
+def soft_nms_boxes(bboxes, scores, score_threshold, nms_threshold, top_k=0, sigma=0.5, method=SOFT_GAUSSIAN):
     """cv2.dnn.softNMSBoxes on (x, y, w, h) boxes: (updated_scores, indices)."""
     keep, sc = _one(bboxes, scores, semantics=OPENCV, box_format=XYWH, classes=AGNOSTIC,
                     iou_threshold=float(nms_threshold), score_threshold=float(score_threshold),
@@ -182,8 +187,13 @@ def _iou(kind, boxes1, boxes2, eps=1e-7):
                                  _arr(boxes2, _np.float32, "boxes2", (4,)), float(eps)), boxes1)
 
 
-def box_iou(boxes1, boxes2):
-    """torchvision.ops.box_iou: the (N, M) IoU matrix of xyxy boxes."""
+def box_iou(boxes1, boxes2, fmt="xyxy"):
+    """torchvision.ops.box_iou: the (N, M) IoU matrix of xyxy boxes. torchvision 0.29 also takes
+    fmt 'xywh' / 'cxcywh' (its own arithmetic on those, not the xyxy one after a conversion) and
+    rotated formats: those raise pixflow.Unsupported rather than differ."""
+    if fmt != "xyxy":
+        raise _P.Unsupported(f"box_iou: fmt {fmt!r}; pixflow computes torchvision's xyxy IoU only "
+                             "(box_convert the boxes first for the xyxy arithmetic)")
     return _iou(0, boxes1, boxes2)
 
 
@@ -452,6 +462,9 @@ def db_boxes(pred, dest_size, thresh=0.3, box_thresh=0.7, unclip_ratio=1.6, max_
     (score_mode 'fast'): threshold, contours (RETR_LIST), mini boxes, box score, unclip by polygon
     offsetting (pyclipper, shapely: not pixflow dependencies, imported here), mini boxes again,
     scaled to dest_size (width, height). Returns (int32 boxes (n, 4, 2), scores)."""
+    from .apps import deps
+
+    deps.require("db_boxes", ["pyclipper", "shapely"])
     import pyclipper
     from shapely.geometry import Polygon
 

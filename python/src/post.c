@@ -112,6 +112,7 @@ static int nms_opts_from(PyObject *kw, pf_nms_opts *o) {
         else if (!strcmp(name, "eta")) o->eta = (float)d;
         else if (!strcmp(name, "soft")) o->soft = (pf_soft_nms)l;
         else if (!strcmp(name, "sigma")) o->sigma = (float)d;
+        else if (!strcmp(name, "order")) o->order = (pf_nms_order)l;
         else {
             pfpy_invalid("nms options have no field '%s'", name);
             return -1;

@@ -77,6 +77,8 @@ int32_t pfi_gpu_nms_bound(const pf_nms_opts *o, int32_t n) {
 pf_status pfi_gpu_nms_supported(const char *op, const pf_nms_opts *c) {
     if (c->soft != PF_SOFT_NMS_NONE)
         return pfi_fail(PF_ERR_UNSUPPORTED, "%s: soft-NMS (opts.soft) runs on the CPU only", op);
+    if (c->order != PF_NMS_ORDER_SELECTION)
+        return pfi_fail(PF_ERR_UNSUPPORTED, "%s: opts.order PF_NMS_ORDER_TORCH_SORT runs on the CPU only", op);
     if (c->classes == PF_NMS_CLASS_OFFSET && c->class_offset == 0.0f)
         return pfi_fail(PF_ERR_UNSUPPORTED,
                         "%s: the automatic class offset (opts.class_offset 0) runs on the CPU only; give the offset",

@@ -64,6 +64,12 @@ pf_status pfi_nms_cfg_make(const char *op, const pf_nms_opts *opts, const void *
                         "soft-NMS", op);
     if (o.soft != PF_SOFT_NMS_NONE && o.semantics == PF_NMS_ONNX)
         return pfi_fail(PF_ERR_UNSUPPORTED, "%s: soft-NMS with semantics PF_NMS_ONNX is not supported", op);
+    if ((unsigned)o.order > PF_NMS_ORDER_TORCH_SORT)
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: opts.order %d is not a pf_nms_order", op, (int)o.order);
+    if (o.order == PF_NMS_ORDER_TORCH_SORT && (o.semantics != PF_NMS_TORCHVISION || o.soft != PF_SOFT_NMS_NONE))
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT,
+                        "%s: opts.order PF_NMS_ORDER_TORCH_SORT needs semantics PF_NMS_TORCHVISION and no soft-NMS",
+                        op);
     if (o.soft == PF_SOFT_NMS_GAUSSIAN && !(o.sigma > 0.0f && isfinite(o.sigma)))
         return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: opts.sigma %g must be finite and > 0", op, (double)o.sigma);
     c->sem = o.semantics;
@@ -82,11 +88,44 @@ pf_status pfi_nms_cfg_make(const char *op, const pf_nms_opts *opts, const void *
     c->eta = o.eta;
     c->soft = o.soft;
     c->sigma = o.sigma;
+    c->order = o.order;
     c->k = pfi_post_kernels_for(stream);
     return PF_OK;
 }
 
 int32_t pfi_nms_bound(const pfi_nms_cfg *c, int32_t n) { return pfk_nms_bound(n, c->top_k, c->max_out); }
+
+/* PF_NMS_ORDER_TORCH_SORT: torchvision's _batched_nms_vanilla ends with
+ * keep = where(mask) (ascending index), then keep[scores[keep].sort(
+ * descending=True)]. Positions are in (score, index) order, so the kept
+ * ones sorted by index are torch.where's order; pfi_torch_sort then moves
+ * them as torch's sort does. 0, or -1 out of memory. */
+static int torch_order(const pfi_nms_set *set, const uint8_t *flags, int32_t *keep, float *upd) {
+    int32_t n = set->n, m = 0;
+    size_t nn = n > 0 ? (size_t)n : 1;
+    uint32_t *keys = malloc(nn * 2 * sizeof *keys);
+    int32_t *vals = malloc(nn * 2 * sizeof *vals);
+    if (keys == NULL || vals == NULL) {
+        free(keys);
+        free(vals);
+        return -1;
+    }
+    for (int32_t p = 0; p < n; p++)
+        if (flags[p]) {
+            keys[m] = (uint32_t)set->idx[p]; /* sample indices: >= 0 */
+            vals[m++] = p;
+        }
+    pfi_radix_sort(keys, vals, keys + nn, vals + nn, m);
+    for (int32_t q = 0; q < m; q++) keys[q] = pfk_score_key_desc(set->score[vals[q]]);
+    pfi_torch_sort(keys, vals, m);
+    for (int32_t q = 0; q < m; q++) {
+        keep[q] = set->idx[vals[q]];
+        if (upd) upd[q] = set->score[vals[q]];
+    }
+    free(keys);
+    free(vals);
+    return 0;
+}
 
 int32_t pfi_nms_sample_run(const pfi_nms_cfg *c, const pf_nms_sample *s, int32_t *keep, float *upd, int use_ref) {
     pfi_nms_set set;
@@ -134,6 +173,8 @@ int32_t pfi_nms_sample_run(const pfi_nms_cfg *c, const pf_nms_sample *s, int32_t
                 }
                 free(order);
             }
+        } else if (c->order == PF_NMS_ORDER_TORCH_SORT) {
+            if (torch_order(&set, flags, keep, upd) != 0) nk = -1;
         } else {
             for (int32_t p = 0; p < n; p++)
                 if (flags[p]) {

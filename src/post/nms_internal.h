@@ -24,6 +24,7 @@ typedef struct pfi_nms_cfg {
     float eta;
     pf_soft_nms soft;
     float sigma;
+    pf_nms_order order;
     const pfi_post_kernels *k; /* the stream's level */
 } pfi_nms_cfg;
 

@@ -110,6 +110,10 @@ static void nms_cases(void) {
     o.classes = PF_NMS_CLASS_OFFSET;
     CHECK_STATUS(pfi_gpu_nms_supported("pf_nms", &o), PF_ERR_UNSUPPORTED);
     CHECK_MSG("class_offset");
+    o = pf_nms_opts_defaults();
+    o.order = PF_NMS_ORDER_TORCH_SORT;
+    CHECK_STATUS(pfi_gpu_nms_supported("pf_nms", &o), PF_ERR_UNSUPPORTED);
+    CHECK_MSG("opts.order");
     printf("post_gpu: NMS %d emulated batches (%d kept) = pf_nms on the CPU\n", cases, kept);
     free(boxes);
     free(scores);

@@ -176,6 +176,15 @@ static void arg_checks(void) {
     o.soft = PF_SOFT_NMS_LINEAR;
     CHECK_STATUS(pf_nms(NULL, 1, &smp, &o, off, keep, 2, NULL), PF_ERR_UNSUPPORTED);
     o = pf_nms_opts_defaults();
+    o.order = (pf_nms_order)5;
+    CHECK_STATUS(pf_nms(NULL, 1, &smp, &o, off, keep, 2, NULL), PF_ERR_INVALID_ARGUMENT);
+    CHECK_MSG("opts.order");
+    o = pf_nms_opts_defaults();
+    o.order = PF_NMS_ORDER_TORCH_SORT;
+    o.semantics = PF_NMS_OPENCV;
+    CHECK_STATUS(pf_nms(NULL, 1, &smp, &o, off, keep, 2, NULL), PF_ERR_INVALID_ARGUMENT);
+    CHECK_MSG("PF_NMS_TORCHVISION");
+    o = pf_nms_opts_defaults();
     o.max_output = -1;
     CHECK_STATUS(pf_nms(NULL, 1, &smp, &o, off, keep, 2, NULL), PF_ERR_INVALID_ARGUMENT);
     CHECK_MSG("max_output");

@@ -238,6 +238,11 @@ def test_split_merge(rng):
     for a, b in zip(ps, cs):
         same(a, b)
     same(pcv.merge(cs), cv2.merge(cs))
+    mv = [np.empty(img.shape[:2], img.dtype) for _ in range(4)]  # cv2.split(m, mv): written and returned
+    got = pcv.split(img, mv)
+    assert isinstance(got, tuple) and all(a is b for a, b in zip(got, mv))
+    for a, b in zip(got, cs):
+        same(a, b)
 
 
 @pytest.mark.parametrize("flags", [cv2.IMREAD_COLOR, cv2.IMREAD_GRAYSCALE, cv2.IMREAD_UNCHANGED,

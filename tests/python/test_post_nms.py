@@ -9,6 +9,7 @@ import pytest
 import torch
 import torchvision
 
+import pixflow
 import pixflow.post as post
 
 
@@ -57,12 +58,139 @@ def test_batched_nms_matches_torchvision_both_paths(n):
     rng = np.random.default_rng(n)
     for it in range(20):
         boxes = clustered(rng, n, integer=it % 2 == 0)
-        scores = rng.uniform(0, 1, n).astype(np.float32)  # distinct: the per-class path sorts unstably
+        scores = rng.uniform(0, 1, n).astype(np.float32)  # ties: test_batched_nms_tie_order_matches_torchvision
         idxs = torch.from_numpy(rng.integers(0, 5, n))
         thr = float(rng.choice(THRESHOLDS[1:-1]))
         ref = torchvision.ops.batched_nms(torch.from_numpy(boxes), torch.from_numpy(scores), idxs, thr)
         got = post.batched_nms(torch.from_numpy(boxes), torch.from_numpy(scores), idxs, thr)
         assert torch.equal(ref, got), (n, it, thr)
+
+
+def _tv_batched(boxes, scores, idxs, thr):
+    """torchvision's batched_nms under 1 and 2 torch threads (the same order: the final sort is
+    one 1-D std::sort)."""
+    old = torch.get_num_threads()
+    try:
+        out = []
+        for t in (1, 2):
+            torch.set_num_threads(t)
+            out.append(torchvision.ops.batched_nms(torch.from_numpy(boxes), torch.from_numpy(scores), idxs, thr))
+    finally:
+        torch.set_num_threads(old)
+    assert torch.equal(out[0], out[1])
+    return out[0]
+
+
+@pytest.mark.parametrize("n", [60, 999, 1000, 1001, 1500, 3000])
+def test_batched_nms_tie_order_matches_torchvision(n):
+    # equal scores: up to 1000 boxes torchvision's order is nms's (by index), above it is what its
+    # final scores[keep].sort(descending=True) (torch's unstable CPU sort) leaves: torch.equal both
+    rng = np.random.default_rng(100 + n)
+    for it in range(12):
+        boxes = clustered(rng, n, integer=it % 2 == 0, spread=float(rng.choice([100, 2000])))
+        if it % 3 == 0:
+            scores = rng.uniform(0, 1, n).astype(np.float32)
+            scores[rng.integers(0, n, n // 4)] = scores[rng.integers(0, n, n // 4)]  # float32 ties
+        else:
+            scores = (rng.integers(0, int(rng.choice([2, 8, 50])), n) / 8).astype(np.float32)
+            scores[rng.integers(0, n, n // 10)] = -0.0  # equal to 0.0 for torch.sort
+        idxs = torch.from_numpy(rng.integers(0, int(rng.choice([1, 3, 20])), n))
+        thr = float(rng.choice(THRESHOLDS[1:-1]))
+        ref = _tv_batched(boxes, scores, idxs, thr)
+        got = post.batched_nms(torch.from_numpy(boxes), torch.from_numpy(scores), idxs, thr)
+        assert torch.equal(ref, got), (n, it, thr)
+
+
+def _deep_sort_scores(n, tie):
+    """Scores that drive libstdc++'s introsort (torch's CPU sort) into its heapsort fallback:
+    McIlroy's adversary ("A killer adversary for quicksort", 1999) played against the steps
+    std::sort takes, values then divided by `tie` (equal scores inside the heapsorted ranges).
+    Only the input is made here; the order it must give is torchvision's."""
+    val = [None] * n
+    st = {"solid": 0, "cand": 0}
+
+    def less(x, y):
+        if val[x] is None and val[y] is None:
+            z = x if x == st["cand"] else y
+            val[z] = st["solid"]
+            st["solid"] += 1
+        if val[x] is None:
+            st["cand"] = x
+        elif val[y] is None:
+            st["cand"] = y
+        return (n if val[x] is None else val[x]) < (n if val[y] is None else val[y])
+
+    a = list(range(n))
+
+    def sift(lo, hole, ln, v):
+        top, c = hole, hole
+        while c < (ln - 1) // 2:
+            c = 2 * (c + 1)
+            if less(a[lo + c], a[lo + c - 1]):
+                c -= 1
+            a[lo + hole], hole = a[lo + c], c
+        if ln % 2 == 0 and c == (ln - 2) // 2:
+            c = 2 * (c + 1)
+            a[lo + hole], hole = a[lo + c - 1], c - 1
+        par = (hole - 1) // 2
+        while hole > top and less(a[lo + par], v):
+            a[lo + hole], hole = a[lo + par], par
+            par = (hole - 1) // 2
+        a[lo + hole] = v
+
+    def loop(lo, hi, depth):
+        while hi - lo > 16:
+            if depth == 0:
+                ln = hi - lo
+                for p in range((ln - 2) // 2, -1, -1):
+                    sift(lo, p, ln, a[lo + p])
+                while hi - lo > 1:
+                    hi -= 1
+                    v, a[hi] = a[hi], a[lo]
+                    sift(lo, 0, hi - lo, v)
+                return
+            depth -= 1
+            x, y, z = lo + 1, lo + (hi - lo) // 2, hi - 1
+            if less(a[x], a[y]):
+                m = y if less(a[y], a[z]) else z if less(a[x], a[z]) else x
+            else:
+                m = x if less(a[x], a[z]) else z if less(a[y], a[z]) else y
+            a[lo], a[m] = a[m], a[lo]
+            f, l = lo + 1, hi
+            while True:
+                while less(a[f], a[lo]):
+                    f += 1
+                l -= 1
+                while less(a[lo], a[l]):
+                    l -= 1
+                if not f < l:
+                    break
+                a[f], a[l] = a[l], a[f]
+                f += 1
+            loop(f, hi, depth)
+            hi = f
+
+    loop(0, n, 2 * (n.bit_length() - 1))
+    for i in range(n):
+        if val[i] is None:
+            val[i] = st["solid"]
+            st["solid"] += 1
+    return np.array([(n - v) // tie for v in val], np.float32)
+
+
+@pytest.mark.parametrize("tie", [2, 3])
+def test_batched_nms_order_through_the_sorts_heapsort_fallback(tie):
+    # disjoint boxes: every box is kept, so torchvision's final sort sees the scores as they are;
+    # with tie 2 and 3 the sort still reaches its heapsort (2 and 4 ranges when this was written)
+    # with equal scores in them (distinct scores would pass with any sort)
+    n = 3000
+    g = np.arange(n, dtype=np.float32)
+    boxes = np.stack([(g % 60) * 10, (g // 60) * 10, (g % 60) * 10 + 5, (g // 60) * 10 + 5], 1)
+    scores = _deep_sort_scores(n, tie)
+    idxs = torch.from_numpy(np.random.default_rng(tie).integers(0, 4, n))
+    ref = _tv_batched(boxes, scores, idxs, 0.5)
+    assert len(ref) == n
+    assert torch.equal(ref, post.batched_nms(torch.from_numpy(boxes), torch.from_numpy(scores), idxs, 0.5))
 
 
 def test_adversarial_cases_match_torchvision():
@@ -237,3 +365,10 @@ def test_empty_and_errors():
         post.nms(np.zeros((1, 4), np.float32), np.ones(1, np.float32), float("nan"))
     with pytest.raises(Exception, match="boxes"):
         post.nms(np.zeros((3, 5), np.float32), np.ones(3, np.float32), 0.5)
+    b, s = np.zeros((3, 4), np.float32), np.ones(3, np.float32)
+    with pytest.raises(pixflow.InvalidArgument, match="opts.order"):
+        post.nms_batch([(b, s)], order=7)
+    with pytest.raises(pixflow.InvalidArgument, match="PF_NMS_ORDER_TORCH_SORT needs semantics PF_NMS_TORCHVISION"):
+        post.nms_batch([(b, s)], semantics=post.OPENCV, order=post.ORDER_TORCH_SORT)
+    with pytest.raises(pixflow.InvalidArgument, match="no soft-NMS"):
+        post.nms_batch([(b, s)], soft=post.SOFT_LINEAR, order=post.ORDER_TORCH_SORT, semantics=post.OPENCV)

@@ -209,7 +209,7 @@ def test_transform_classes_default_to_torchvision(photos):
     p = rrc.sample_params([tuple(img.shape[1:])], index=0)[0]
     got = rrc(img)
     want = TF.resized_crop(img, p["crop_y"], p["crop_x"], p["crop_h"], p["crop_w"], [224, 224], antialias=True)
-    assert got.shape == want.shape and torch.equal(got, want)   # a torch image in, a CHW image out
+    assert got.shape == want.shape and torch.equal(got, want)  # a CHW tensor in, a CHW tensor out
 
 
 def test_lanczos_needs_antialias_as_in_torchvision():

@@ -225,7 +225,7 @@ int cmd_run(int argc, char **argv) {
     void *host_buf = NULL;
     size_t host_cap = 0;
     int rc = 0, sheet_full = 0;
-    uint64_t samples = 0, total_hint = 0, first_epoch_samples = 0;
+    uint64_t samples = 0, total_hint = 0, first_epoch_samples = 0, written = 0;
     double last_print = 0.0;
     for (;;) {
         const pf_batch *b;
@@ -250,7 +250,10 @@ int cmd_run(int argc, char **argv) {
             if (host_copy(b, &host_buf, &host_cap, &local) != 0) rc = 1;
             hb = &local;
         }
-        if (!rc && out_dir && run_write_npy(out_dir, hb)) rc = 1;
+        if (!rc && out_dir) {
+            if (run_write_npy(out_dir, hb)) rc = 1;
+            else written++;
+        }
         if (!rc && sheet && !sheet_full) sheet_full = run_sheet_add(sheet, hb);
         pf_batch_release(p, b);
         if (rc) break;
@@ -277,7 +280,9 @@ int cmd_run(int argc, char **argv) {
     int ne = pf_pipeline_errors(p, errs, 10);
     for (int i = 0; i < ne; i++)
         printf("skipped: %s (epoch %llu): %s\n", errs[i].name, (unsigned long long)errs[i].epoch, errs[i].reason);
-    if (out_dir) printf("batches written to %s/ as .npy\n", out_dir);
+    if (out_dir)
+        printf("%llu batch%s written to %s/ as .npy%s\n", (unsigned long long)written, written == 1 ? "" : "es",
+               out_dir, rc ? " (the run stopped early)" : "");
     if (sheet) {
         if (run_sheet_write(sheet, preview) == 0) printf("preview: %s (augmented samples, de-normalized)\n", preview);
         else rc = 1;

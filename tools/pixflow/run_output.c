@@ -10,8 +10,10 @@
 
 #include "run_output.h"
 
-static int write_npy(const char *path, const char *descr, const int64_t *shape, int ndim, const void *data,
-                     size_t bytes) {
+/* Writes one .npy to `tmp` (a name readers do not look for), closed and
+ * checked; 0, or prints why (the OS error by name) and removes `tmp`. */
+static int write_npy(const char *tmp, const char *path, const char *descr, const int64_t *shape, int ndim,
+                     const void *data, size_t bytes) {
     char hdr[256];
     int n = snprintf(hdr, sizeof hdr, "{'descr': '%s', 'fortran_order': False, 'shape': (", descr);
     for (int i = 0; i < ndim; i++) n += snprintf(hdr + n, sizeof hdr - (size_t)n, "%lld,%s", (long long)shape[i], i + 1 < ndim ? " " : "");
@@ -19,21 +21,45 @@ static int write_npy(const char *path, const char *descr, const int64_t *shape, 
     /* magic(6) + version(2) + len(2) + header, padded with spaces to 64, ending in \n */
     int total = 10 + n + 1;
     int pad = (64 - total % 64) % 64;
-    FILE *f = fopen(path, "wb");
+    FILE *f = fopen(tmp, "wb");
     if (f == NULL) {
         fprintf(stderr, "pixflow run: cannot write %s: %s\n", path, strerror(errno));
         return 1;
     }
     unsigned hlen = (unsigned)(n + pad + 1);
     unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(hlen & 0xff), (unsigned char)(hlen >> 8)};
-    fwrite(pre, 1, 10, f);
-    fwrite(hdr, 1, (size_t)n, f);
-    for (int i = 0; i < pad; i++) fputc(' ', f);
-    fputc('\n', f);
-    size_t w = fwrite(data, 1, bytes, f);
-    int bad = fclose(f) != 0 || w != bytes;
-    if (bad) fprintf(stderr, "pixflow run: short write to %s\n", path);
-    return bad;
+    char head[10 + sizeof hdr + 64];
+    memcpy(head, pre, 10);
+    memcpy(head + 10, hdr, (size_t)n);
+    memset(head + 10 + n, ' ', (size_t)pad);
+    head[10 + n + pad] = '\n';
+    size_t hbytes = (size_t)(10 + n + pad + 1), want = hbytes + bytes, done = 0;
+    /* errno of the first failure: fwrite's, else the flush in fclose's
+     * (buffered data meets a full disk there) */
+    int err = 0;
+    errno = 0;
+    done = fwrite(head, 1, hbytes, f);
+    if (done == hbytes) done += fwrite(data, 1, bytes, f);
+    if (done != want) err = errno ? errno : EIO;
+    errno = 0;
+    if (fclose(f) != 0 && err == 0) err = errno ? errno : EIO;
+    if (err != 0) {
+        if (done == want)
+            fprintf(stderr, "pixflow run: cannot write %s: %s (on close)\n", path, strerror(err));
+        else
+            fprintf(stderr, "pixflow run: cannot write %s: %s (%zu of %zu bytes written)\n", path, strerror(err),
+                    done, want);
+        remove(tmp);
+        return 1;
+    }
+    return 0;
+}
+
+static void npy_paths(char *path, char *tmp, size_t size, const char *dir, const char *what, const pf_batch *b) {
+    snprintf(path, size, "%s/%s_%04llu_%06llu.npy", dir, what, (unsigned long long)b->epoch,
+             (unsigned long long)b->batch_index);
+    snprintf(tmp, size, "%s/.%s_%04llu_%06llu.npy.part", dir, what, (unsigned long long)b->epoch,
+             (unsigned long long)b->batch_index);
 }
 
 int run_write_npy(const char *dir, const pf_batch *b) {
@@ -41,15 +67,30 @@ int run_write_npy(const char *dir, const pf_batch *b) {
     const char *descr = t->dtype == PF_F32 ? "<f4" : t->dtype == PF_F16 ? "<f2" : t->dtype == PF_U8 ? "|u1" : "<u2";
     int64_t shape[4] = {t->n, t->layout == PF_CHW ? t->channels : t->height,
                         t->layout == PF_CHW ? t->height : t->width, t->layout == PF_CHW ? t->width : t->channels};
-    char path[4096];
-    snprintf(path, sizeof path, "%s/batch_%04llu_%06llu.npy", dir, (unsigned long long)b->epoch,
-             (unsigned long long)b->batch_index);
+    char path[4096], tmp[4096], lpath[4096], ltmp[4096];
+    npy_paths(path, tmp, sizeof path, dir, "batch", b);
+    npy_paths(lpath, ltmp, sizeof lpath, dir, "labels", b);
     size_t bytes = (size_t)t->n * (size_t)t->sample_stride;
-    if (write_npy(path, descr, shape, 4, t->data, bytes)) return 1;
-    snprintf(path, sizeof path, "%s/labels_%04llu_%06llu.npy", dir, (unsigned long long)b->epoch,
-             (unsigned long long)b->batch_index);
     int64_t n = b->count;
-    return write_npy(path, "<i4", &n, 1, b->labels, (size_t)b->count * sizeof(int32_t));
+    if (write_npy(tmp, path, descr, shape, 4, t->data, bytes)) return 1;
+    if (write_npy(ltmp, lpath, "<i4", &n, 1, b->labels, (size_t)b->count * sizeof(int32_t))) {
+        remove(tmp);
+        return 1;
+    }
+    /* both complete: labels first, so a reader that sees the batch file
+     * finds its labels (rename replaces atomically within the folder) */
+    const char *failed = NULL;
+    if (rename(ltmp, lpath) != 0) failed = lpath;
+    else if (rename(tmp, path) != 0) failed = path;
+    if (failed != NULL) {
+        int err = errno;
+        fprintf(stderr, "pixflow run: cannot rename %s.part into place: %s\n", failed, strerror(err));
+        if (failed == path) remove(lpath); /* no labels without their batch */
+        remove(ltmp);
+        remove(tmp);
+        return 1;
+    }
+    return 0;
 }
 
 /* ------------------------------------------------------ contact sheet */

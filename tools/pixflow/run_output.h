@@ -7,7 +7,10 @@
 
 /* DIR/batch_<epoch>_<index>.npy (shape n,C,H,W or n,H,W,C; bf16 as raw
  * '<u2' bits: numpy has no bfloat16) and labels_<epoch>_<index>.npy
- * ('<i4'). Returns 0, or prints why and returns 1. */
+ * ('<i4'). Each is written under a hidden temporary name (.NAME.part)
+ * and renamed once complete, labels first, so a reader never sees a
+ * partial batch. Returns 0, or prints why (the OS error by name), removes
+ * what it wrote of this batch and returns 1. */
 int run_write_npy(const char *dir, const pf_batch *b);
 
 /* A contact sheet: collects up to `cap` samples, then writes them as an

@@ -7,6 +7,10 @@
     ocr-det          page -> DBNet (ONNX Runtime) -> text polygons
     classify         image -> orientation classifier (0/90/180/270)
 
+Each app checks its optional dependencies (pixflow.apps.deps; ``pip install
+'pixflow[apps]'`` installs them all) before it starts, and names the
+missing ones with their pip command (exit 2).
+
 Model runners (pixflow.apps.runners): OnnxRunner and LiteRTRunner take
 pixflow batches without copies."""
 from .runners import LiteRTRunner, OnnxRunner, open_runner  # noqa: F401
@@ -27,6 +31,7 @@ def main(argv=None):
     import sys
 
     from .. import Error
+    from . import deps
 
     p = argparse.ArgumentParser(prog="python -m pixflow", description="pixflow inference applications")
     sub = p.add_subparsers(dest="app", required=True, metavar="APP")
@@ -39,6 +44,11 @@ def main(argv=None):
     p_models = sub.add_parser("models", help="list the known models (and fetch them with --fetch)")
     p_models.add_argument("--fetch", action="store_true")
     args = p.parse_args(argv)
+    if args.app in deps.NEEDS:
+        absent = deps.missing(deps.NEEDS[args.app])
+        if absent:  # before any model fetch or input: one line, like the other CLI errors
+            print(f"pixflow {args.app}: {deps.message(absent)}", file=sys.stderr)
+            return 2
     try:
         if args.app == "models":
             from . import models

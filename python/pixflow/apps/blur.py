@@ -8,7 +8,7 @@ import os
 import numpy as np
 
 from .. import _pixflow as _P
-from . import imaging, models, stages
+from . import deps, imaging, models, stages
 from .runners import LiteRTRunner
 
 PF_U8, PF_F32, PF_HWC, PF_CHW = 0, 6, 0, 1
@@ -33,6 +33,7 @@ def identity_desc(w, h):
 
 class BackgroundBlur:
     def __init__(self, model="selfie-segmentation", ksize=31, sigma=0.0, threads=None):
+        deps.require("blur-background")  # before the model fetch
         self.runner = LiteRTRunner(models.fetch(model), threads=threads)
         n, h, w, c = self.runner.input_shape
         if n != 1 or c != 3:

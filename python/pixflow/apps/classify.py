@@ -8,7 +8,7 @@ import os
 import numpy as np
 
 from .. import _pixflow as _P
-from . import imaging, models, stages
+from . import deps, imaging, models, stages
 from .runners import OnnxRunner
 
 PF_F32, PF_CHW = 6, 1
@@ -17,6 +17,7 @@ LABELS = ("0", "90", "180", "270")
 
 class Orientation:
     def __init__(self, model="orientation", threads=0, crop=224, shorter=256):
+        deps.require("classify")  # before the model fetch
         self.runner = OnnxRunner(models.fetch(model), threads=threads)
         meta = self.runner.session.get_modelmeta().custom_metadata_map
         self.labels = tuple(meta["character"].split("\n")) if "character" in meta else LABELS

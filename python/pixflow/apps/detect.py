@@ -9,7 +9,7 @@ import sys
 import numpy as np
 
 from .. import _pixflow as _P
-from . import imaging, models, stages
+from . import deps, imaging, models, stages
 from .runners import OnnxRunner
 
 
@@ -28,6 +28,7 @@ class Detector:
     """The model and its post-processing, shared by the app and the tests."""
 
     def __init__(self, model="yolov8n-nudenet", size=320, conf=0.25, iou=0.7, classes=None, threads=0):
+        deps.require("detect")  # before the model fetch
         self.runner = OnnxRunner(models.fetch(model), threads=threads)
         self.size, self.conf, self.iou = int(size), float(conf), float(iou)
         self.desc = letterbox_desc(size)

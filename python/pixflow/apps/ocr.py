@@ -6,7 +6,7 @@ import json
 import os
 
 from .. import _pixflow as _P
-from . import imaging, models, stages
+from . import deps, imaging, models, stages
 from .runners import OnnxRunner
 
 PF_F32, PF_CHW = 6, 1
@@ -25,6 +25,7 @@ def det_size(w, h, limit_side_len=736):
 class TextDetector:
     def __init__(self, model="dbnet-ppocrv4", limit_side_len=736, thresh=0.3, box_thresh=0.5, unclip_ratio=1.6,
                  threads=0):
+        deps.require("ocr-det")  # before the model fetch (db_boxes needs pyclipper and shapely)
         self.runner = OnnxRunner(models.fetch(model), threads=threads)
         self.limit, self.thresh, self.box_thresh, self.unclip = limit_side_len, thresh, box_thresh, unclip_ratio
         self._plans = {}

@@ -14,6 +14,7 @@ import os
 import numpy as np
 
 from .. import _pixflow as _P
+from . import deps
 
 
 def _check_file(path, kind):
@@ -29,10 +30,8 @@ class OnnxRunner:
     """An onnxruntime.InferenceSession over one model (inputs[0] -> outputs)."""
 
     def __init__(self, path, providers=None, threads=0):
-        try:
-            import onnxruntime as ort
-        except ImportError as e:
-            raise _P.Unsupported(f"OnnxRunner needs onnxruntime (pip install onnxruntime==1.31.1): {e}") from None
+        deps.require("OnnxRunner", ["onnxruntime"])
+        import onnxruntime as ort
         _check_file(path, "ONNX")
         so = ort.SessionOptions()
         if threads:
@@ -88,10 +87,8 @@ class LiteRTRunner:
     """An ai_edge_litert Interpreter over one .tflite model with one float32 input."""
 
     def __init__(self, path, threads=None):
-        try:
-            from ai_edge_litert.interpreter import Interpreter
-        except ImportError as e:
-            raise _P.Unsupported(f"LiteRTRunner needs ai-edge-litert (pip install ai-edge-litert==2.3.0): {e}") from None
+        deps.require("LiteRTRunner", ["ai_edge_litert"])
+        from ai_edge_litert.interpreter import Interpreter
         _check_file(path, "TFLite")
         try:
             self.interp = Interpreter(model_path=path, num_threads=threads)

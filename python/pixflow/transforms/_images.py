@@ -8,8 +8,14 @@ from .. import _pixflow as _P
 
 
 def kind_of(x):
-    """"torch", "pil" or "numpy"; anything else raises (never passed through)."""
+    """"torch", "pil" or "numpy"; anything else raises (never passed through). A
+    torchvision tv_tensors.Image is "torch" (wrap_like gives the wrapper back); the other
+    tv_tensors (masks, boxes, videos) are not images and raise."""
     mod = type(x).__module__
+    if mod.startswith("torchvision"):
+        if type(x).__name__ != "Image":
+            raise _P.Unsupported(f"pixflow transforms take images; a tv_tensors.{type(x).__name__} is not one")
+        return "torch"
     if mod.startswith("torch"):
         return "torch"
     if mod.startswith("PIL"):
@@ -42,13 +48,47 @@ def from_hwc(a, kind):
     if kind == "torch":
         import torch
 
-        t = torch.from_numpy(a if a.flags.writeable else a.copy())   # torch tensors are writable
+        t = torch.from_numpy(np.array(a) if not a.flags.writeable else a)
         return t.unsqueeze(0) if a.ndim == 2 else t.permute(2, 0, 1)
     if kind == "pil" and a.dtype == np.uint8:
         from PIL import Image
 
         return Image.fromarray(a)
     return a
+
+
+def is_tv_image(x):
+    return type(x).__module__.startswith("torchvision") and type(x).__name__ == "Image"
+
+
+def tv_image(t):
+    """t as a torchvision tv_tensors.Image (what torchvision's ToImage returns), no copy."""
+    from torchvision import tv_tensors
+
+    return tv_tensors.Image(t)
+
+
+def wrap_like(res, original):
+    """torchvision gives a tv_tensors.Image back for one: wrap the result(s) the same way."""
+    if isinstance(original, (list, tuple)):
+        if isinstance(res, list):
+            return [tv_image(r) if is_tv_image(o) and not is_tv_image(r) and _is_tensor(r) else r
+                    for r, o in zip(res, original)]
+        return res
+    if is_tv_image(original) and _is_tensor(res) and not is_tv_image(res):
+        return tv_image(res)
+    return res
+
+
+def _is_tensor(x):
+    return type(x).__module__.startswith("torch")
+
+
+def pil_float_check(kind, name):
+    """PIL has no float RGB image: a float result of a PIL input has no kind to go back as."""
+    if kind == "pil":
+        raise _P.InvalidArgument(f"{name}: a float result of a PIL image has no PIL form; put ToImage() first "
+                                 "(torchvision's ToDtype leaves PIL images as they are)")
 
 
 def split_batch(x):

@@ -6,7 +6,7 @@ import numpy as np
 
 from .. import _pixflow as _P
 from . import functional as F
-from ._images import join_batch, split_batch
+from ._images import join_batch, pil_float_check, split_batch, tv_image, wrap_like
 
 
 class InterpolationMode(enum.Enum):
@@ -76,26 +76,38 @@ class Transform:
 
     def __call__(self, x):
         imgs, kind, is_batch = split_batch(x)
+        self._check(kind)
         params = self._draw([a.shape[:2] for a in imgs]) if self._policy() is not None else [None] * len(imgs)
-        return join_batch([self._one(a, p) for a, p in zip(imgs, params)], kind, is_batch, x)
+        return wrap_like(join_batch([self._one(a, p) for a, p in zip(imgs, params)], kind, is_batch, x), x)
+
+    def _check(self, kind):
+        """Raises when this transform has no result of the input's kind."""
 
     def __repr__(self):
         return f"{type(self).__name__}()"
 
 
+def _as_image(t):
+    """torchvision's ToImage type (tv_tensors.Image) where torchvision is installed, else the tensor."""
+    try:
+        return tv_image(t)
+    except ImportError:
+        return t
+
+
 class ToImage(Transform):
-    """v2.ToImage: numpy HWC / PIL -> torch CHW tensor (a view for numpy)."""
+    """v2.ToImage: numpy HWC / PIL / tensor -> a CHW tv_tensors.Image (a plain tensor without
+    torchvision; a view for numpy)."""
 
     def __call__(self, x):
         import torch
 
         imgs, kind, is_batch = split_batch(x)
-        # read-only memory (a frozen array, a PIL image's buffer) is copied: torch tensors are writable
-        outs = [torch.from_numpy(a if a.flags.writeable else a.copy()) for a in imgs]
+        outs = [torch.from_numpy(np.array(a) if not a.flags.writeable else a) for a in imgs]
         outs = [o.unsqueeze(0) if o.ndim == 2 else o.permute(2, 0, 1) for o in outs]
         if not is_batch:
-            return outs[0]
-        return outs if isinstance(x, (list, tuple)) else torch.stack(outs)
+            return _as_image(outs[0])
+        return [_as_image(o) for o in outs] if isinstance(x, (list, tuple)) else _as_image(torch.stack(outs))
 
 
 class ToDtype(Transform):
@@ -104,6 +116,10 @@ class ToDtype(Transform):
     def __init__(self, dtype, scale=False):
         super().__init__()
         self.dtype, self.scale = dtype, scale
+
+    def _check(self, kind):
+        if str(self.dtype).replace("torch.", "") != "uint8":
+            pil_float_check(kind, f"ToDtype({self.dtype})")
 
     def _one(self, a, p):
         return F.to_dtype(a, self.dtype, self.scale)
@@ -430,6 +446,8 @@ class Compose(Transform):
         spec, self.why_not_fused = _compile(self.transforms)
         self._spec = spec
         self._plan = _P.Plan(spec[0]) if spec else None
+        # the plan per output layout: torch results are CHW (torchvision's), numpy and PIL HWC
+        self._plans = {spec[0]["out_layout"]: self._plan} if spec else {}
 
     @property
     def fused(self):
@@ -464,17 +482,30 @@ class Compose(Transform):
         for a in imgs:
             if a.dtype != np.uint8:
                 raise _P.InvalidArgument(f"the fused Compose takes uint8 images, got {a.dtype}")
+        to_image = any(isinstance(t, ToImage) for t in self.transforms)
+        to_torch = kind == "torch" or to_image
+        if self._spec[0]["out_dtype"] != 0 and not to_torch:
+            pil_float_check(kind, "Compose")
+        layout = 1 if to_torch else 0  # CHW for tensors (as torchvision), HWC for numpy and PIL
+        if layout not in self._plans:
+            self._plans[layout] = _P.Plan(dict(self._spec[0], out_layout=layout))
         params = self.sample_params([a.shape[:2] for a in imgs])
         self._index += len(imgs)
-        out = self._plan.run(imgs, params)
-        if kind == "torch" or any(isinstance(t, ToImage) for t in self.transforms):
+        out = self._plans[layout].run(imgs, params)
+        if to_torch:
             import torch
 
             res = torch.from_dlpack(out)
-            if self._spec[0]["out_layout"] == 0:   # a uint8 HWC plan: torch images are CHW (a view)
-                res = res.permute(0, 3, 1, 2)
-        else:
-            res = np.asarray(out)
+            wrap = _as_image if to_image else (lambda t: t)
+            if not is_batch:
+                return wrap_like(wrap(res[0]), x)
+            return wrap_like([wrap(r) for r in res], x) if isinstance(x, (list, tuple)) else wrap_like(wrap(res), x)
+        res = np.asarray(out)
+        if kind == "pil":
+            from PIL import Image
+
+            outs = [Image.fromarray(r) for r in res]
+            return outs if is_batch else outs[0]
         if not is_batch:
             return res[0]
         return list(res) if isinstance(x, (list, tuple)) else res

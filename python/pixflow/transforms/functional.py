@@ -28,18 +28,18 @@ def _interp(interpolation):
         raise _P.Unsupported(f"interpolation {interpolation!r} is not one of {sorted(_INTERP)}") from None
 
 
-def _apply(img, fn):
+def _apply(inpt, fn):
     """torchvision.transforms.v2.functional._apply over pixflow's op (the input's kind out)."""
-    k = kind_of(img)
-    return from_hwc(fn(to_hwc(img, k)), k)
+    k = kind_of(inpt)
+    return from_hwc(fn(to_hwc(inpt, k)), k)
 
 
-def get_size(img):
+def get_size(inpt):
     """[height, width] as torchvision's get_size."""
-    k = kind_of(img)
+    k = kind_of(inpt)
     if k == "pil":
-        return [img.height, img.width]
-    a = to_hwc(img, k)
+        return [inpt.height, inpt.width]
+    a = to_hwc(inpt, k)
     return [a.shape[0], a.shape[1]]
 
 
@@ -55,8 +55,8 @@ def _target_size(h, w, size, max_size=None):
     return int(size[0]), int(size[1])
 
 
-def resize(img, size, interpolation="bilinear", max_size=None, antialias=True):
-    """F.resize(img, size, interpolation=BILINEAR, max_size=None, antialias=True): size int
+def resize(inpt, size, interpolation="bilinear", max_size=None, antialias=True):
+    """F.resize(inpt, size, interpolation=BILINEAR, max_size=None, antialias=True): size int
     (shorter side) or (h, w); torchvision's pixels (the torchvision flavour of pf_resize)."""
     ip = _interp(interpolation)
     if ip in (0, 6):
@@ -69,19 +69,19 @@ def resize(img, size, interpolation="bilinear", max_size=None, antialias=True):
         if (h, w) == a.shape[:2]:
             return a  # torchvision returns the image itself
         return _P.resize(a, (w, h), None, ip, bool(antialias), _TORCHVISION)
-    return _apply(img, run)
+    return _apply(inpt, run)
 
 
-def crop(img, top, left, height, width):
+def crop(inpt, top, left, height, width):
     """F.crop inside the image (a view: no copy)."""
     def run(a):
         if top < 0 or left < 0 or top + height > a.shape[0] or left + width > a.shape[1]:
             raise _P.Unsupported("crop: pixflow crops inside the image only (torchvision pads outside)")
         return a[top:top + height, left:left + width]
-    return _apply(img, run)
+    return _apply(inpt, run)
 
 
-def center_crop(img, output_size):
+def center_crop(inpt, output_size):
     """F.center_crop; a crop larger than the image is padded with 0 as torchvision does."""
     oh, ow = (output_size, output_size) if isinstance(output_size, int) else \
         (output_size[0], output_size[-1])
@@ -94,29 +94,29 @@ def center_crop(img, output_size):
             h, w = a.shape[:2]
         top, left = int(round((h - oh) / 2.0)), int(round((w - ow) / 2.0))
         return a[top:top + oh, left:left + ow]
-    return _apply(img, run)
+    return _apply(inpt, run)
 
 
-def resized_crop(img, top, left, height, width, size, interpolation="bilinear", antialias=True):
+def resized_crop(inpt, top, left, height, width, size, interpolation="bilinear", antialias=True):
     """F.resized_crop: crop then resize to size (h, w)."""
-    return resize(crop(img, top, left, height, width), size, interpolation, antialias=antialias)
+    return resize(crop(inpt, top, left, height, width), size, interpolation, antialias=antialias)
 
 
-def horizontal_flip(img):
+def horizontal_flip(inpt):
     """torchvision.transforms.v2.functional.horizontal_flip over pixflow's op (the input's kind out)."""
-    return _apply(img, lambda a: _P.flip(a, 1))
+    return _apply(inpt, lambda a: _P.flip(a, 1))
 
 
-def vertical_flip(img):
+def vertical_flip(inpt):
     """torchvision.transforms.v2.functional.vertical_flip over pixflow's op (the input's kind out)."""
-    return _apply(img, lambda a: _P.flip(a, 0))
+    return _apply(inpt, lambda a: _P.flip(a, 0))
 
 
 hflip, vflip = horizontal_flip, vertical_flip  # torchvision's v1 names
 
 
-def pad(img, padding, fill=0, padding_mode="constant"):
-    """F.pad: padding int, (lr, tb) or (l, t, r, b)."""
+def pad(inpt, padding, fill=None, padding_mode="constant"):
+    """F.pad: padding int, (lr, tb) or (l, t, r, b); fill None is 0 (torchvision's default)."""
     modes = {"constant": 0, "edge": 1, "symmetric": 2, "reflect": 4}
     if padding_mode not in modes:
         raise _P.Unsupported(f"pad: padding_mode {padding_mode!r}")
@@ -124,88 +124,91 @@ def pad(img, padding, fill=0, padding_mode="constant"):
     if len(p) == 2:
         p = [p[0], p[1], p[0], p[1]]
     left, top, right, bottom = p
+    if fill is None:
+        fill = 0
     fill = (float(fill),) * 4 if isinstance(fill, (int, float)) else tuple(fill)  # torchvision: every channel
-    return _apply(img, lambda a: _P.copy_make_border(a, top, bottom, left, right, modes[padding_mode], fill))
+    return _apply(inpt, lambda a: _P.copy_make_border(a, top, bottom, left, right, modes[padding_mode], fill))
 
 
-def adjust_brightness(img, brightness_factor):
+def adjust_brightness(inpt, brightness_factor):
     """torchvision.transforms.v2.functional.adjust_brightness over pixflow's op (the input's kind out)."""
-    return _apply(img, lambda a: _P.adjust_brightness(a, brightness_factor))
+    return _apply(inpt, lambda a: _P.adjust_brightness(a, brightness_factor))
 
 
-def adjust_contrast(img, contrast_factor):
+def adjust_contrast(inpt, contrast_factor):
     """torchvision.transforms.v2.functional.adjust_contrast over pixflow's op (the input's kind out)."""
-    return _apply(img, lambda a: _P.adjust_contrast(a, contrast_factor))
+    return _apply(inpt, lambda a: _P.adjust_contrast(a, contrast_factor))
 
 
-def adjust_saturation(img, saturation_factor):
+def adjust_saturation(inpt, saturation_factor):
     """torchvision.transforms.v2.functional.adjust_saturation over pixflow's op (the input's kind out)."""
-    return _apply(img, lambda a: _P.adjust_saturation(a, saturation_factor))
+    return _apply(inpt, lambda a: _P.adjust_saturation(a, saturation_factor))
 
 
-def adjust_hue(img, hue_factor):
+def adjust_hue(inpt, hue_factor):
     """torchvision.transforms.v2.functional.adjust_hue over pixflow's op (the input's kind out)."""
-    return _apply(img, lambda a: _P.adjust_hue(a, hue_factor))
+    return _apply(inpt, lambda a: _P.adjust_hue(a, hue_factor))
 
 
-def adjust_gamma(img, gamma, gain=1):
+def adjust_gamma(inpt, gamma, gain=1):
     """torchvision.transforms.v2.functional.adjust_gamma over pixflow's op (the input's kind out)."""
-    return _apply(img, lambda a: _P.adjust_gamma(a, gamma, gain))
+    return _apply(inpt, lambda a: _P.adjust_gamma(a, gamma, gain))
 
 
-def adjust_sharpness(img, sharpness_factor):
+def adjust_sharpness(inpt, sharpness_factor):
     """torchvision.transforms.v2.functional.adjust_sharpness over pixflow's op (the input's kind out)."""
-    return _apply(img, lambda a: _P.sharpen(a, sharpness_factor))
+    return _apply(inpt, lambda a: _P.sharpen(a, sharpness_factor))
 
 
-def rgb_to_grayscale(img, num_output_channels=1):
+def rgb_to_grayscale(inpt, num_output_channels=1):
     """torchvision.transforms.v2.functional.rgb_to_grayscale over pixflow's op (the input's kind out)."""
-    return _apply(img, lambda a: _P.rgb_to_grayscale(a, num_output_channels))
+    return _apply(inpt, lambda a: _P.rgb_to_grayscale(a, num_output_channels))
 
 
-def invert(img):
+def invert(inpt):
     """torchvision.transforms.v2.functional.invert over pixflow's op (the input's kind out)."""
-    return _apply(img, lambda a: _P.invert(a))
+    return _apply(inpt, lambda a: _P.invert(a))
 
 
-def solarize(img, threshold):
+def solarize(inpt, threshold):
     """torchvision.transforms.v2.functional.solarize over pixflow's op (the input's kind out)."""
-    return _apply(img, lambda a: _P.solarize(a, threshold))
+    return _apply(inpt, lambda a: _P.solarize(a, threshold))
 
 
-def posterize(img, bits):
+def posterize(inpt, bits):
     """torchvision.transforms.v2.functional.posterize over pixflow's op (the input's kind out)."""
-    return _apply(img, lambda a: _P.posterize(a, bits))
+    return _apply(inpt, lambda a: _P.posterize(a, bits))
 
 
-def autocontrast(img):
+def autocontrast(inpt):
     """torchvision.transforms.v2.functional.autocontrast over pixflow's op (the input's kind out)."""
-    return _apply(img, lambda a: _P.autocontrast(a))
+    return _apply(inpt, lambda a: _P.autocontrast(a))
 
 
-def equalize(img):
+def equalize(inpt):
     """torchvision.transforms.v2.functional.equalize over pixflow's op (the input's kind out)."""
-    return _apply(img, lambda a: _P.equalize(a))
+    return _apply(inpt, lambda a: _P.equalize(a))
 
 
-def erase(img, i, j, h, w, v, inplace=False):
+def erase(inpt, i, j, h, w, v, inplace=False):
     """F.erase with a constant value v (a number or one per channel)."""
     vals = v if isinstance(v, (int, float)) else [float(x) for x in np.asarray(v).reshape(-1)]
-    return _apply(img, lambda a: _P.erase(a, (j, i, w, h), vals, a if inplace else None))
+    return _apply(inpt, lambda a: _P.erase(a, (j, i, w, h), vals, a if inplace else None))
 
 
-def normalize(img, mean, std, inplace=False):
+def normalize(inpt, mean, std, inplace=False):
     """F.normalize of a float image: (x - mean[c]) / std[c]."""
     def run(a):
         if a.dtype != np.float32:
             raise _P.InvalidArgument(f"normalize: the image is {a.dtype}; torchvision normalizes float images "
                                      "(use ToDtype(torch.float32, scale=True) first)")
         return _P.normalize(a, 6, tuple(mean), tuple(std), 1.0, 0, 0, 1, None, -1, a if inplace else None)
-    return _apply(img, run)
+    return _apply(inpt, run)
 
 
-def to_dtype(img, dtype, scale=False):
-    """F.to_dtype for uint8 <-> float32 (scale: x / 255, or round(x * 255) saturated)."""
+def to_dtype(inpt, dtype="float32", scale=False):
+    """F.to_dtype for uint8 <-> float32 (scale: x / 255, or round(x * 255) saturated); dtype
+    defaults to float32 as torchvision's (named, so that this module needs no torch)."""
     name = str(dtype).replace("torch.", "")
     codes = {"uint8": 0, "float32": 6, "float": 6}
     if name not in codes:
@@ -218,4 +221,4 @@ def to_dtype(img, dtype, scale=False):
         if out == 6:  # int -> float: x * (1 / 255), as torchvision's to_dtype_image
             return _P.convert(a, 6, 1.0 / 255.0)
         return _P.convert(a, 0, 255.0)
-    return _apply(img, run)
+    return _apply(inpt, run)
