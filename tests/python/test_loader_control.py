@@ -187,12 +187,19 @@ print("ready", flush=True)
 """
 
 
-@pytest.mark.parametrize("output", ["numpy", "torch"])
-def test_interpreter_exit_with_a_live_loader_is_prompt_and_clean(tmp_path, output):
-    if output == "torch":
-        pytest.importorskip("torch")
-    listfile = _big_list(tmp_path)
-    p = subprocess.Popen([sys.executable, "-c", _EXIT_CHILD, str(listfile), output], stdout=subprocess.PIPE,
+# the same imports and no Loader: how long the interpreter itself takes to end here (torch's own
+# teardown alone can take over a second on a loaded 2-core machine)
+_EXIT_BASELINE = r"""
+import sys
+import pixflow.data as D
+if sys.argv[2] == "torch":
+    import torch
+print("ready", flush=True)
+"""
+
+
+def _exit_time(script, listfile, output):
+    p = subprocess.Popen([sys.executable, "-c", script, str(listfile), output], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True, env=_child_env(), cwd="/tmp")
     try:
         assert p.stdout.readline() == "ready\n"
@@ -203,6 +210,18 @@ def test_interpreter_exit_with_a_live_loader_is_prompt_and_clean(tmp_path, outpu
         if p.poll() is None:
             p.kill()
             p.wait()
-    assert p.returncode == 0, (p.returncode, err)
+    return p.returncode, took, err
+
+
+@pytest.mark.parametrize("output", ["numpy", "torch"])
+def test_interpreter_exit_with_a_live_loader_is_prompt_and_clean(tmp_path, output):
+    if output == "torch":
+        pytest.importorskip("torch")
+    listfile = _big_list(tmp_path)
+    rc, took, err = _exit_time(_EXIT_CHILD, listfile, output)
+    assert rc == 0, (rc, err)
     assert "Traceback" not in err and "Fatal" not in err, err
-    assert took < 2.0, took
+    # live Loaders may add at most 2 s to the interpreter's own exit (a hang would be the 20 s
+    # timeout); the interpreter's own time is measured beside it, not guessed
+    _, base, _ = _exit_time(_EXIT_BASELINE, listfile, output)
+    assert took < base + 2.0, (took, base)
