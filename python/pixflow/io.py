@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from . import _pixflow as _P
 
-_MODES = {"RGB": 0, "BGR": 1, "GRAY": 2, "L": 2, "RGBA": 3}
+_MODES = {"RGB": _P.PIXEL_RGB, "BGR": _P.PIXEL_BGR, "GRAY": _P.PIXEL_GRAY, "L": _P.PIXEL_GRAY, "RGBA": _P.PIXEL_RGBA}
 
 
 def _bytes(data):

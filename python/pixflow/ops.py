@@ -8,7 +8,7 @@ writes into arrays you own (checked against the result's shape and dtype).
 
     import pixflow.ops as ops
     outs = ops.resize([a, b, c], size=[(224, 224), (112, 112), (64, 64)])
-    flipped = ops.flip(batch, codes=[1, 2, 1, 2])         # 2 = no flip
+    flipped = ops.flip(batch, codes=[ops.FLIP_HORIZONTAL, ops.FLIP_NONE] * 2)
     bright = ops.adjust_brightness(batch, factors=[0.8, 1.0, 1.2, 1.4])
 """
 import numpy as _np
@@ -21,16 +21,17 @@ from ._pixflow import (  # noqa: F401
     rotate, sharpen, solarize, split, transpose,
 )
 
-# dtypes (pf_dtype)
-U8, U16, S16, S32, F16, BF16, F32 = range(7)
-# interpolation (cv2's values)
-INTERP_NEAREST, INTERP_LINEAR, INTERP_CUBIC, INTERP_AREA, INTERP_LANCZOS4, INTERP_NEAREST_EXACT = 0, 1, 2, 3, 4, 6
-BORDER_CONSTANT, BORDER_REPLICATE, BORDER_REFLECT, BORDER_WRAP, BORDER_REFLECT_101, BORDER_TRANSPARENT = range(6)
-FLIP_BOTH, FLIP_VERTICAL, FLIP_HORIZONTAL, FLIP_NONE = -1, 0, 1, 2
-ROTATE_90_CLOCKWISE, ROTATE_180, ROTATE_90_COUNTERCLOCKWISE, ROTATE_NONE = range(4)
-NORM_MEAN_STD, NORM_MINMAX = 0, 32
-# resize flavours (pf_resize_flavor): whose pixels resize(..., flavor=) reproduces
-RESIZE_OPENCV, RESIZE_PILLOW, RESIZE_TORCHVISION = 0, 1, 2
+# The C enums, exported by the extension from the headers (python/src/constants.c)
+from ._pixflow import (  # noqa: F401
+    U8, U16, S16, S32, F16, BF16, F32,  # pf_dtype
+    INTERP_NEAREST, INTERP_LINEAR, INTERP_CUBIC, INTERP_AREA, INTERP_LANCZOS4, INTERP_NEAREST_EXACT,  # pf_interp
+    BORDER_CONSTANT, BORDER_REPLICATE, BORDER_REFLECT, BORDER_WRAP, BORDER_REFLECT_101,  # pf_border
+    BORDER_TRANSPARENT,  # the warps' PF_BORDER_TRANSPARENT
+    FLIP_BOTH, FLIP_VERTICAL, FLIP_HORIZONTAL, FLIP_NONE,  # pf_flip_code
+    ROTATE_90_CLOCKWISE, ROTATE_180, ROTATE_90_COUNTERCLOCKWISE, ROTATE_NONE,  # pf_rotate_code
+    NORM_MEAN_STD, NORM_MINMAX,  # pf_norm_mode
+    RESIZE_OPENCV, RESIZE_PILLOW, RESIZE_TORCHVISION,  # pf_resize_flavor: whose pixels resize(..., flavor=) gives
+)
 
 
 def _f64(m):

@@ -25,18 +25,13 @@ import numpy as _np
 
 from . import _pixflow as _P
 
-# pf_nms_semantics
-TORCHVISION, OPENCV, ONNX = 0, 1, 2
-# pf_box_format
-XYXY, XYWH, CXCYWH, YXYX = 0, 1, 2, 3
-# pf_nms_classes
-PER_CLASS, AGNOSTIC, CLASS_OFFSET = 0, 1, 2
-# pf_soft_nms
-SOFT_NONE, SOFT_LINEAR, SOFT_GAUSSIAN = 0, 1, 2
-# pf_nms_order
-ORDER_SELECTION, ORDER_TORCH_SORT = 0, 1
-# pf_contour_mode (cv2.RETR_EXTERNAL, cv2.RETR_LIST)
-RETR_EXTERNAL, RETR_LIST = 0, 1
+# The post.h enums, as the extension exports them from the header (python/src/constants.c)
+TORCHVISION, OPENCV, ONNX = _P.NMS_TORCHVISION, _P.NMS_OPENCV, _P.NMS_ONNX  # pf_nms_semantics
+XYXY, XYWH, CXCYWH, YXYX = _P.BOX_XYXY, _P.BOX_XYWH, _P.BOX_CXCYWH, _P.BOX_YXYX  # pf_box_format
+PER_CLASS, AGNOSTIC, CLASS_OFFSET = _P.NMS_PER_CLASS, _P.NMS_AGNOSTIC, _P.NMS_CLASS_OFFSET  # pf_nms_classes
+SOFT_NONE, SOFT_LINEAR, SOFT_GAUSSIAN = _P.SOFT_NMS_NONE, _P.SOFT_NMS_LINEAR, _P.SOFT_NMS_GAUSSIAN  # pf_soft_nms
+ORDER_SELECTION, ORDER_TORCH_SORT = _P.NMS_ORDER_SELECTION, _P.NMS_ORDER_TORCH_SORT  # pf_nms_order
+RETR_EXTERNAL, RETR_LIST = _P.RETR_EXTERNAL, _P.RETR_LIST  # pf_contour_mode (cv2's values)
 
 _FORMATS = {"xyxy": XYXY, "xywh": XYWH, "cxcywh": CXCYWH, "yxyx": YXYX}
 
@@ -194,22 +189,22 @@ def box_iou(boxes1, boxes2, fmt="xyxy"):
     if fmt != "xyxy":
         raise _P.Unsupported(f"box_iou: fmt {fmt!r}; pixflow computes torchvision's xyxy IoU only "
                              "(box_convert the boxes first for the xyxy arithmetic)")
-    return _iou(0, boxes1, boxes2)
+    return _iou(_P.IOU, boxes1, boxes2)
 
 
 def generalized_box_iou(boxes1, boxes2):
     """torchvision.ops.generalized_box_iou."""
-    return _iou(1, boxes1, boxes2)
+    return _iou(_P.GIOU, boxes1, boxes2)
 
 
 def distance_box_iou(boxes1, boxes2, eps=1e-7):
     """torchvision.ops.distance_box_iou."""
-    return _iou(2, boxes1, boxes2, eps)
+    return _iou(_P.DIOU, boxes1, boxes2, eps)
 
 
 def complete_box_iou(boxes1, boxes2, eps=1e-7):
     """torchvision.ops.complete_box_iou (libm atan: within a few ulp of torch's, see docs)."""
-    return _iou(3, boxes1, boxes2, eps)
+    return _iou(_P.CIOU, boxes1, boxes2, eps)
 
 
 def unmap_boxes(boxes, info, src_size, crop_size=None, flip_h=False, flip_v=False, fmt="xyxy", rounding="exact",
@@ -222,7 +217,7 @@ def unmap_boxes(boxes, info, src_size, crop_size=None, flip_h=False, flip_v=Fals
     desc = (float(info[0]), float(info[1]), float(info[2]), float(info[3]), int(info[4]), int(info[5]),
             int(src_size[0]), int(src_size[1]), int(cw), int(ch), bool(flip_h), bool(flip_v))
     ow, oh = out_size if out_size is not None else (0, 0)
-    modes = {"exact": 0, "ultralytics": 1}
+    modes = {"exact": _P.UNMAP_EXACT, "ultralytics": _P.UNMAP_ULTRALYTICS}
     if rounding not in modes:
         raise _P.InvalidArgument(f"rounding {rounding!r}; one of {sorted(modes)}")
     _P.post_boxes_unmap(b, [0, len(b)], _fmt(fmt), [desc], bool(clip), modes[rounding], int(ow), int(oh))
@@ -257,7 +252,7 @@ def yolo_decode(pred, conf_threshold=0.25, iou_threshold=0.7, multi_label=False,
         cls_mode, off = PER_CLASS, 0.0
     else:
         cls_mode, off = CLASS_OFFSET, float(class_offset)
-    lay = {"v8": 1, "v5": 0}[layout]
+    lay = {"v8": _P.YOLO_V8, "v5": _P.YOLO_V5}[layout]
     res = _P.post_yolo_decode(p, lay, int(num_classes), int(num_masks), float(conf_threshold), bool(multi_label),
                               int(max_nms), int(max_det), **_nms_kw(iou_threshold, TORCHVISION, cls_mode, off, 0))
     return _dets(res)
@@ -273,9 +268,10 @@ def anchor_decode(deltas, scores, anchors, scale=(1.0, 1.0, 1.0, 1.0), exp_wh=Tr
     if d.ndim == 2:
         d, s = d[None], s[None]
     a = _np.ascontiguousarray(anchors, _np.float32)
-    res = _P.post_anchor_decode(d, s, a, tuple(float(v) for v in scale), bool(exp_wh), bool(yx), int(bool(sigmoid)),
-                                float(score_clip), float(delta_clip), int(background_class), float(conf_threshold),
-                                bool(multi_label), int(max_det),
+    act = _P.SCORE_SIGMOID if sigmoid else _P.SCORE_RAW
+    res = _P.post_anchor_decode(d, s, a, tuple(float(v) for v in scale), bool(exp_wh), bool(yx), act, float(score_clip),
+                                float(delta_clip), int(background_class), float(conf_threshold), bool(multi_label),
+                                int(max_det),
                                 **_nms_kw(iou_threshold, TORCHVISION, AGNOSTIC if agnostic else PER_CLASS, 0.0, 0))
     return _dets(res)
 
@@ -287,7 +283,7 @@ def masks_from_logits(logits, mode="argmax", threshold=0.0, value=255):
     """pf_masks_from_logits (Tensor2Mask): logits (N, C, H, W) -> uint8 (N, 1, H, W) class indices
     ('argmax') or (N, C, H, W) of value where logit > threshold ('threshold')."""
     lg = _np.ascontiguousarray(logits.detach().cpu().numpy() if _is_torch(logits) else logits, _np.float32)
-    m = {"argmax": 0, "threshold": 1}[mode]
+    m = {"argmax": _P.MASK_ARGMAX, "threshold": _P.MASK_THRESHOLD}[mode]
     return _like(_P.post_masks_from_logits(lg, m, float(threshold), int(value)), logits)
 
 
@@ -317,7 +313,8 @@ def composite(fg, bg, mask, dst=None):
 
 
 # pf_interp values the mask functions take
-_INTERP = {"nearest": 0, "linear": 1, "cubic": 2, "area": 3, "lanczos4": 4, "nearest-exact": 6}
+_INTERP = {"nearest": _P.INTERP_NEAREST, "linear": _P.INTERP_LINEAR, "cubic": _P.INTERP_CUBIC, "area": _P.INTERP_AREA,
+           "lanczos4": _P.INTERP_LANCZOS4, "nearest-exact": _P.INTERP_NEAREST_EXACT}
 _INFO_KEYS = ("scale_x", "scale_y", "offset_x", "offset_y", "crop_x", "crop_y")
 
 
@@ -374,7 +371,7 @@ def masks_unmap(masks, info, size, interp="linear", dst=None):
     return _P.post_masks_unmap(ms, infos, sizes, _interp(interp), dst)
 
 
-def background_blur(frames, masks, info, ksize=31, sigma=0.0, sigma_y=0.0, border=4, dst=None):
+def background_blur(frames, masks, info, ksize=31, sigma=0.0, sigma_y=0.0, border=_P.BORDER_REFLECT_101, dst=None):
     """pf_background_blur (the video-call recipe): each uint8 RGB (H, W, 3) frame over its own
     Gaussian blur, by its person mask. masks: uint8 probabilities (0..255) at tensor resolution,
     unmapped onto the frame as masks_unmap(mask, info, (W, H), 'linear') does; then

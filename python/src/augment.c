@@ -282,7 +282,8 @@ int pfpy_augment_init(PyObject *module) {
 
 PyMethodDef pfpy_augment_methods[] = {
     {"recipe", (PyCFunction)py_recipe, METH_O,
-     "recipe(name)\n--\n\npf_recipe: (desc, policy) dicts of a named preset ('imagenet-train', 'imagenet-eval', 'yolo')."},
+     "recipe(name, /)\n--\n\n"
+     "pf_recipe: (desc, policy) dicts of a named preset ('imagenet-train', 'imagenet-eval', 'yolo')."},
     {"defaults", (PyCFunction)py_defaults, METH_NOARGS,
      "defaults()\n--\n\n(desc, policy, params) dicts at their C defaults / identity."},
     {"aug_sample", FN(py_aug_sample), KW,

@@ -158,13 +158,13 @@ static PyObject *py_decode_query(PyObject *self, PyObject *args, PyObject *kw) {
 
 PyMethodDef pfpy_codec_methods[] = {
     {"probe", (PyCFunction)py_probe, METH_O,
-     "probe(data)\n--\n\npf_image_probe: the header of encoded bytes as a dict (no pixel decode)."},
+     "probe(data, /)\n--\n\npf_image_probe: the header of encoded bytes as a dict (no pixel decode)."},
     {"decode", FN(py_decode), KW,
-     "decode(data, mode=0, roi=None, scale_num=8, apply_orientation=False, max_pixels=0,\n"
+     "decode(data, mode=PIXEL_RGB, roi=None, scale_num=8, apply_orientation=False, max_pixels=0,\n"
      "       warnings_are_errors=False, dst=None, with_info=False)\n--\n\n"
      "pf_decode into a new uint8 array (H, W, C) or (H, W) for gray; mode 0 RGB, 1 BGR, 2 GRAY, 3 RGBA."},
     {"decode_query", FN(py_decode_query), KW,
-     "decode_query(data, mode=0, roi=None, scale_num=8, apply_orientation=False)\n--\n\n"
+     "decode_query(data, mode=PIXEL_RGB, roi=None, scale_num=8, apply_orientation=False)\n--\n\n"
      "pf_decode_query: what decode would produce, as a dict."},
     {NULL, NULL, 0, NULL}};
 

@@ -29,7 +29,7 @@ static PyMethodDef core_methods[] = {
     {"cuda_device_count", py_cuda_device_count, METH_NOARGS,
      "cuda_device_count()\n--\n\nCUDA devices pixflow can use (0 without CUDA or a GPU)."},
     {"set_num_threads", pfpy_set_num_threads, METH_O,
-     "set_num_threads(n)\n--\n\nThreads each op call may use (<= 0: one per CPU; 1: the calling thread)."},
+     "set_num_threads(n, /)\n--\n\nThreads each op call may use (<= 0: one per CPU; 1: the calling thread)."},
     {"get_num_threads", pfpy_get_num_threads, METH_NOARGS, "get_num_threads()\n--\n\nSee set_num_threads."},
     {NULL, NULL, 0, NULL}};
 
@@ -52,7 +52,8 @@ PyMODINIT_FUNC PyInit__pixflow(void);
 PyMODINIT_FUNC PyInit__pixflow(void) {
     PyObject *m = PyModule_Create(&moddef);
     if (m == NULL) return NULL;
-    if (pfpy_errors_init(m) < 0 || pfpy_tensor_init_type(m) < 0 || add_methods(m, pfpy_geom_methods) < 0 ||
+    if (pfpy_errors_init(m) < 0 || pfpy_constants_init(m) < 0 || pfpy_tensor_init_type(m) < 0 ||
+        add_methods(m, pfpy_geom_methods) < 0 ||
         add_methods(m, pfpy_color_methods) < 0 || add_methods(m, pfpy_convert_methods) < 0 ||
         add_methods(m, pfpy_filter_methods) < 0 || add_methods(m, pfpy_photo_methods) < 0 ||
         add_methods(m, pfpy_post_methods) < 0 || add_methods(m, pfpy_post_image_methods) < 0 ||

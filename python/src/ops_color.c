@@ -122,7 +122,7 @@ fail:
 
 PyMethodDef pfpy_color_methods[] = {
     {"cvt_color", FN(py_cvt_color), KW,
-     "cvt_color(src, code, dst=None, dst_channels=0, yuv_matrix=0, yuv_range=0)\n--\n\n"
+     "cvt_color(src, code, dst=None, dst_channels=0, yuv_matrix=YUV_BT601, yuv_range=YUV_LIMITED)\n--\n\n"
      "pf_cvt_color with OpenCV's COLOR_* codes. 4:2:0 frames (NV12/NV21/I420/YV12) are (H*3/2, W)\n"
      "uint8 arrays on either side, as in OpenCV; yuv_matrix 0 BT.601 / 1 BT.709, yuv_range 0 limited /\n"
      "1 full apply to them."},

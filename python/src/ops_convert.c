@@ -222,11 +222,11 @@ PyMethodDef pfpy_convert_methods[] = {
      "pf_convert: saturate(src * alpha + beta) as dtype (OpenCV convertTo), with a channel order and an\n"
      "optional layout change (layout=1: the result is (C, H, W))."},
     {"normalize", FN(py_normalize), KW,
-     "normalize(src, dtype=F32, mean=None, std=None, scale=1, mode=0, lo=0, hi=1, order=None, layout=-1,\n"
+     "normalize(src, dtype=F32, mean=None, std=None, scale=1, mode=NORM_MEAN_STD, lo=0, hi=1, order=None, layout=-1,\n"
      "          dst=None)\n--\n\n"
      "pf_normalize: (src * scale - mean[c]) / std[c] (mode 0) or OpenCV's NORM_MINMAX (mode 32)."},
     {"lut", FN(py_lut), KW,
      "lut(src, table, dst=None, table_channels=1, per_sample=False)\n--\n\npf_lut: dst = table[src] (uint8)."},
-    {"split", (PyCFunction)py_split, METH_O, "split(src)\n--\n\npf_split: a list of the image's planes."},
+    {"split", (PyCFunction)py_split, METH_O, "split(src, /)\n--\n\npf_split: a list of the image's planes."},
     {"merge", FN(py_merge), KW, "merge(planes, dst=None)\n--\n\npf_merge: planes into one image."},
     {NULL, NULL, 0, NULL}};

@@ -433,11 +433,11 @@ PyMethodDef pfpy_geom_methods[] = {
      "remap(src, map_x, map_y, dst=None, interp=INTERP_LINEAR, border=BORDER_CONSTANT, border_value=None)\n--\n\n"
      "pf_remap with float32 maps of the output's size."},
     {"rotation_matrix_2d", (PyCFunction)py_rotation_matrix_2d, METH_VARARGS,
-     "rotation_matrix_2d(center, angle, scale)\n--\n\ncv2.getRotationMatrix2D as 6 floats."},
+     "rotation_matrix_2d(center, angle, scale, /)\n--\n\ncv2.getRotationMatrix2D as 6 floats."},
     {"affine_from_points", (PyCFunction)py_affine_from_points, METH_VARARGS,
-     "affine_from_points(src, dst)\n--\n\ncv2.getAffineTransform (float32 arrays of 3 points) as 6 floats."},
+     "affine_from_points(src, dst, /)\n--\n\ncv2.getAffineTransform (float32 arrays of 3 points) as 6 floats."},
     {"perspective_from_points", (PyCFunction)py_perspective_from_points, METH_VARARGS,
-     "perspective_from_points(src, dst)\n--\n\ncv2.getPerspectiveTransform (4 points) as 9 floats."},
+     "perspective_from_points(src, dst, /)\n--\n\ncv2.getPerspectiveTransform (4 points) as 9 floats."},
     {"invert_affine", (PyCFunction)py_invert_affine, METH_O,
-     "invert_affine(m)\n--\n\ncv2.invertAffineTransform of a float64 array of 6."},
+     "invert_affine(m, /)\n--\n\ncv2.invertAffineTransform of a float64 array of 6."},
     {NULL, NULL, 0, NULL}};

@@ -15,7 +15,10 @@ typedef pf_status (*factor_fn)(pf_stream *, int, const pf_image[], pf_image[], c
 /* op(src, factors, dst=None) for the ops whose parameter is one double */
 static PyObject *factor_op(PyObject *args, PyObject *kw, const char *fmt, const char *pname, unsigned flags,
                            factor_fn fn) {
-    static char *kwlist[] = {"src", "factors", "dst", NULL};
+    /* the keyword is the parameter's name (solarize's thresholds, as its docstring and errors say) */
+    static char *kw_factors[] = {"src", "factors", "dst", NULL};
+    static char *kw_thresholds[] = {"src", "thresholds", "dst", NULL};
+    char **kwlist = strcmp(pname, "thresholds") == 0 ? kw_thresholds : kw_factors;
     PyObject *src, *factors, *dst = Py_None;
     if (!PyArg_ParseTupleAndKeywords(args, kw, fmt, kwlist, &src, &factors, &dst)) return NULL;
     pfpy_op op;

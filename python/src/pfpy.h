@@ -240,5 +240,7 @@ extern PyMethodDef pfpy_pipeline_methods[];
 int pfpy_augment_init(PyObject *module);
 int pfpy_pipeline_init(PyObject *module);
 int pfpy_video_init(PyObject *module);
+/* The public enums as module constants (constants.c). */
+int pfpy_constants_init(PyObject *module);
 
 #endif /* PFPY_H */

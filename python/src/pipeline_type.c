@@ -428,7 +428,7 @@ static PyObject *py_epoch_order(PyObject *self, PyObject *args, PyObject *kw) {
     (void)self;
     static char *kwlist[] = {"n", "seed", "epoch", "shuffle", "rank", "world_size", "shard_mode", NULL};
     unsigned long long n, seed, epoch;
-    int shuffle, rank, world, mode = 0;
+    int shuffle, rank, world, mode = PF_SHARD_PAD;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "KKKpii|i:epoch_order", kwlist, &n, &seed, &epoch, &shuffle, &rank,
                                      &world, &mode))
         return NULL;
@@ -451,7 +451,7 @@ static PyObject *py_epoch_order(PyObject *self, PyObject *args, PyObject *kw) {
 
 PyMethodDef pfpy_pipeline_methods[] = {
     {"epoch_order", FN(py_epoch_order), KW,
-     "epoch_order(n, seed, epoch, shuffle, rank, world_size, shard_mode=0)\n--\n\n"
+     "epoch_order(n, seed, epoch, shuffle, rank, world_size, shard_mode=SHARD_PAD)\n--\n\n"
      "pf_epoch_order: the dataset indices of rank's epoch (folder and list sources), as bytes of uint64."},
     {NULL, NULL, 0, NULL}};
 

@@ -786,41 +786,42 @@ static PyObject *py_poly_mean_score(PyObject *self, PyObject *args) {
 
 PyMethodDef pfpy_post_methods[] = {
     {"post_nms", (PyCFunction)(void (*)(void))py_nms, METH_VARARGS | METH_KEYWORDS,
-     "post_nms(samples, **opts)\n--\n\npf_nms over a batch: samples is a list of (boxes float32 (n, 4), scores "
+     "post_nms(samples, /, **opts)\n--\n\npf_nms over a batch: samples is a list of (boxes float32 (n, 4), scores "
      "float32 (n,), classes int32 (n,) or None); options as pf_nms_opts fields. Returns (offsets int64, keep "
      "int32, scores float32) in CSR form. pixflow.post wraps it."},
     {"post_box_convert", py_box_convert, METH_VARARGS,
-     "post_box_convert(boxes, in_fmt, out_fmt)\n--\n\npf_box_convert of float32 (n, 4) boxes."},
-    {"post_clip_boxes", py_clip_boxes, METH_VARARGS, "post_clip_boxes(boxes, width, height)\n--\n\npf_clip_boxes."},
+     "post_box_convert(boxes, in_fmt, out_fmt, /)\n--\n\npf_box_convert of float32 (n, 4) boxes."},
+    {"post_clip_boxes", py_clip_boxes, METH_VARARGS, "post_clip_boxes(boxes, width, height, /)\n--\n\npf_clip_boxes."},
     {"post_remove_small_boxes", py_remove_small_boxes, METH_VARARGS,
-     "post_remove_small_boxes(boxes, min_size)\n--\n\npf_remove_small_boxes: (indices, count)."},
-    {"post_box_iou", py_box_iou, METH_VARARGS, "post_box_iou(kind, boxes1, boxes2, eps)\n--\n\npf_box_iou matrix."},
+     "post_remove_small_boxes(boxes, min_size, /)\n--\n\npf_remove_small_boxes: (indices, count)."},
+    {"post_box_iou", py_box_iou, METH_VARARGS, "post_box_iou(kind, boxes1, boxes2, eps, /)\n--\n\npf_box_iou matrix."},
     {"post_boxes_unmap", py_boxes_unmap, METH_VARARGS,
-     "post_boxes_unmap(boxes, offsets, fmt, descs, clip, rounding, out_width, out_height)\n--\n\n"
+     "post_boxes_unmap(boxes, offsets, fmt, descs, clip, rounding, out_width, out_height, /)\n--\n\n"
      "pf_boxes_unmap in place (descs: tuples of the pf_unmap_desc fields)."},
     {"post_yolo_decode", (PyCFunction)(void (*)(void))py_yolo_decode, METH_VARARGS | METH_KEYWORDS,
-     "post_yolo_decode(pred, layout, num_classes, num_masks, conf, multi_label, max_nms, max_det, **nms_opts)\n--\n\n"
+     "post_yolo_decode(pred, layout, num_classes, num_masks, conf, multi_label, max_nms, max_det, /, "
+     "**nms_opts)\n--\n\n"
      "pf_yolo_decode: (offsets, boxes, scores, classes, anchors)."},
     {"post_anchor_decode", (PyCFunction)(void (*)(void))py_anchor_decode, METH_VARARGS | METH_KEYWORDS,
      "post_anchor_decode(deltas, scores, anchors, scale, exp_wh, yx, activation, score_clip, delta_clip, "
-     "background_class, conf, multi_label, max_det, **nms_opts)\n--\n\npf_anchor_decode."},
+     "background_class, conf, multi_label, max_det, /, **nms_opts)\n--\n\npf_anchor_decode."},
     {"post_masks_from_logits", py_masks_from_logits, METH_VARARGS,
-     "post_masks_from_logits(logits, mode, threshold, value)\n--\n\npf_masks_from_logits of float32 (n, c, h, w)."},
+     "post_masks_from_logits(logits, mode, threshold, value, /)\n--\n\npf_masks_from_logits of float32 (n, c, h, w)."},
     {"post_masks_to_boxes", py_masks_to_boxes, METH_VARARGS,
-     "post_masks_to_boxes(masks)\n--\n\npf_masks_to_boxes of uint8 (n, h, w) masks."},
+     "post_masks_to_boxes(masks, /)\n--\n\npf_masks_to_boxes of uint8 (n, h, w) masks."},
     {"post_proto_masks", py_proto_masks, METH_VARARGS,
-     "post_proto_masks(coeffs, protos, boxes, input_width, input_height, crop, value)\n--\n\npf_proto_masks: "
+     "post_proto_masks(coeffs, protos, boxes, input_width, input_height, crop, value, /)\n--\n\npf_proto_masks: "
      "(masks, logits)."},
     {"post_connected_components", py_connected_components, METH_VARARGS,
-     "post_connected_components(image, connectivity)\n--\n\npf_connected_components: (n, labels, stats, "
+     "post_connected_components(image, connectivity, /)\n--\n\npf_connected_components: (n, labels, stats, "
      "centroids) as cv2.connectedComponentsWithStats."},
     {"post_find_contours", py_find_contours, METH_VARARGS,
-     "post_find_contours(image, mode)\n--\n\npf_find_contours: a list of (k, 1, 2) int32 arrays."},
+     "post_find_contours(image, mode, /)\n--\n\npf_find_contours: a list of (k, 1, 2) int32 arrays."},
     {"post_min_area_rect", py_min_area_rect, METH_VARARGS,
-     "post_min_area_rect(points)\n--\n\npf_min_area_rect of int32 points: ((cx, cy), (w, h), angle)."},
-    {"post_box_points", py_box_points, METH_VARARGS, "post_box_points(rect)\n--\n\npf_box_points: (4, 2) float32."},
+     "post_min_area_rect(points, /)\n--\n\npf_min_area_rect of int32 points: ((cx, cy), (w, h), angle)."},
+    {"post_box_points", py_box_points, METH_VARARGS, "post_box_points(rect, /)\n--\n\npf_box_points: (4, 2) float32."},
     {"post_fill_poly", py_fill_poly, METH_VARARGS,
-     "post_fill_poly(image, points, value)\n--\n\npf_fill_poly into a uint8 (h, w) array."},
+     "post_fill_poly(image, points, value, /)\n--\n\npf_fill_poly into a uint8 (h, w) array."},
     {"post_poly_mean_score", py_poly_mean_score, METH_VARARGS,
-     "post_poly_mean_score(score, points)\n--\n\npf_poly_mean_score (PaddleOCR's box_score_fast)."},
+     "post_poly_mean_score(score, points, /)\n--\n\npf_poly_mean_score (PaddleOCR's box_score_fast)."},
     {NULL, NULL, 0, NULL}};

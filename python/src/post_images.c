@@ -224,14 +224,14 @@ done:
 
 PyMethodDef pfpy_post_image_methods[] = {
     {"post_composite", py_composite, METH_VARARGS,
-     "post_composite(fg, bg, mask, dst)\n--\n\npf_composite into dst; returns dst."},
+     "post_composite(fg, bg, mask, dst, /)\n--\n\npf_composite into dst; returns dst."},
     {"post_masks_unmap", py_masks_unmap, METH_VARARGS,
-     "post_masks_unmap(masks, infos, sizes, interp, dst=None)\n--\n\npf_masks_unmap: one mask or a list; infos "
+     "post_masks_unmap(masks, infos, sizes, interp, dst=None, /)\n--\n\npf_masks_unmap: one mask or a list; infos "
      "(scale_x, scale_y, offset_x, offset_y[, crop_x, crop_y]) and sizes (width, height) one per mask."},
     {"post_background_blur", py_background_blur, METH_VARARGS,
-     "post_background_blur(frames, masks, infos, ksize_x, ksize_y, sigma_x, sigma_y, border, dst=None)\n--\n\n"
+     "post_background_blur(frames, masks, infos, ksize_x, ksize_y, sigma_x, sigma_y, border, dst=None, /)\n--\n\n"
      "pf_background_blur: one frame or a list, a mask and an info tuple per frame."},
     {"post_draw_detections", py_draw_detections, METH_VARARGS,
-     "post_draw_detections(image, boxes, classes, thickness, color, palette, fill_alpha, label)\n--\n\n"
+     "post_draw_detections(image, boxes, classes, thickness, color, palette, fill_alpha, label, /)\n--\n\n"
      "pf_draw_detections of float32 (n, 4) xyxy boxes and int32 classes onto image, in place."},
     {NULL, NULL, 0, NULL}};

@@ -213,7 +213,7 @@ static PyMethodDef video_methods[] = {
     {"next", FN(video_next), KW, "next(timeout=-1)\n--\n\nThe next VideoBatch, or None when every stream ended."},
     {"stats", (PyCFunction)video_stats, METH_NOARGS, "stats()\n--\n\npf_video_stats as a dict."},
     {"stream_error", (PyCFunction)video_stream_error, METH_O,
-     "stream_error(i)\n--\n\nWhy stream i ended early, or None."},
+     "stream_error(i, /)\n--\n\nWhy stream i ended early, or None."},
     {"close", (PyCFunction)video_close, METH_NOARGS, "close()\n--\n\nStops the decoders (now, or after the last batch)."},
     {NULL, NULL, 0, NULL}};
 

@@ -20,8 +20,6 @@
  * pixels wide), so this is also the largest block width. */
 #define WARP_CHUNK 1024
 
-typedef enum warp_kind { W_AFFINE, W_PERSP, W_REMAP } warp_kind;
-
 typedef struct warp_sample {
     double m[9];              /* dst -> src */
     int32_t *adelta, *bdelta; /* affine: per dst column */
@@ -29,7 +27,7 @@ typedef struct warp_sample {
 } warp_sample;
 
 typedef struct warp_job {
-    warp_kind kind;
+    pfi_warp_kind kind;
     const pf_image *src;
     pf_image *dst;
     const pf_image *mx, *my;
@@ -59,12 +57,12 @@ static void plane_src(const warp_job *j, int i, int c, pfi_warp_src *ps) {
 static void coords(const warp_job *j, int i, int32_t y, int32_t x0, int32_t n, int16_t *xy, uint16_t *a) {
     const warp_sample *w = &j->smp[i];
     int nearest = j->o->interp == PF_INTERP_NEAREST;
-    if (j->kind == W_AFFINE) {
+    if (j->kind == PFI_WARP_AFFINE) {
         int32_t X0 = pfk_affine_row(w->m[1], w->m[2], y, nearest);
         int32_t Y0 = pfk_affine_row(w->m[4], w->m[5], y, nearest);
         j->k->affine_xy(w->adelta + x0, w->bdelta + x0, X0, Y0, n, nearest,
                                                               xy, a);
-    } else if (j->kind == W_PERSP) {
+    } else if (j->kind == PFI_WARP_PERSPECTIVE) {
         int32_t bx = x0 / w->bw * w->bw; /* chunks stay inside one block */
         double o[3];
         pfk_persp_origin(w->m, bx, y, o);
@@ -87,7 +85,7 @@ static void warp_rows(void *ctx, int i, int32_t y0, int32_t y1) {
     for (int c = 0; c < planes; c++) plane_src(j, i, c, &ps[c]);
     size_t px = pf_dtype_size(d->dtype) * (size_t)ps[0].cn;
     int interp = ps[0].interp;
-    if (d->dtype == PF_U8 && j->kind == W_AFFINE) {
+    if (d->dtype == PF_U8 && j->kind == PFI_WARP_AFFINE) {
         /* coordinates and sampling in one pass, straight from the column terms */
         const warp_sample *w = &j->smp[i];
         pfi_warp_affine_u8_fn fused = j->k->affine_u8[interp];
@@ -99,7 +97,7 @@ static void warp_rows(void *ctx, int i, int32_t y0, int32_t y1) {
         }
         return;
     }
-    if (d->dtype == PF_U8 && j->kind == W_REMAP) {
+    if (d->dtype == PF_U8 && j->kind == PFI_WARP_REMAP) {
         pfi_warp_remap_u8_fn fused = j->k->remap_u8[interp];
         for (int32_t y = y0; y < y1; y++) {
             const float *fx = (const float *)pfi_row_ptr(&j->mx[i], 0, y);
@@ -109,7 +107,7 @@ static void warp_rows(void *ctx, int i, int32_t y0, int32_t y1) {
         return;
     }
     pfi_warp_u8_row_fn row_u8 = d->dtype == PF_U8 ? j->k->u8_row[interp] : NULL;
-    int32_t chunk = j->kind == W_PERSP ? j->smp[i].bw : WARP_CHUNK;
+    int32_t chunk = j->kind == PFI_WARP_PERSPECTIVE ? j->smp[i].bw : WARP_CHUNK;
     for (int32_t y = y0; y < y1; y++) {
         for (int32_t x0 = 0; x0 < d->width; x0 += chunk) {
             int32_t n = d->width - x0 < chunk ? d->width - x0 : chunk;
@@ -125,13 +123,13 @@ static void warp_rows(void *ctx, int i, int32_t y0, int32_t y1) {
 
 /* The run of a validated call: per-sample matrices (dst -> src) and
  * column terms, then the rows. */
-static pf_status run(pf_stream *stream, warp_kind kind, const char *op, int count, const pf_image *src,
+static pf_status run(pf_stream *stream, pfi_warp_kind kind, const char *op, int count, const pf_image *src,
                      pf_image *dst, const double *mats, int nmats, const pf_image *mx, const pf_image *my,
                      const pf_warp_opts *opts) {
     pf_warp_opts o = *opts;
     pf_status st = PF_OK;
     size_t ncols = 0;
-    for (int i = 0; i < count && kind == W_AFFINE; i++) ncols += (size_t)dst[i].width;
+    for (int i = 0; i < count && kind == PFI_WARP_AFFINE; i++) ncols += (size_t)dst[i].width;
     warp_sample *smp = calloc((size_t)count, sizeof *smp);
     int32_t *deltas = malloc((ncols ? ncols : 1) * 2 * sizeof *deltas);
     int32_t *rows = malloc((size_t)count * 2 * sizeof *rows);
@@ -140,12 +138,12 @@ static pf_status run(pf_stream *stream, warp_kind kind, const char *op, int coun
         goto done;
     }
     int32_t *next = deltas;
-    for (int i = 0; i < count && kind != W_REMAP; i++) {
+    for (int i = 0; i < count && kind != PFI_WARP_REMAP; i++) {
         int mi = nmats == 1 ? 0 : i;
         warp_sample *w = &smp[i];
-        const double *in = mats + (size_t)mi * (kind == W_AFFINE ? 6 : 9);
-        if ((st = pfi_warp_dst_to_src(op, kind == W_PERSP, in, mi, o.flags, w->m)) != PF_OK) goto done;
-        if (kind == W_AFFINE) {
+        const double *in = mats + (size_t)mi * (kind == PFI_WARP_AFFINE ? 6 : 9);
+        if ((st = pfi_warp_dst_to_src(op, kind == PFI_WARP_PERSPECTIVE, in, mi, o.flags, w->m)) != PF_OK) goto done;
+        if (kind == PFI_WARP_AFFINE) {
             w->adelta = next;
             w->bdelta = next + dst[i].width;
             for (int32_t x = 0; x < dst[i].width; x++) {
@@ -174,15 +172,15 @@ done:
 
 pf_status pfi_cpu_warp_affine(pf_stream *s, int count, const pf_image src[], pf_image dst[], const double matrices[],
                               int nmatrices, const pf_warp_opts *opts) {
-    return run(s, W_AFFINE, "pf_warp_affine", count, src, dst, matrices, nmatrices, NULL, NULL, opts);
+    return run(s, PFI_WARP_AFFINE, "pf_warp_affine", count, src, dst, matrices, nmatrices, NULL, NULL, opts);
 }
 
 pf_status pfi_cpu_warp_perspective(pf_stream *s, int count, const pf_image src[], pf_image dst[],
                                    const double matrices[], int nmatrices, const pf_warp_opts *opts) {
-    return run(s, W_PERSP, "pf_warp_perspective", count, src, dst, matrices, nmatrices, NULL, NULL, opts);
+    return run(s, PFI_WARP_PERSPECTIVE, "pf_warp_perspective", count, src, dst, matrices, nmatrices, NULL, NULL, opts);
 }
 
 pf_status pfi_cpu_remap(pf_stream *s, int count, const pf_image src[], pf_image dst[], const pf_image map_x[],
                         const pf_image map_y[], const pf_warp_opts *opts) {
-    return run(s, W_REMAP, "pf_remap", count, src, dst, NULL, 0, map_x, map_y, opts);
+    return run(s, PFI_WARP_REMAP, "pf_remap", count, src, dst, NULL, 0, map_x, map_y, opts);
 }

@@ -39,12 +39,12 @@ static void decode_rows(void *ctx, int i, int32_t y0, int32_t y1) {
     for (int32_t y = y0; y < y1; y += 2) {
         const uint8_t *l0 = pfi_row_ptr(&f->y, 0, y), *l1 = pfi_row_ptr(&f->y, 0, y + 1);
         uint8_t *o0 = pfi_row_ptr(d, 0, y), *o1 = pfi_row_ptr(d, 0, y + 1);
-        if (j->c.kind == PFI_FRAME_GRAY) {
+        if (j->c.kind == PFK_YUV_FRAME_GRAY) {
             memcpy(o0, l0, (size_t)w);
             memcpy(o1, l1, (size_t)w);
             continue;
         }
-        if (j->c.kind == PFI_FRAME_SP) {
+        if (j->c.kind == PFK_YUV_FRAME_SP) {
             const uint8_t *uv = pfi_row_ptr(&f->uv, 0, y / 2);
             pfi_yuv_sp_to_rgb_fn k = j->k->sp_to_rgb;
             int32_t n = fast_cols(k == pfi_yuv_sp_to_rgb_ref, w), t = tail_start(n, w);
@@ -74,7 +74,7 @@ static void encode_rows(void *ctx, int i, int32_t y0, int32_t y1) {
     for (int32_t y = y0; y < y1; y += 2) {
         const uint8_t *i0 = pfi_row_ptr(s, 0, y), *i1 = pfi_row_ptr(s, 0, y + 1);
         uint8_t *l0 = pfi_row_ptr(&f->y, 0, y), *l1 = pfi_row_ptr(&f->y, 0, y + 1);
-        if (j->c.kind == PFI_FRAME_SP) {
+        if (j->c.kind == PFK_YUV_FRAME_SP) {
             uint8_t *uv = pfi_row_ptr(&f->uv, 0, y / 2);
             pfi_rgb_to_yuv_sp_fn k = j->k->rgb_to_sp;
             int32_t n = fast_cols(k == pfi_rgb_to_yuv_sp_ref, w), t = tail_start(n, w);

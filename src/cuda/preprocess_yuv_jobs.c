@@ -117,7 +117,7 @@ pf_status pfi_gpu_preprocess_yuv_build(pfi_arena *a, const pf_preprocess_plan *p
         imgs[i] = s->img;
         ps[i] = s->p;
         pfk_yuv_crop_job *j = &jobs[i];
-        j->kind = s->code.kind == PFI_FRAME_SP ? PFK_YC_SP : s->code.kind == PFI_FRAME_P ? PFK_YC_PLANAR : PFK_YC_GRAY;
+        j->kind = (int32_t)s->code.kind;
         j->blue_first = s->code.blue_first;
         j->swap_uv = s->code.swap_uv;
         j->x0 = s->x0;
@@ -126,10 +126,10 @@ pf_status pfi_gpu_preprocess_yuv_build(pfi_arena *a, const pf_preprocess_plan *p
         j->h = on_the_fly ? 0 : s->h;
         j->y = f->y.data;
         j->ys = f->y.row_stride;
-        if (j->kind == PFK_YC_SP) {
+        if (j->kind == PFK_YUV_FRAME_SP) {
             j->c0 = f->uv.data;
             j->c0s = f->uv.row_stride;
-        } else if (j->kind == PFK_YC_PLANAR) {
+        } else if (j->kind == PFK_YUV_FRAME_PLANAR) {
             j->c0 = f->u.data;
             j->c0s = f->u.row_stride;
             j->c1 = f->v.data;

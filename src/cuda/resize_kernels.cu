@@ -11,7 +11,7 @@ extern "C" {
 }
 
 /* Rows stride by the grid height (gridDim.y stops at 65535 blocks). */
-__global__ void pfi_cuda_resize(const pfk_resize_batch *b, int32_t n0, int32_t h) {
+__global__ void pfi_cu_resize(const pfk_resize_batch *b, int32_t n0, int32_t h) {
     int32_t x = (int32_t)(blockIdx.x * blockDim.x + threadIdx.x);
     for (int32_t y = (int32_t)(blockIdx.y * blockDim.y + threadIdx.y); y < h; y += (int32_t)(gridDim.y * blockDim.y))
         pfk_resize_at(b, n0 + (int32_t)blockIdx.z, x, y);
@@ -27,7 +27,7 @@ extern "C" int pfi_cu_launch_resize(void *stream, const void *dev_batch, pfi_gri
     for (int32_t n0 = 0; n0 < g.n; n0 += zmax) {
         int32_t nz = g.n - n0 < zmax ? g.n - n0 : zmax;
         dim3 grid((unsigned)((g.w + 31) / 32), (unsigned)by, (unsigned)nz);
-        pfi_cuda_resize<<<grid, block, 0, (cudaStream_t)stream>>>((const pfk_resize_batch *)dev_batch, n0, g.h);
+        pfi_cu_resize<<<grid, block, 0, (cudaStream_t)stream>>>((const pfk_resize_batch *)dev_batch, n0, g.h);
         cudaError_t e = cudaGetLastError();
         if (e != cudaSuccess) return (int)e;
     }

@@ -14,7 +14,7 @@ extern "C" {
 
 /* Any batch: the options are read per sample. Sample n0 + blockIdx.z,
  * row block by0 + blockIdx.y (chunks of at most 65535: cu_grid.cuh). */
-__global__ void pfi_cuda_warp(const pfk_warp_batch *b, int32_t n0, int32_t by0) {
+__global__ void pfi_cu_warp(const pfk_warp_batch *b, int32_t n0, int32_t by0) {
     int32_t x = (int32_t)(blockIdx.x * blockDim.x + threadIdx.x);
     int32_t y = (by0 + (int32_t)blockIdx.y) * (int32_t)blockDim.y + (int32_t)threadIdx.y;
     pfk_warp_at(b, n0 + (int32_t)blockIdx.z, x, y);
@@ -24,7 +24,7 @@ __global__ void pfi_cuda_warp(const pfk_warp_batch *b, int32_t n0, int32_t by0) 
  * the body is compiled for those constants only, so it needs fewer
  * registers than the generic kernel. */
 template <int INTERP, int IS_U8>
-__global__ void pfi_cuda_warp_fixed(const pfk_warp_batch *b, int32_t n0, int32_t by0) {
+__global__ void pfi_cu_warp_fixed(const pfk_warp_batch *b, int32_t n0, int32_t by0) {
     int32_t x = (int32_t)(blockIdx.x * blockDim.x + threadIdx.x);
     int32_t y = (by0 + (int32_t)blockIdx.y) * (int32_t)blockDim.y + (int32_t)threadIdx.y;
     pfk_warp_at_as(b, n0 + (int32_t)blockIdx.z, x, y, INTERP, IS_U8);
@@ -38,13 +38,13 @@ extern "C" int pfi_cu_launch_warp(void *stream, const void *dev_batch, pfi_grid 
     return (int)pfi_cu_chunks(pfi_cu_blocks(g.w, 32), pfi_cu_blocks(g.h, 8), g.n,
                               [&](dim3 grid, int32_t n0, int32_t by0) {
         switch (variant) {
-        case 2 * PF_INTERP_NEAREST + 0: pfi_cuda_warp_fixed<PF_INTERP_NEAREST, 0><<<grid, block, 0, s>>>(b, n0, by0); break;
-        case 2 * PF_INTERP_NEAREST + 1: pfi_cuda_warp_fixed<PF_INTERP_NEAREST, 1><<<grid, block, 0, s>>>(b, n0, by0); break;
-        case 2 * PF_INTERP_LINEAR + 0: pfi_cuda_warp_fixed<PF_INTERP_LINEAR, 0><<<grid, block, 0, s>>>(b, n0, by0); break;
-        case 2 * PF_INTERP_LINEAR + 1: pfi_cuda_warp_fixed<PF_INTERP_LINEAR, 1><<<grid, block, 0, s>>>(b, n0, by0); break;
-        case 2 * PF_INTERP_CUBIC + 0: pfi_cuda_warp_fixed<PF_INTERP_CUBIC, 0><<<grid, block, 0, s>>>(b, n0, by0); break;
-        case 2 * PF_INTERP_CUBIC + 1: pfi_cuda_warp_fixed<PF_INTERP_CUBIC, 1><<<grid, block, 0, s>>>(b, n0, by0); break;
-        default: pfi_cuda_warp<<<grid, block, 0, s>>>(b, n0, by0); break;
+        case 2 * PF_INTERP_NEAREST + 0: pfi_cu_warp_fixed<PF_INTERP_NEAREST, 0><<<grid, block, 0, s>>>(b, n0, by0); break;
+        case 2 * PF_INTERP_NEAREST + 1: pfi_cu_warp_fixed<PF_INTERP_NEAREST, 1><<<grid, block, 0, s>>>(b, n0, by0); break;
+        case 2 * PF_INTERP_LINEAR + 0: pfi_cu_warp_fixed<PF_INTERP_LINEAR, 0><<<grid, block, 0, s>>>(b, n0, by0); break;
+        case 2 * PF_INTERP_LINEAR + 1: pfi_cu_warp_fixed<PF_INTERP_LINEAR, 1><<<grid, block, 0, s>>>(b, n0, by0); break;
+        case 2 * PF_INTERP_CUBIC + 0: pfi_cu_warp_fixed<PF_INTERP_CUBIC, 0><<<grid, block, 0, s>>>(b, n0, by0); break;
+        case 2 * PF_INTERP_CUBIC + 1: pfi_cu_warp_fixed<PF_INTERP_CUBIC, 1><<<grid, block, 0, s>>>(b, n0, by0); break;
+        default: pfi_cu_warp<<<grid, block, 0, s>>>(b, n0, by0); break;
         }
     });
 }

@@ -39,13 +39,13 @@ pf_status pfi_gpu_yuv_build(pfi_arena *a, int count, const pf_yuv src[], const p
         j->height = f->y.height;
         j->dst = dst[i].data;
         j->dst_stride = dst[i].row_stride;
-        if (c.kind == PFI_FRAME_SP) { /* U, V interleaved (V, U for NV21) */
+        if (c.kind == PFK_YUV_FRAME_SP) { /* U, V interleaved (V, U for NV21) */
             const uint8_t *uv = f->uv.data;
             j->u = uv + (c.swap_uv ? 1 : 0);
             j->v = uv + (c.swap_uv ? 0 : 1);
             j->u_stride = j->v_stride = f->uv.row_stride;
             j->c_step = 2;
-        } else if (c.kind == PFI_FRAME_P) {
+        } else if (c.kind == PFK_YUV_FRAME_PLANAR) {
             j->u = f->u.data;
             j->v = f->v.data;
             j->u_stride = f->u.row_stride;

@@ -18,10 +18,8 @@
 #include "kernels/pf_hd.h"
 #include "kernels/yuv_math.h"
 
-enum { PFK_YC_SP = 0, PFK_YC_PLANAR = 1, PFK_YC_GRAY = 2 };
-
 typedef struct pfk_yuv_crop_job {
-    int32_t kind;             /* PFK_YC_* */
+    int32_t kind;             /* pfk_yuv_frame */
     int32_t blue_first;       /* write B, G, R */
     int32_t swap_uv;          /* semi-planar chroma is V, U (NV21) */
     int32_t x0, y0, w, h;     /* the rectangle in the frame (x0, y0 even) */
@@ -44,13 +42,13 @@ typedef struct pfk_yuv_crop_batch {
  * of its cheap samplers (on-the-fly conversion, no scratch pass). */
 PF_HD void pfk_yuv_fetch(const pfk_yuv_crop_job *j, int32_t fx, int32_t fy, uint8_t out[3]) {
     uint8_t luma = j->y[(ptrdiff_t)fy * j->ys + fx];
-    if (j->kind == PFK_YC_GRAY) {
+    if (j->kind == PFK_YUV_FRAME_GRAY) {
         out[0] = luma;
         return;
     }
     uint8_t u, v;
     int32_t cx = fx >> 1, cy = fy >> 1; /* fx, fy >= 0 */
-    if (j->kind == PFK_YC_SP) {
+    if (j->kind == PFK_YUV_FRAME_SP) {
         const uint8_t *uv = j->c0 + (ptrdiff_t)cy * j->c0s + (ptrdiff_t)cx * 2;
         u = uv[j->swap_uv ? 1 : 0];
         v = uv[j->swap_uv ? 0 : 1];
@@ -73,7 +71,7 @@ PF_HD void pfk_yuv_crop_at(const pfk_yuv_crop_batch *b, int32_t n, int32_t x, in
     if (x >= j->w || y >= j->h) return;
     uint8_t px[3];
     pfk_yuv_fetch(j, j->x0 + x, j->y0 + y, px);
-    int32_t cn = j->kind == PFK_YC_GRAY ? 1 : 3;
+    int32_t cn = j->kind == PFK_YUV_FRAME_GRAY ? 1 : 3;
     uint8_t *o = j->out + (ptrdiff_t)y * j->out_stride + (ptrdiff_t)x * cn;
     for (int32_t c = 0; c < cn; c++) o[c] = px[c];
 }

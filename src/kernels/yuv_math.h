@@ -34,6 +34,14 @@
 #define PFK_YUV_SHIFT 20
 #define PFK_YUV_HALF (1 << (PFK_YUV_SHIFT - 1))
 
+/* How a 4:2:0 frame stores its chroma. One list for the front-end's code
+ * table (ops/yuv_code.c), the CPU run and the GPU jobs (gpu_yuv_crop.h). */
+typedef enum pfk_yuv_frame {
+    PFK_YUV_FRAME_SP = 0,     /* semi-planar: Y plane, then interleaved chroma (NV12 / NV21) */
+    PFK_YUV_FRAME_PLANAR = 1, /* Y, U, V planes (I420 / YV12) */
+    PFK_YUV_FRAME_GRAY = 2    /* only the Y plane is read (YUV2GRAY_420) */
+} pfk_yuv_frame;
+
 typedef struct pfk_yuv_coeffs {
     int32_t y_off;                 /* 16 (limited) or 0 (full) */
     int32_t cy, cvr, cvg, cug, cub; /* decode */

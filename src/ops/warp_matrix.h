@@ -6,6 +6,10 @@
 
 #include "pixflow/ops.h"
 
+/* Which of the three ops a warp call is: the front-end (ops/warp_op.c)
+ * and the CPU backend (cpu/warp_cpu.c) share it. */
+typedef enum pfi_warp_kind { PFI_WARP_AFFINE, PFI_WARP_PERSPECTIVE, PFI_WARP_REMAP } pfi_warp_kind;
+
 /* dst -> src matrix of one sample into m[9] (affine: m[6..8] = 0, 0, 1):
  * in copied (flags has PF_WARP_INVERSE_MAP) or inverted as cv::warpAffine /
  * cv::warpPerspective (via cv::invert's 3x3 formula) do. Fails, naming

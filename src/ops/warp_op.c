@@ -14,8 +14,6 @@
 
 #define WARP_MAX_SIDE 32767 /* OpenCV's int16 coordinates: sizes must be below this */
 
-typedef enum warp_kind { W_AFFINE, W_PERSP, W_REMAP } warp_kind;
-
 pf_warp_opts pf_warp_opts_defaults(void) {
     pf_warp_opts o;
     memset(&o, 0, sizeof o);
@@ -87,13 +85,13 @@ static pf_status check_map(const char *op, const char *which, int i, const pf_im
 
 /* Every check of the call but where src and dst live; *o receives the
  * options. */
-static pf_status check_call(warp_kind kind, const char *op, int count, const pf_image *src, const pf_image *dst,
+static pf_status check_call(pfi_warp_kind kind, const char *op, int count, const pf_image *src, const pf_image *dst,
                             const double *mats, int nmats, const pf_image *mx, const pf_image *my,
                             const pf_warp_opts *opts, pf_warp_opts *o) {
     *o = opts ? *opts : pf_warp_opts_defaults();
-    pf_status st = check_opts(op, o, kind == W_REMAP);
+    pf_status st = check_opts(op, o, kind == PFI_WARP_REMAP);
     if (st != PF_OK) return st;
-    if (kind == W_REMAP) {
+    if (kind == PFI_WARP_REMAP) {
         if (mx == NULL || my == NULL)
             return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: %s is NULL", op, mx == NULL ? "map_x" : "map_y");
     } else {
@@ -104,22 +102,23 @@ static pf_status check_call(warp_kind kind, const char *op, int count, const pf_
     }
     for (int i = 0; i < count; i++) {
         if ((st = check_image_pair(op, i, &src[i], &dst[i])) != PF_OK) return st;
-        if (kind == W_REMAP && ((st = check_map(op, "map_x", i, &mx[i], &dst[i])) != PF_OK ||
-                                (st = check_map(op, "map_y", i, &my[i], &dst[i])) != PF_OK))
+        if (kind == PFI_WARP_REMAP && ((st = check_map(op, "map_x", i, &mx[i], &dst[i])) != PF_OK ||
+                                       (st = check_map(op, "map_y", i, &my[i], &dst[i])) != PF_OK))
             return st;
     }
     /* every matrix must be finite and invertible (the backends decode them
      * again with the same function) */
-    for (int i = 0; i < count && kind != W_REMAP; i++) {
+    for (int i = 0; i < count && kind != PFI_WARP_REMAP; i++) {
         int mi = nmats == 1 ? 0 : i;
         double m[9];
-        st = pfi_warp_dst_to_src(op, kind == W_PERSP, mats + (size_t)mi * (kind == W_AFFINE ? 6 : 9), mi, o->flags, m);
+        const double *in = mats + (size_t)mi * (kind == PFI_WARP_AFFINE ? 6 : 9);
+        st = pfi_warp_dst_to_src(op, kind == PFI_WARP_PERSPECTIVE, in, mi, o->flags, m);
         if (st != PF_OK) return st;
     }
     return PF_OK;
 }
 
-static pf_status run(pf_stream *stream, warp_kind kind, const char *op, int count, const pf_image *src,
+static pf_status run(pf_stream *stream, pfi_warp_kind kind, const char *op, int count, const pf_image *src,
                      pf_image *dst, const double *mats, int nmats, const pf_image *mx, const pf_image *my,
                      const pf_warp_opts *opts) {
     pfi_clear_error();
@@ -129,25 +128,26 @@ static pf_status run(pf_stream *stream, warp_kind kind, const char *op, int coun
     pf_stream *ds;
     if ((st = pfi_route_images(op, stream, count, src, dst, &be, &ds)) != PF_OK) return st;
     /* no device remap: say so before the map checks */
-    if (kind == W_REMAP && be != NULL && be->kernels->remap == NULL) return pfi_unsupported_on(op, be);
+    if (kind == PFI_WARP_REMAP && be != NULL && be->kernels->remap == NULL) return pfi_unsupported_on(op, be);
     pf_warp_opts o;
     if ((st = check_call(kind, op, count, src, dst, mats, nmats, mx, my, opts, &o)) != PF_OK) return st;
-    if (kind == W_REMAP) return PFI_KERNEL(be, op, remap, ds, count, src, dst, mx, my, &o);
-    if (kind == W_AFFINE) return PFI_KERNEL(be, op, warp_affine, ds, count, src, dst, mats, nmats, &o);
+    if (kind == PFI_WARP_REMAP) return PFI_KERNEL(be, op, remap, ds, count, src, dst, mx, my, &o);
+    if (kind == PFI_WARP_AFFINE) return PFI_KERNEL(be, op, warp_affine, ds, count, src, dst, mats, nmats, &o);
     return PFI_KERNEL(be, op, warp_perspective, ds, count, src, dst, mats, nmats, &o);
 }
 
 pf_status pf_warp_affine(pf_stream *stream, int count, const pf_image src[], pf_image dst[], const double matrices[],
                          int nmatrices, const pf_warp_opts *opts) {
-    return run(stream, W_AFFINE, "pf_warp_affine", count, src, dst, matrices, nmatrices, NULL, NULL, opts);
+    return run(stream, PFI_WARP_AFFINE, "pf_warp_affine", count, src, dst, matrices, nmatrices, NULL, NULL, opts);
 }
 
 pf_status pf_warp_perspective(pf_stream *stream, int count, const pf_image src[], pf_image dst[],
                               const double matrices[], int nmatrices, const pf_warp_opts *opts) {
-    return run(stream, W_PERSP, "pf_warp_perspective", count, src, dst, matrices, nmatrices, NULL, NULL, opts);
+    return run(stream, PFI_WARP_PERSPECTIVE, "pf_warp_perspective", count, src, dst, matrices, nmatrices, NULL, NULL,
+               opts);
 }
 
 pf_status pf_remap(pf_stream *stream, int count, const pf_image src[], pf_image dst[], const pf_image map_x[],
                    const pf_image map_y[], const pf_warp_opts *opts) {
-    return run(stream, W_REMAP, "pf_remap", count, src, dst, NULL, 0, map_x, map_y, opts);
+    return run(stream, PFI_WARP_REMAP, "pf_remap", count, src, dst, NULL, 0, map_x, map_y, opts);
 }

@@ -7,7 +7,7 @@ int pfi_yuv_decode_code(pf_color_code code, pfi_yuv_code *c) {
     int v = (int)code;
     if (v >= 90 && v <= 97) { /* NV12/NV21: RGB, BGR, RGB, BGR, RGBA, BGRA, RGBA, BGRA */
         int o = v - 90;
-        c->kind = PFI_FRAME_SP;
+        c->kind = PFK_YUV_FRAME_SP;
         c->blue_first = o & 1;
         c->swap_uv = (o >> 1) & 1;
         c->cn = o >= 4 ? 4 : 3;
@@ -15,14 +15,14 @@ int pfi_yuv_decode_code(pf_color_code code, pfi_yuv_code *c) {
     }
     if (v >= 98 && v <= 105) { /* YV12, IYUV x {RGB, BGR}, then the same with alpha */
         int o = v - 98;
-        c->kind = PFI_FRAME_P;
+        c->kind = PFK_YUV_FRAME_PLANAR;
         c->blue_first = o & 1;
         c->swap_uv = 0; /* u/v are named planes: YV12 differs from I420 only in memory order */
         c->cn = o >= 4 ? 4 : 3;
         return 1;
     }
     if (v == 106) {
-        c->kind = PFI_FRAME_GRAY;
+        c->kind = PFK_YUV_FRAME_GRAY;
         c->blue_first = c->swap_uv = 0;
         c->cn = 1;
         return 1;
@@ -34,7 +34,7 @@ int pfi_yuv_encode_code(pf_color_code code, pfi_yuv_code *c) {
     int v = (int)code;
     if (v >= 127 && v <= 134) { /* I420 RGB, BGR, RGBA, BGRA; then YV12 */
         int o = (v - 127) & 3;
-        c->kind = PFI_FRAME_P;
+        c->kind = PFK_YUV_FRAME_PLANAR;
         c->blue_first = o & 1;
         c->cn = o >= 2 ? 4 : 3;
         c->swap_uv = 0;
@@ -42,7 +42,7 @@ int pfi_yuv_encode_code(pf_color_code code, pfi_yuv_code *c) {
     }
     if (v >= 1000 && v <= 1007) { /* NV12 RGB, BGR, RGBA, BGRA; then NV21 */
         int o = v - 1000;
-        c->kind = PFI_FRAME_SP;
+        c->kind = PFK_YUV_FRAME_SP;
         c->blue_first = o & 1;
         c->cn = (o & 3) >= 2 ? 4 : 3;
         c->swap_uv = o >= 4;

@@ -7,10 +7,8 @@
 #include "pixflow/ops.h"
 #include "ref/yuv_rows.h"
 
-enum pfi_frame_kind { PFI_FRAME_SP, PFI_FRAME_P, PFI_FRAME_GRAY };
-
 typedef struct pfi_yuv_code {
-    enum pfi_frame_kind kind;
+    pfk_yuv_frame kind;
     int swap_uv;    /* NV21: chroma stored V,U */
     int cn;         /* RGB-side channels (1 for GRAY) */
     int blue_first; /* BGR(A) */

@@ -47,8 +47,8 @@ static pf_status check_frame(const char *fn, const char *side, int i, const pf_y
                         "%s is %dx%d; 4:2:0 frames need an even width and height", name, (int)w,
                         (int)h);
     if ((st = check_plane(fn, side, i, "y", &f->y, w, h, 1, host)) != PF_OK) return st;
-    if (c->kind == PFI_FRAME_SP) return check_plane(fn, side, i, "uv", &f->uv, w / 2, h / 2, 2, host);
-    if (c->kind == PFI_FRAME_P) {
+    if (c->kind == PFK_YUV_FRAME_SP) return check_plane(fn, side, i, "uv", &f->uv, w / 2, h / 2, 2, host);
+    if (c->kind == PFK_YUV_FRAME_PLANAR) {
         if ((st = check_plane(fn, side, i, "u", &f->u, w / 2, h / 2, 1, host)) != PF_OK) return st;
         return check_plane(fn, side, i, "v", &f->v, w / 2, h / 2, 1, host);
     }
@@ -60,8 +60,8 @@ static int frame_planes(const pf_yuv *f, const pfi_yuv_code *c, const pf_image *
                         const char *names[4]) {
     int n = 0;
     out[n] = &f->y, names[n++] = "y";
-    if (c->kind == PFI_FRAME_SP) out[n] = &f->uv, names[n++] = "uv";
-    if (c->kind == PFI_FRAME_P) {
+    if (c->kind == PFK_YUV_FRAME_SP) out[n] = &f->uv, names[n++] = "uv";
+    if (c->kind == PFK_YUV_FRAME_PLANAR) {
         out[n] = &f->u, names[n++] = "u";
         out[n] = &f->v, names[n++] = "v";
     }

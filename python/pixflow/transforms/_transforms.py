@@ -303,8 +303,8 @@ class RandomAffine(Transform):
         key = (w, h, c)
         if key not in self._plans:
             fill = [float(self.fill)] * 4 if isinstance(self.fill, (int, float)) else list(self.fill) + [0] * 4
-            self._plans[key] = _P.Plan({"out_width": w, "out_height": h, "out_channels": c, "out_dtype": 0,
-                                        "out_layout": 0, "interp": F._interp(self.interpolation),
+            self._plans[key] = _P.Plan({"out_width": w, "out_height": h, "out_channels": c, "out_dtype": _P.U8,
+                                        "out_layout": _P.HWC, "interp": F._interp(self.interpolation),
                                         "pad_value": tuple(fill[:4])})
         params = dict(_P.defaults()[2], affine=True, angle=p["angle"], translate_x=p["translate_x"],
                       translate_y=p["translate_y"], scale=p["scale"], shear_x=p["shear_x"], shear_y=p["shear_y"])
@@ -341,7 +341,7 @@ class Letterbox(Transform):
         c = 1 if a.ndim == 2 else a.shape[2]
         if c not in self._plans:
             self._plans[c] = _P.Plan({"out_width": self.size[1], "out_height": self.size[0], "out_channels": c,
-                                      "out_dtype": 0, "out_layout": 0, "letterbox": True,
+                                      "out_dtype": _P.U8, "out_layout": _P.HWC, "letterbox": True,
                                       "interp": F._interp(self.interpolation), "pad_value": (float(self.fill),) * 4})
         out = np.asarray(self._plans[c].run([a]))[0]
         return out[..., 0] if a.ndim == 2 else out
@@ -355,7 +355,7 @@ _GEOMETRY = (RandomResizedCrop, Resize, CenterCrop, Letterbox)
 def _compile(transforms):
     """(desc, policy) of a fusable chain, or (None, reason)."""
     desc, policy, _ = _P.defaults()
-    desc = dict(desc, out_dtype=0, out_layout=0, scale=1.0)  # u8 HWC unless ToDtype/Normalize
+    desc = dict(desc, out_dtype=_P.U8, out_layout=_P.HWC, scale=1.0)  # u8 HWC unless ToDtype/Normalize
     stage = 0  # 0 geometry, 1 flips, 2 affine, 3 colour, 4 gray, 5 dtype, 6 normalize
     size = None
     ts = [t for t in transforms if not isinstance(t, ToImage)]
@@ -368,7 +368,8 @@ def _compile(transforms):
             if isinstance(t, RandomResizedCrop):
                 size = t.size
                 policy.update(random_resized_crop=True, rrc_scale=t.scale, rrc_ratio=t.ratio)
-                desc.update(interp=F._interp(t.interpolation), antialias=bool(t.antialias), flavor=F._TORCHVISION)
+                desc.update(interp=F._interp(t.interpolation), antialias=bool(t.antialias),
+                            flavor=_P.RESIZE_TORCHVISION)
             elif isinstance(t, Letterbox):
                 size = t.size
                 desc.update(letterbox=True, pad_value=(float(t.fill),) * 4, interp=F._interp(t.interpolation))
@@ -380,14 +381,15 @@ def _compile(transforms):
                 if isinstance(t.size, int) and isinstance(nxt, CenterCrop):
                     # resize-then-crop as torchvision does it (the whole image resized, then the window)
                     policy.update(resize_shorter=t.size, center_crop_w=nxt.size[1], center_crop_h=nxt.size[0],
-                                  flavor=F._TORCHVISION)
+                                  flavor=_P.RESIZE_TORCHVISION)
                     size = nxt.size
                     i += 1
                 elif not isinstance(t.size, int) and t.max_size is None:
                     size = _pair(t.size, "Resize")
                 else:
                     return None, "Resize(int) without a CenterCrop has no fixed output size"
-                desc.update(interp=F._interp(t.interpolation), antialias=bool(t.antialias), flavor=F._TORCHVISION)
+                desc.update(interp=F._interp(t.interpolation), antialias=bool(t.antialias),
+                            flavor=_P.RESIZE_TORCHVISION)
             else:
                 return None, "CenterCrop without a Resize before it has no fused form"
             stage = 1
@@ -412,13 +414,13 @@ def _compile(transforms):
         elif isinstance(t, ToDtype) and stage <= 5:
             name = str(t.dtype).replace("torch.", "")
             if name == "float32" and t.scale:
-                desc.update(out_dtype=6, scale=1.0 / 255.0)
+                desc.update(out_dtype=_P.F32, scale=1.0 / 255.0)
             elif name == "uint8":
                 pass
             else:
                 return None, f"ToDtype({t.dtype}, scale={t.scale}) has no fused form"
             stage = 6
-        elif isinstance(t, Normalize) and stage == 6 and desc["out_dtype"] == 6 and len(t.mean) <= 4:
+        elif isinstance(t, Normalize) and stage == 6 and desc["out_dtype"] == _P.F32 and len(t.mean) <= 4:
             m, s = list(t.mean) * (3 if len(t.mean) == 1 else 1), list(t.std) * (3 if len(t.std) == 1 else 1)
             desc.update(mean=tuple((m + [0] * 4)[:4]), std=tuple((s + [1] * 4)[:4]))
             stage = 7
@@ -428,8 +430,8 @@ def _compile(transforms):
     if size is None:
         return None, "no geometry transform fixes the output size"
     desc.update(out_height=size[0], out_width=size[1])
-    if desc["out_dtype"] == 6:
-        desc["out_layout"] = 1  # float results are torchvision's CHW
+    if desc["out_dtype"] == _P.F32:
+        desc["out_layout"] = _P.CHW  # float results are torchvision's CHW
     return (desc, policy), None
 
 
@@ -484,9 +486,9 @@ class Compose(Transform):
                 raise _P.InvalidArgument(f"the fused Compose takes uint8 images, got {a.dtype}")
         to_image = any(isinstance(t, ToImage) for t in self.transforms)
         to_torch = kind == "torch" or to_image
-        if self._spec[0]["out_dtype"] != 0 and not to_torch:
+        if self._spec[0]["out_dtype"] != _P.U8 and not to_torch:
             pil_float_check(kind, "Compose")
-        layout = 1 if to_torch else 0  # CHW for tensors (as torchvision), HWC for numpy and PIL
+        layout = _P.CHW if to_torch else _P.HWC  # CHW for tensors (as torchvision), HWC for numpy and PIL
         if layout not in self._plans:
             self._plans[layout] = _P.Plan(dict(self._spec[0], out_layout=layout))
         params = self.sample_params([a.shape[:2] for a in imgs])

@@ -13,8 +13,9 @@ import numpy as np
 from .. import _pixflow as _P
 from ._images import from_hwc, kind_of, to_hwc
 
-_INTERP = {"nearest": 0, "bilinear": 1, "bicubic": 2, "box": 3, "lanczos": 4, "nearest-exact": 6}
-_TORCHVISION = 2  # pf_resize_flavor PF_RESIZE_TORCHVISION
+# torchvision's InterpolationMode values -> pf_interp (the extension's constants, from ops.h)
+_INTERP = {"nearest": _P.INTERP_NEAREST, "bilinear": _P.INTERP_LINEAR, "bicubic": _P.INTERP_CUBIC,
+           "box": _P.INTERP_AREA, "lanczos": _P.INTERP_LANCZOS4, "nearest-exact": _P.INTERP_NEAREST_EXACT}
 
 
 def _interp(interpolation):
@@ -59,16 +60,16 @@ def resize(inpt, size, interpolation="bilinear", max_size=None, antialias=True):
     """F.resize(inpt, size, interpolation=BILINEAR, max_size=None, antialias=True): size int
     (shorter side) or (h, w); torchvision's pixels (the torchvision flavour of pf_resize)."""
     ip = _interp(interpolation)
-    if ip in (0, 6):
+    if ip in (_P.INTERP_NEAREST, _P.INTERP_NEAREST_EXACT):
         antialias = False  # torchvision ignores it for the nearest modes
-    if ip == 4 and not antialias:
+    if ip == _P.INTERP_LANCZOS4 and not antialias:
         raise _P.InvalidArgument("resize: InterpolationMode.LANCZOS requires antialias=True (as torchvision)")
 
     def run(a):
         h, w = _target_size(a.shape[0], a.shape[1], size, max_size)
         if (h, w) == a.shape[:2]:
             return a  # torchvision returns the image itself
-        return _P.resize(a, (w, h), None, ip, bool(antialias), _TORCHVISION)
+        return _P.resize(a, (w, h), None, ip, bool(antialias), _P.RESIZE_TORCHVISION)
     return _apply(inpt, run)
 
 
@@ -90,7 +91,7 @@ def center_crop(inpt, output_size):
         h, w = a.shape[:2]
         if oh > h or ow > w:
             pt, pl = (oh - h) // 2 if oh > h else 0, (ow - w) // 2 if ow > w else 0
-            a = _P.copy_make_border(a, pt, max(oh - h, 0) - pt, pl, max(ow - w, 0) - pl, 0, None)
+            a = _P.copy_make_border(a, pt, max(oh - h, 0) - pt, pl, max(ow - w, 0) - pl, _P.BORDER_CONSTANT, None)
             h, w = a.shape[:2]
         top, left = int(round((h - oh) / 2.0)), int(round((w - ow) / 2.0))
         return a[top:top + oh, left:left + ow]
@@ -104,12 +105,12 @@ def resized_crop(inpt, top, left, height, width, size, interpolation="bilinear",
 
 def horizontal_flip(inpt):
     """torchvision.transforms.v2.functional.horizontal_flip over pixflow's op (the input's kind out)."""
-    return _apply(inpt, lambda a: _P.flip(a, 1))
+    return _apply(inpt, lambda a: _P.flip(a, _P.FLIP_HORIZONTAL))
 
 
 def vertical_flip(inpt):
     """torchvision.transforms.v2.functional.vertical_flip over pixflow's op (the input's kind out)."""
-    return _apply(inpt, lambda a: _P.flip(a, 0))
+    return _apply(inpt, lambda a: _P.flip(a, _P.FLIP_VERTICAL))
 
 
 hflip, vflip = horizontal_flip, vertical_flip  # torchvision's v1 names
@@ -117,7 +118,8 @@ hflip, vflip = horizontal_flip, vertical_flip  # torchvision's v1 names
 
 def pad(inpt, padding, fill=None, padding_mode="constant"):
     """F.pad: padding int, (lr, tb) or (l, t, r, b); fill None is 0 (torchvision's default)."""
-    modes = {"constant": 0, "edge": 1, "symmetric": 2, "reflect": 4}
+    modes = {"constant": _P.BORDER_CONSTANT, "edge": _P.BORDER_REPLICATE, "symmetric": _P.BORDER_REFLECT,
+             "reflect": _P.BORDER_REFLECT_101}
     if padding_mode not in modes:
         raise _P.Unsupported(f"pad: padding_mode {padding_mode!r}")
     p = [padding] * 4 if isinstance(padding, int) else list(padding)
@@ -202,7 +204,7 @@ def normalize(inpt, mean, std, inplace=False):
         if a.dtype != np.float32:
             raise _P.InvalidArgument(f"normalize: the image is {a.dtype}; torchvision normalizes float images "
                                      "(use ToDtype(torch.float32, scale=True) first)")
-        return _P.normalize(a, 6, tuple(mean), tuple(std), 1.0, 0, 0, 1, None, -1, a if inplace else None)
+        return _P.normalize(a, _P.F32, tuple(mean), tuple(std), 1.0, _P.NORM_MEAN_STD, dst=a if inplace else None)
     return _apply(inpt, run)
 
 
@@ -210,7 +212,7 @@ def to_dtype(inpt, dtype="float32", scale=False):
     """F.to_dtype for uint8 <-> float32 (scale: x / 255, or round(x * 255) saturated); dtype
     defaults to float32 as torchvision's (named, so that this module needs no torch)."""
     name = str(dtype).replace("torch.", "")
-    codes = {"uint8": 0, "float32": 6, "float": 6}
+    codes = {"uint8": _P.U8, "float32": _P.F32, "float": _P.F32}
     if name not in codes:
         raise _P.Unsupported(f"to_dtype: {dtype} (pixflow converts to uint8 and float32)")
 
@@ -218,7 +220,7 @@ def to_dtype(inpt, dtype="float32", scale=False):
         out = codes[name]
         if not scale or str(a.dtype) == name:
             return _P.convert(a, out, layout=-1)
-        if out == 6:  # int -> float: x * (1 / 255), as torchvision's to_dtype_image
-            return _P.convert(a, 6, 1.0 / 255.0)
-        return _P.convert(a, 0, 255.0)
+        if out == _P.F32:  # int -> float: x * (1 / 255), as torchvision's to_dtype_image
+            return _P.convert(a, _P.F32, 1.0 / 255.0)
+        return _P.convert(a, _P.U8, 255.0)
     return _apply(inpt, run)
