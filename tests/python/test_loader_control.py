@@ -221,7 +221,8 @@ def test_interpreter_exit_with_a_live_loader_is_prompt_and_clean(tmp_path, outpu
     rc, took, err = _exit_time(_EXIT_CHILD, listfile, output)
     assert rc == 0, (rc, err)
     assert "Traceback" not in err and "Fatal" not in err, err
-    # live Loaders may add at most 2 s to the interpreter's own exit (a hang would be the 20 s
-    # timeout); the interpreter's own time is measured beside it, not guessed
+    # live Loaders may add at most 5 s to the interpreter's own exit, measured beside it (a hang
+    # is the 20 s timeout). Their atexit stop waits for each worker's sample in flight: with the
+    # machine loaded by a parallel build that was 2.2 s once (median 0.11 s on a quiet one)
     _, base, _ = _exit_time(_EXIT_BASELINE, listfile, output)
-    assert took < base + 2.0, (took, base)
+    assert took < base + 5.0, (took, base)
