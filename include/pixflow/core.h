@@ -171,28 +171,44 @@ enum {
     PF_CPU_AVX512BW = 1u << 4,
     PF_CPU_AVX512VL = 1u << 5,
     PF_CPU_NEON = 1u << 6,
-    PF_CPU_F16C = 1u << 7,       /* half-float conversions (every AVX2 CPU has it) */
-    PF_CPU_AVX512VBMI = 1u << 8  /* byte permutes (vpermb/vpermi2b): the LUT kernel */
+    PF_CPU_F16C = 1u << 7,        /* half-float conversions (every AVX2 CPU has it) */
+    PF_CPU_AVX512VBMI = 1u << 8,  /* byte permutes (vpermb/vpermi2b): the avx512vbmi level */
+    PF_CPU_AVX512DQ = 1u << 9     /* part of the avx512 level (every AVX512BW CPU has it) */
 };
 
-/* Instruction-set levels, ordered. AVX2 implies SSE4.1; AVX512 means
- * F+BW+VL (and AVX2). */
+/* Instruction-set levels, ordered: each x86 level implies the ones below.
+ *   sse4:       SSE4.1;
+ *   avx2:       AVX2 + FMA + F16C (x86-64-v3's vector part);
+ *   avx512:     AVX-512 F + BW + DQ + VL on top (Skylake-SP, Cascade Lake,
+ *               Cooper Lake: no VBMI kernel runs at this level);
+ *   avx512vbmi: avx512 + AVX512_VBMI byte permutes (Ice Lake, Sapphire
+ *               Rapids, Zen 4 and later).
+ * NEON is the Arm level; as a cap it is the highest value and means "no
+ * cap" on every architecture. Use the names, not the numbers: NEON was
+ * 4 until avx512vbmi became a level of its own. */
 typedef enum pf_isa {
     PF_ISA_SCALAR = 0,
     PF_ISA_SSE4 = 1,
     PF_ISA_AVX2 = 2,
     PF_ISA_AVX512 = 3,
-    PF_ISA_NEON = 4
+    PF_ISA_AVX512VBMI = 4,
+    PF_ISA_NEON = 5
 } pf_isa;
 
-/* Bitmask of PF_CPU_* detected once at first use (OS support included). */
+/* Bitmask of PF_CPU_* detected once at first use (OS support included:
+ * the AVX and AVX-512 bits only when XGETBV says the OS saves their
+ * registers). */
 PF_API unsigned pf_cpu_features(void);
-/* "scalar", "sse4", "avx2", "avx512", "neon". */
+/* "scalar", "sse4", "avx2", "avx512", "avx512vbmi", "neon". */
 PF_API const char *pf_isa_name(pf_isa isa);
 /* Caps the ISA that dispatch may choose, for everything created after the
  * call (NULL-stream calls pick it up at once). The environment variable
- * PIXFLOW_CPU=scalar|sse4|avx2|avx512|neon sets the initial cap. A cap
- * above what the CPU has is allowed and simply means "best available". */
+ * PIXFLOW_CPU=scalar|sse4|avx2|avx512|avx512vbmi|neon sets the initial cap
+ * (unset, empty or unknown: no cap, the highest level the CPU has). A cap
+ * above what the CPU has is allowed and simply means "best available":
+ * avx512vbmi on an AVX-512 CPU without VBMI runs the avx512 level, any x86
+ * cap on Arm runs the reference. Fails with PF_ERR_INVALID_ARGUMENT for a
+ * value outside PF_ISA_SCALAR..PF_ISA_NEON. */
 PF_API pf_status pf_cpu_set_cap(pf_isa cap);
 PF_API pf_isa pf_cpu_cap(void);
 /* Highest ISA the CPU has that is <= the cap. */

@@ -6,7 +6,7 @@
 
 /* Best ISA available in `features` that does not exceed `cap`. */
 pf_isa pfi_isa_best(unsigned features, pf_isa cap);
-/* Parses "scalar|sse4|avx2|avx512|neon"; returns 1 on success. */
+/* Parses "scalar|sse4|avx2|avx512|avx512vbmi|neon"; returns 1 on success. */
 int pfi_isa_parse(const char *s, pf_isa *out);
 /* Marks the default (NULL-stream) dispatch tables stale after a cap change. */
 void pfi_dispatch_invalidate(void);

@@ -31,6 +31,7 @@ static unsigned detect(void) {
         if (has_f16c && os_ymm) f |= PF_CPU_F16C;
         if (os_zmm) {
             if (b & bit_AVX512F) f |= PF_CPU_AVX512F;
+            if (b & bit_AVX512DQ) f |= PF_CPU_AVX512DQ;
             if (b & bit_AVX512BW) f |= PF_CPU_AVX512BW;
             if (b & bit_AVX512VL) f |= PF_CPU_AVX512VL;
             if (c & bit_AVX512VBMI) f |= PF_CPU_AVX512VBMI;
@@ -62,13 +63,15 @@ const char *pf_isa_name(pf_isa isa) {
     case PF_ISA_SSE4: return "sse4";
     case PF_ISA_AVX2: return "avx2";
     case PF_ISA_AVX512: return "avx512";
+    case PF_ISA_AVX512VBMI: return "avx512vbmi";
     case PF_ISA_NEON: return "neon";
     }
     return "?";
 }
 
 int pfi_isa_parse(const char *s, pf_isa *out) {
-    static const pf_isa all[] = {PF_ISA_SCALAR, PF_ISA_SSE4, PF_ISA_AVX2, PF_ISA_AVX512, PF_ISA_NEON};
+    static const pf_isa all[] = {PF_ISA_SCALAR, PF_ISA_SSE4, PF_ISA_AVX2, PF_ISA_AVX512, PF_ISA_AVX512VBMI,
+                                 PF_ISA_NEON};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         if (strcmp(s, pf_isa_name(all[i])) == 0) { *out = all[i]; return 1; }
     return 0;
@@ -103,15 +106,17 @@ pf_isa pfi_isa_best(unsigned features, pf_isa cap) {
     /* A level is the set of features its translation units are compiled
      * with (CMakeLists.txt): SSE4.1; AVX2 + FMA + F16C (x86-64-v3's vector
      * part: every AVX2 CPU has FMA and F16C, and the AVX2 files use them);
-     * AVX-512 F + BW + VL on top of that. VBMI is not a level: the AVX-512
-     * level adds its VBMI kernels when the CPU has it. */
+     * AVX-512 F + BW + DQ + VL on top of that (Skylake-SP and later);
+     * AVX512_VBMI on top of that (Ice Lake, Zen 4 and later). */
     const unsigned avx2 = PF_CPU_SSE41 | PF_CPU_AVX2 | PF_CPU_FMA | PF_CPU_F16C;
-    const unsigned avx512 = avx2 | PF_CPU_AVX512F | PF_CPU_AVX512BW | PF_CPU_AVX512VL;
+    const unsigned avx512 = avx2 | PF_CPU_AVX512F | PF_CPU_AVX512BW | PF_CPU_AVX512DQ | PF_CPU_AVX512VL;
+    const unsigned vbmi = avx512 | PF_CPU_AVX512VBMI;
     pf_isa best = PF_ISA_SCALAR;
     if (features & PF_CPU_SSE41) best = PF_ISA_SSE4;
     if ((features & avx2) == avx2) best = PF_ISA_AVX2;
     if ((features & avx512) == avx512) best = PF_ISA_AVX512;
-    pf_isa c = cap == PF_ISA_NEON ? PF_ISA_AVX512 : cap; /* NEON cap = uncapped on x86 */
+    if ((features & vbmi) == vbmi) best = PF_ISA_AVX512VBMI;
+    pf_isa c = cap == PF_ISA_NEON ? PF_ISA_AVX512VBMI : cap; /* NEON cap = uncapped on x86 */
     return best < c ? best : c;
 #else
     /* no SIMD kernels are compiled for this architecture (32-bit x86 too) */

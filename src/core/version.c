@@ -29,7 +29,7 @@ const char *pf_build_info(void) {
 #endif
            " simd="
 #if defined(PF_HAVE_X86)
-           "sse4,avx2,avx512"
+           "sse4,avx2,avx512,avx512vbmi"
 #elif defined(PF_HAVE_NEON)
            "neon"
 #else

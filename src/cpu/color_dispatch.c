@@ -1,8 +1,8 @@
 /* Colour kernel family: the reference everywhere; on x86 the AVX2 level
- * takes the 8-lane kernels of color_avx2.c, and the AVX-512 level, when
- * the CPU has AVX-512 VBMI, the byte-permute shuffles of color_avx512.c
- * and the 16-lane arithmetic kernels of color_avx512_math.c (without VBMI
- * it keeps the AVX2 kernels). */
+ * takes the 8-lane kernels of color_avx2.c, and the avx512vbmi level the
+ * byte-permute shuffles of color_avx512vbmi.c and the 16-lane arithmetic
+ * kernels of color_avx512vbmi_math.c. There is no plain AVX-512 colour
+ * kernel: the avx512 level (no VBMI) keeps the AVX2 ones. */
 #include "cpu/color_exec.h"
 
 static const pfi_kslot slots[] = {

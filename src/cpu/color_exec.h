@@ -35,7 +35,7 @@ int pfi_color_slot(const pfi_color_desc *d);
 
 void pfi_color_fill_avx2(pfi_color_kernels *k);
 void pfi_color_fill_avx512vbmi(pfi_color_kernels *k);
-/* The YCrCb / HSV kernels of the AVX-512 level (color_avx512_math.c). */
-void pfi_color_fill_avx512_math(pfi_color_kernels *k);
+/* The YCrCb / HSV kernels of the avx512vbmi level (color_avx512vbmi_math.c). */
+void pfi_color_fill_avx512vbmi_math(pfi_color_kernels *k);
 
 #endif

@@ -1,7 +1,7 @@
 /* Kernel family "convert": pf_convert / pf_normalize / pf_reformat /
  * pf_split / pf_merge row kernels. The reference everywhere; AVX2 (with
- * FMA and F16C) and AVX-512 (F/BW/VL, VBMI for byte gathers) override the
- * hot shapes. */
+ * FMA and F16C), AVX-512 (F/BW/DQ/VL) and avx512vbmi (byte gathers)
+ * override the hot shapes. */
 #include "cpu/convert_exec.h"
 
 static const pfi_kslot slots[] = {

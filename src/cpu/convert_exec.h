@@ -38,7 +38,7 @@ extern pfi_kfamily pfi_convert_family;
 
 void pfi_convert_fill_avx2(pfi_convert_kernels *k);
 void pfi_convert_fill_avx512(pfi_convert_kernels *k);
-void pfi_convert_fill_avx512vbmi(pfi_convert_kernels *k); /* after the AVX-512 fill, with VBMI */
+void pfi_convert_fill_avx512vbmi(pfi_convert_kernels *k); /* the avx512vbmi level: avx512 + these */
 
 /* The reference behind every slot that an ISA does not accelerate. */
 void pfi_cvt_fast_ref(const pfi_cvt_row *r, const pfi_cvt_xform *x, int32_t n);

@@ -18,14 +18,13 @@ static _Thread_local pfi_kfamily *t_building;
 
 static unsigned char *table(pfi_kfamily *f, pf_isa isa) { return (unsigned char *)f->tables + (size_t)isa * f->size; }
 
-static void level(pfi_kfamily *f, pf_isa isa, pf_isa below, pf_isa top, int vbmi) {
+static void level(pfi_kfamily *f, pf_isa isa, pf_isa below, pf_isa top) {
     unsigned char *t = table(f, isa);
     const unsigned char *b = table(f, below);
     memcpy(t, b, f->size);
     memcpy(f->isa[isa], f->isa[below], sizeof f->isa[isa]);
     if (isa > top) return; /* the CPU lacks this level: keep the one below */
     f->fill(t, isa);
-    if (isa == PF_ISA_AVX512 && vbmi) f->fill(t, PFI_KLEVEL_VBMI);
     /* a slot is this level's when its function pointer changed */
     for (int i = 0; i < f->nslots; i++)
         if (memcmp(t + f->slots[i].offset, b + f->slots[i].offset, sizeof(pfi_kfn)) != 0) f->isa[isa][i] = isa;
@@ -40,14 +39,12 @@ static void build(void) {
     pf_isa top = pfi_isa_best(feat, PF_ISA_NEON); /* what the CPU has, uncapped */
 #if defined(PF_HAVE_NEON)
     /* on Arm the x86 levels are the reference (the cap maps to NEON or scalar) */
-    for (int l = PF_ISA_SSE4; l <= PF_ISA_AVX512; l++) level(f, (pf_isa)l, PF_ISA_SCALAR, PF_ISA_SCALAR, 0);
-    level(f, PF_ISA_NEON, PF_ISA_SCALAR, top, 0);
+    for (int l = PF_ISA_SSE4; l <= PF_ISA_AVX512VBMI; l++) level(f, (pf_isa)l, PF_ISA_SCALAR, PF_ISA_SCALAR);
+    level(f, PF_ISA_NEON, PF_ISA_SCALAR, top);
 #else
-    int vbmi = (feat & PF_CPU_AVX512VBMI) != 0;
-    level(f, PF_ISA_SSE4, PF_ISA_SCALAR, top, vbmi);
-    level(f, PF_ISA_AVX2, PF_ISA_SSE4, top, vbmi);
-    level(f, PF_ISA_AVX512, PF_ISA_AVX2, top, vbmi);
-    level(f, PF_ISA_NEON, PF_ISA_SCALAR, PF_ISA_SCALAR, 0); /* no NEON on x86 */
+    /* each x86 level starts from the one below: avx512vbmi = avx512 + VBMI */
+    for (int l = PF_ISA_SSE4; l <= PF_ISA_AVX512VBMI; l++) level(f, (pf_isa)l, (pf_isa)(l - 1), top);
+    level(f, PF_ISA_NEON, PF_ISA_SCALAR, PF_ISA_SCALAR); /* no NEON on x86 */
 #endif
 }
 

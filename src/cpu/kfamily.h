@@ -7,7 +7,10 @@
  * once per ISA level, lazily: each level starts from the level below and
  * lets that ISA's typed fill function override the slots it accelerates;
  * the family records which ISA each slot ended up with, which
- * pf_dispatch_entry / `pixflow info` report.
+ * pf_dispatch_entry / `pixflow info` report. On x86 the levels are
+ * scalar < sse4 < avx2 < avx512 < avx512vbmi: the avx512vbmi table is the
+ * avx512 one plus the VBMI fill, so at PIXFLOW_CPU=avx512 (a Skylake-SP)
+ * no VBMI kernel is in any table.
  *
  * A family (e.g. src/cpu/color_dispatch.c):
  *   static const pfi_kslot slots[] = {PFI_KSLOT(pfi_color_kernels, row[0], "color.swap_rb_u8c3"), ...};
@@ -27,10 +30,8 @@
 
 #define PFI_KFAMILY_MAX_SLOTS 48
 
-/* The fill levels: PF_ISA_SCALAR .. PF_ISA_NEON, then the VBMI sub-fill
- * of the AVX-512 level. */
-#define PFI_KLEVEL_VBMI (PF_ISA_NEON + 1)
-#define PFI_KLEVELS (PF_ISA_NEON + 2)
+/* The fill levels: PF_ISA_SCALAR .. PF_ISA_NEON, one table each. */
+#define PFI_KLEVELS (PF_ISA_NEON + 1)
 
 typedef void (*pfi_kfn)(void);
 
@@ -50,27 +51,26 @@ typedef struct pfi_kfamily {
     const pfi_kslot *slots;
     int nslots;
     size_t size;                          /* bytes of one table */
-    /* Runs the family's typed fill of `level` (PF_ISA_* or PFI_KLEVEL_VBMI)
-     * on `table` (a no-op when that level has none). fill at
-     * PF_ISA_SCALAR sets every slot (the reference kernels); the others
-     * live in their ISA's translation unit and may contain that ISA's
-     * instructions, so kfamily.c (compiled for the baseline) calls them
-     * only when the CPU has the level: the VBMI sub-fill runs after the
-     * AVX-512 fill, on CPUs that also have AVX512_VBMI. */
+    /* Runs the family's typed fill of `level` (a PF_ISA_*) on `table` (a
+     * no-op when that level has none). fill at PF_ISA_SCALAR sets every
+     * slot (the reference kernels); the others live in their ISA's
+     * translation unit and may contain that ISA's instructions, so
+     * kfamily.c (compiled for the baseline) calls them only when the CPU
+     * has the level. */
     void (*fill)(void *table, int level);
-    void *tables;                         /* PF_ISA_NEON + 1 tables of `size` bytes */
+    void *tables;                         /* PFI_KLEVELS tables of `size` bytes */
     pthread_once_t once;
-    pf_isa isa[PF_ISA_NEON + 1][PFI_KFAMILY_MAX_SLOTS]; /* the ISA of each slot, per level */
+    pf_isa isa[PFI_KLEVELS][PFI_KFAMILY_MAX_SLOTS]; /* the ISA of each slot, per level */
 } pfi_kfamily;
 
 /* Defines family `var` of table type T with slot list `slots_` and the
  * typed fills of each level (NULL: nothing at that level). */
 #define PFI_KFAMILY_DEFINE(var, T, slots_, ref_, sse4_, avx2_, avx512_, vbmi_, neon_)                 \
-    static T var##_tables[PF_ISA_NEON + 1];                                                           \
+    static T var##_tables[PFI_KLEVELS];                                                               \
     static void var##_fill(void *table, int level) {                                                  \
         static void (*const fills[PFI_KLEVELS])(T *) = {[PF_ISA_SCALAR] = (ref_), [PF_ISA_SSE4] = (sse4_), \
                                                         [PF_ISA_AVX2] = (avx2_), [PF_ISA_AVX512] = (avx512_), \
-                                                        [PF_ISA_NEON] = (neon_), [PFI_KLEVEL_VBMI] = (vbmi_)}; \
+                                                        [PF_ISA_AVX512VBMI] = (vbmi_), [PF_ISA_NEON] = (neon_)}; \
         if (fills[level] != NULL) fills[level]((T *)table);                                           \
     }                                                                                                 \
     pfi_kfamily var = {(slots_), (int)(sizeof(slots_) / sizeof((slots_)[0])), sizeof(T), var##_fill,  \

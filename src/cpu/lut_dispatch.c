@@ -1,5 +1,5 @@
-/* LUT kernel family: the reference everywhere; on x86 the AVX-512 level
- * takes the VBMI byte-permute kernel when the CPU has VBMI. */
+/* LUT kernel family: the reference everywhere; on x86 the avx512vbmi
+ * level takes the VBMI byte-permute kernel (below it: the reference). */
 #include "cpu/lut_exec.h"
 
 static const pfi_kslot slots[] = {

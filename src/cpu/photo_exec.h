@@ -30,7 +30,7 @@ typedef struct pfi_photo_kernels {
 extern pfi_kfamily pfi_photo_family;
 
 void pfi_photo_fill_avx2(pfi_photo_kernels *k);
-/* The AVX-512 level is fill_avx512 then, on CPUs with VBMI,
+/* The avx512 level is fill_avx512; the avx512vbmi level adds
  * fill_avx512vbmi (RGB u8 slots with byte-permute loads/stores). */
 void pfi_photo_fill_avx512(pfi_photo_kernels *k);
 void pfi_photo_fill_avx512vbmi(pfi_photo_kernels *k);

@@ -1,5 +1,5 @@
 /* Resize kernel family (kfamily.h): the reference table of src/ref
- * everywhere; SSE4.1, AVX2 and AVX-512 (with its VBMI sub-fill) on x86,
+ * everywhere; SSE4.1, AVX2, AVX-512 and AVX-512 VBMI on x86,
  * NEON on Arm override the slots they accelerate. */
 #include "cpu/kfamily.h"
 #include "cpu/resize_exec.h"

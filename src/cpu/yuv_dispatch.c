@@ -1,8 +1,8 @@
 /* 4:2:0 YUV kernel family: the reference everywhere; on x86 the SSE4 and
  * AVX2 levels take the kernels of src/cpu/x86/yuv_simd_impl.h (yuv_sse4.c,
- * yuv_avx2.c), and the AVX-512 level the VBMI kernels when the CPU has
- * VBMI (otherwise it keeps the AVX2 ones). Every slot is accelerated at
- * every x86 level. */
+ * yuv_avx2.c), and the avx512vbmi level those of yuv_avx512vbmi.c. There
+ * is no plain AVX-512 YUV kernel: the avx512 level keeps the AVX2 ones.
+ * Every slot is accelerated at every x86 level. */
 #include "cpu/yuv_exec.h"
 
 static const pfi_kslot slots[] = {

@@ -1,5 +1,6 @@
 /* The post kernels' dispatch: the reference everywhere, AVX2 and AVX-512
- * kernels where the CPU has them. This file is compiled for the baseline;
+ * kernels where the CPU has them (the avx512vbmi level keeps the AVX-512
+ * ones). This file is compiled for the baseline;
  * the fills live in the ISA translation units (src/post/x86/) and run only
  * when CPUID and XGETBV report their level (core's pfi_isa_best), so no
  * table holds a level the CPU lacks: a level above the CPU copies the
@@ -53,11 +54,13 @@ static void build(void) {
     level(PF_ISA_SSE4, PF_ISA_SCALAR, top, NULL);
     level(PF_ISA_AVX2, PF_ISA_SSE4, top, pfi_post_fill_avx2);
     level(PF_ISA_AVX512, PF_ISA_AVX2, top, pfi_post_fill_avx512);
+    level(PF_ISA_AVX512VBMI, PF_ISA_AVX512, top, NULL); /* no VBMI post kernels */
 #else
     (void)top;
     level(PF_ISA_SSE4, PF_ISA_SCALAR, PF_ISA_SCALAR, NULL);
     level(PF_ISA_AVX2, PF_ISA_SSE4, PF_ISA_SCALAR, NULL);
     level(PF_ISA_AVX512, PF_ISA_AVX2, PF_ISA_SCALAR, NULL);
+    level(PF_ISA_AVX512VBMI, PF_ISA_AVX512, PF_ISA_SCALAR, NULL);
 #endif
     level(PF_ISA_NEON, PF_ISA_SCALAR, PF_ISA_SCALAR, NULL);
 }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "pixflow/core.h"
+#include "pixflow/post.h"
 
 typedef struct guarded { void *map; size_t map_len; char *data; } guarded;
 
@@ -26,8 +27,9 @@ static inline guarded guarded_alloc(size_t bytes) {
 }
 static inline void guarded_free(guarded g) { if (g.map) munmap(g.map, g.map_len); }
 
-/* SIMD levels available here, lowest first (SSE4..AVX512, or NEON).
- * Returns how many were written to levels[4]. */
+/* SIMD levels available here, lowest first (SSE4..AVX512VBMI, or NEON):
+ * on a VBMI CPU both avx512 (the plain AVX-512 kernels a Skylake-SP runs)
+ * and avx512vbmi. Returns how many were written to levels[4]. */
 static inline int simd_levels(pf_isa levels[4], const char *test) {
     pf_cpu_set_cap(PF_ISA_NEON); /* uncapped, to see the best level */
     pf_isa best = pf_cpu_active_isa();
@@ -39,18 +41,34 @@ static inline int simd_levels(pf_isa levels[4], const char *test) {
     return n;
 }
 
-/* Number of dispatch slots whose name starts with `prefix` that run at
- * exactly `isa` under the current cap. */
+/* Number of dispatch slots (pf_dispatch_entry's, then post.h's) whose name
+ * starts with `prefix` that run at exactly `isa` under the current cap. */
 static inline int slots_at(const char *prefix, pf_isa isa) {
-    int k = 0;
-    for (int i = 0; i < pf_dispatch_count(); i++) {
+    int k = 0, nd = pf_dispatch_count();
+    for (int i = 0; i < nd + pf_post_dispatch_count(); i++) {
         const char *name;
         pf_isa at;
-        if (pf_dispatch_entry(i, &name, &at) != PF_OK) continue;
+        if ((i < nd ? pf_dispatch_entry(i, &name, &at) : pf_post_dispatch_entry(i - nd, &name, &at)) != PF_OK)
+            continue;
         size_t pl = 0;
         while (prefix[pl] && name[pl] == prefix[pl]) pl++;
         if (prefix[pl] == 0 && at == isa) k++;
     }
+    return k;
+}
+
+/* Keeps, in order, the levels at which some kernel of the family `prefix`
+ * is that level's own: at the others the family's table is a copy of a
+ * lower level's (post has nothing at sse4 or avx512vbmi), so a long
+ * comparison there would only repeat that level. Returns the new count and
+ * leaves the cap unset. */
+static inline int levels_with_own_kernels(const char *prefix, pf_isa *levels, int nlev) {
+    int k = 0;
+    for (int l = 0; l < nlev; l++) {
+        pf_cpu_set_cap(levels[l]);
+        if (slots_at(prefix, levels[l]) > 0) levels[k++] = levels[l];
+    }
+    pf_cpu_set_cap(PF_ISA_NEON);
     return k;
 }
 

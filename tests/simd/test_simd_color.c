@@ -4,9 +4,10 @@
  * followed by a PROT_NONE guard page (src and dst), and 1-byte-misaligned
  * starts; (2) pf_cvt_color on every code gives the same bytes as at the
  * scalar cap, with odd widths, negative strides, page-edge sources and
- * in-place calls. Also checks that the AVX-512 level really installs the
- * SIMD kernels where the CPU has VBMI (so the comparison is not
- * reference-vs-reference). */
+ * in-place calls. Also checks which level each slot really runs at (so the
+ * comparison is not reference-vs-reference): the AVX2 kernels at avx2 and
+ * at avx512 (there is no plain AVX-512 colour kernel: a Skylake-SP runs
+ * the AVX2 ones), the VBMI kernels at avx512vbmi. */
 #include <stdlib.h>
 
 #include "cpu/color_exec.h"
@@ -81,10 +82,19 @@ static void test_kernels(pf_isa isa, uint64_t *seed) {
             }
         }
     }
-    /* every slot is accelerated at AVX2 (HSV -> RGB needs FMA too) and at
-     * AVX-512 (VBMI kernels, or the AVX2 ones without VBMI) */
-    if ((isa == PF_ISA_AVX2 || isa == PF_ISA_AVX512) && (pf_cpu_features() & PF_CPU_FMA))
+    /* every slot is accelerated at AVX2 (HSV -> RGB needs FMA too), keeps
+     * those kernels at avx512 and takes the VBMI ones at avx512vbmi */
+    if (isa == PF_ISA_AVX2 || isa == PF_ISA_AVX512 || isa == PF_ISA_AVX512VBMI) {
         CHECK(nfast == NSLOTCASES);
+        pf_isa want = isa == PF_ISA_AVX512VBMI ? PF_ISA_AVX512VBMI : PF_ISA_AVX2;
+        for (int i = 0; i < pfi_color_family.nslots; i++) {
+            pf_isa at = pfi_kfamily_slot_isa(&pfi_color_family, isa, i);
+            if (at != want)
+                fprintf(stderr, "%s: %s runs at %s, want %s\n", pf_isa_name(isa), pfi_color_family.slots[i].name,
+                        pf_isa_name(at), pf_isa_name(want));
+            CHECK(at == want);
+        }
+    }
     printf("test_simd_color: %s: %d of %d slot cases use an optimized kernel\n", pf_isa_name(isa), nfast,
            NSLOTCASES);
 }
@@ -181,7 +191,7 @@ int main(void) {
     uint64_t seed = 0x5eed0c0102ull;
     pf_isa levels[4];
     int nlev = 0;
-    for (int l = PF_ISA_SSE4; l <= PF_ISA_AVX512; l++)
+    for (int l = PF_ISA_SSE4; l <= PF_ISA_AVX512VBMI; l++)
         if (l <= (int)best && best != PF_ISA_NEON) levels[nlev++] = (pf_isa)l;
     if (best == PF_ISA_NEON) levels[nlev++] = PF_ISA_NEON;
     test_kernels(PF_ISA_SCALAR, &seed);

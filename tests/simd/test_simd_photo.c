@@ -43,17 +43,18 @@ static pf_status run(int op, const pf_image *src, pf_image *dst, uint64_t *rng) 
     }
 }
 
-/* Direct kernel checks, one fill function at a time: the AVX-512 level of
- * a VBMI CPU replaces the RGB u8 kernels, so the non-VBMI AVX-512 ones are
- * reached through the API only on older CPUs; here every variant this CPU
- * can run meets the reference on rows ending at a guard page. */
+/* Direct kernel checks, one fill function at a time: the avx512vbmi level
+ * replaces the RGB u8 kernels, so the plain AVX-512 ones are reached
+ * through the API only at the avx512 level; here every variant this CPU
+ * can run also meets the reference on rows ending at a guard page. */
 static void direct_kernels(uint64_t *rng) {
 #if defined(PF_HAVE_X86) || defined(__x86_64__)
     static const struct { const char *name; void (*fill)(pfi_photo_kernels *); unsigned need; } fills[] = {
         {"avx2", pfi_photo_fill_avx2, PF_CPU_AVX2 | PF_CPU_FMA},
-        {"avx512", pfi_photo_fill_avx512, PF_CPU_AVX512F | PF_CPU_AVX512BW | PF_CPU_AVX512VL | PF_CPU_FMA},
+        {"avx512", pfi_photo_fill_avx512,
+         PF_CPU_AVX512F | PF_CPU_AVX512BW | PF_CPU_AVX512DQ | PF_CPU_AVX512VL | PF_CPU_FMA},
         {"avx512vbmi", pfi_photo_fill_avx512vbmi,
-         PF_CPU_AVX512F | PF_CPU_AVX512BW | PF_CPU_AVX512VL | PF_CPU_FMA | PF_CPU_AVX512VBMI}};
+         PF_CPU_AVX512F | PF_CPU_AVX512BW | PF_CPU_AVX512DQ | PF_CPU_AVX512VL | PF_CPU_FMA | PF_CPU_AVX512VBMI}};
     static const int slots[] = {PFI_PHOTO_SAT_U8, PFI_PHOTO_HUE_U8, PFI_PHOTO_TWIST_U8, PFI_PHOTO_GRAY1_U8,
                                 PFI_PHOTO_GRAY3_U8};
     const pfi_photo_kernels *ref = pfi_kfamily_table(&pfi_photo_family, PF_ISA_SCALAR);

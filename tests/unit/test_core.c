@@ -89,7 +89,13 @@ static void test_cpu(void) {
     unsigned f = pf_cpu_features();
     if (f & PF_CPU_AVX2) CHECK(pf_cpu_active_isa() >= PF_ISA_AVX2);
     CHECK(pf_cpu_active_isa() <= PF_ISA_AVX512);
+    CHECK_STATUS(pf_cpu_set_cap(PF_ISA_AVX512VBMI), PF_OK);
+    CHECK(pf_cpu_cap() == PF_ISA_AVX512VBMI && pf_cpu_active_isa() <= PF_ISA_AVX512VBMI);
+    CHECK_STATUS(pf_cpu_set_cap((pf_isa)(PF_ISA_NEON + 1)), PF_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(pf_cpu_set_cap((pf_isa)-1), PF_ERR_INVALID_ARGUMENT);
     CHECK(strcmp(pf_isa_name(PF_ISA_AVX2), "avx2") == 0);
+    CHECK(strcmp(pf_isa_name(PF_ISA_AVX512), "avx512") == 0);
+    CHECK(strcmp(pf_isa_name(PF_ISA_AVX512VBMI), "avx512vbmi") == 0);
     pf_cpu_set_cap(initial);
 }
 

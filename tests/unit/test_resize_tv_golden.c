@@ -163,7 +163,8 @@ static uint64_t run(const golden *g, int chw, pf_stream *s) {
 }
 
 int main(void) {
-    const pf_isa levels[] = {PF_ISA_SCALAR, PF_ISA_SSE4, PF_ISA_AVX2, PF_ISA_AVX512, PF_ISA_NEON};
+    const pf_isa levels[] = {PF_ISA_SCALAR, PF_ISA_SSE4, PF_ISA_AVX2, PF_ISA_AVX512, PF_ISA_AVX512VBMI,
+                              PF_ISA_NEON};
     pf_stream *s2 = NULL;
     CHECK_STATUS(pf_stream_create_cpu(2, &s2), PF_OK);
     int n = (int)(sizeof k_golden / sizeof k_golden[0]), runs = 0;

@@ -17,7 +17,8 @@ static void print_cap(void) {
     for (int i = PF_ISA_SCALAR; env_set && i <= PF_ISA_NEON; i++)
         if (strcmp(env, pf_isa_name((pf_isa)i)) == 0) { env_valid = 1; parsed = (pf_isa)i; }
     if (env_set && !env_valid)
-        printf("isa cap: none (PIXFLOW_CPU=%s is not one of scalar, sse4, avx2, avx512, neon: ignored)", env);
+        printf("isa cap: none (PIXFLOW_CPU=%s is not one of scalar, sse4, avx2, avx512, avx512vbmi, neon: ignored)",
+               env);
     else if (cap == PF_ISA_NEON)
         printf("isa cap: none%s", env_set ? " (PIXFLOW_CPU=neon)" : "");
     else if (env_valid && parsed == cap)
@@ -38,11 +39,12 @@ int cmd_info(int argc, char **argv) {
     unsigned f = pf_cpu_features();
     printf("pixflow %s\n", pf_version());
     printf("build: %s\n", pf_build_info());
-    printf("cpu features:%s%s%s%s%s%s%s%s%s\n", (f & PF_CPU_SSE41) ? " sse4.1" : "",
+    printf("cpu features:%s%s%s%s%s%s%s%s%s%s\n", (f & PF_CPU_SSE41) ? " sse4.1" : "",
            (f & PF_CPU_AVX2) ? " avx2" : "", (f & PF_CPU_FMA) ? " fma" : "",
-           (f & PF_CPU_F16C) ? " f16c" : "", (f & PF_CPU_AVX512VBMI) ? " avx512vbmi" : "",
-           (f & PF_CPU_AVX512F) ? " avx512f" : "", (f & PF_CPU_AVX512BW) ? " avx512bw" : "",
-           (f & PF_CPU_AVX512VL) ? " avx512vl" : "", (f & PF_CPU_NEON) ? " neon" : "");
+           (f & PF_CPU_F16C) ? " f16c" : "", (f & PF_CPU_AVX512F) ? " avx512f" : "",
+           (f & PF_CPU_AVX512BW) ? " avx512bw" : "", (f & PF_CPU_AVX512DQ) ? " avx512dq" : "",
+           (f & PF_CPU_AVX512VL) ? " avx512vl" : "", (f & PF_CPU_AVX512VBMI) ? " avx512vbmi" : "",
+           (f & PF_CPU_NEON) ? " neon" : "");
     print_cap();
     printf("kernel dispatch:\n");
     for (int i = 0; i < pf_dispatch_count(); i++) {

@@ -21,8 +21,8 @@ static void usage(FILE *f) {
             "  recipe [name ...]    the preprocessing presets (imagenet-train, imagenet-eval, their\n"
             "                       -torchvision variants, yolo)\n"
             "  help                 this text\n"
-            "Every command takes --help. Environment: PIXFLOW_CPU=scalar|sse4|avx2|avx512 caps the\n"
-            "SIMD level (it can only lower what the CPU has).\n");
+            "Every command takes --help. Environment: PIXFLOW_CPU=scalar|sse4|avx2|avx512|avx512vbmi\n"
+            "caps the SIMD level (it can only lower what the CPU has; avx512 = AVX-512 without VBMI).\n");
 }
 
 int cli_wants_help(int argc, char **argv) {

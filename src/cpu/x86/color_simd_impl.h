@@ -1,5 +1,5 @@
 /* Colour row kernels written once over 32-bit lanes and compiled for AVX2
- * (color_avx2.c, 8 lanes) and AVX-512 VBMI (color_avx512_math.c, 16
+ * (color_avx2.c, 8 lanes) and AVX-512 VBMI (color_avx512vbmi_math.c, 16
  * lanes). Each kernel computes the reference formula of
  * src/kernels/color_math.h lane by lane with the same integer operations
  * (fixed-point sums, descale shifts, clamps) or the same float operations

@@ -1,9 +1,9 @@
-/* AVX-512 colour row kernels for the arithmetic conversions (YCrCb, HSV):
- * the 16 x 32-bit lane vocabulary, then the shared kernel source
+/* AVX-512 VBMI colour row kernels for the arithmetic conversions (YCrCb,
+ * HSV): the 16 x 32-bit lane vocabulary, then the shared kernel source
  * color_simd_impl.h. 3-byte pixels are (de)interleaved with VBMI byte
  * permutes and 48-byte masked loads/stores, so nothing outside the call's
- * pixels is touched. Compiled with AVX-512 F/BW/VL/VBMI; installed by
- * pfi_color_fill_avx512 only when the CPU has VBMI. */
+ * pixels is touched. Compiled with AVX-512 F/BW/DQ/VL/VBMI; installed by
+ * pfi_color_fill_avx512vbmi, i.e. only at the avx512vbmi level. */
 #include <immintrin.h>
 
 #include "cpu/color_exec.h"
@@ -11,8 +11,8 @@
 #include "pixflow/core.h"
 
 #define PFS_N 16
-#define PFS(name) name##_avx512
-#define PFS_SHUFFLES 0 /* color_avx512.c has the vpermi2b shuffles */
+#define PFS(name) name##_avx512vbmi
+#define PFS_SHUFFLES 0 /* color_avx512vbmi.c has the vpermi2b shuffles */
 #define PFS_FMA 1
 typedef __m512i VI;
 typedef __m512 VF;
@@ -93,6 +93,6 @@ static inline void st4(uint8_t *p, VI a, VI b, VI c, VI d) {
 
 #include "cpu/x86/color_simd_impl.h"
 
-void pfi_color_fill_avx512_math(pfi_color_kernels *k) {
+void pfi_color_fill_avx512vbmi_math(pfi_color_kernels *k) {
     PFS(fill)(k);
 }

@@ -1,5 +1,6 @@
 /*
- * 4:2:0 YUV kernels with AVX-512 (F/BW) + VBMI byte permutes.
+ * 4:2:0 YUV kernels with AVX-512 (F/BW) + VBMI byte permutes: the
+ * avx512vbmi level (the avx512 level keeps the AVX2 kernels).
  *
  * The arithmetic is the reference's, lane for lane: 32-bit products with
  * the 2^20-scaled coefficients of src/kernels/yuv_math.h, arithmetic shift,

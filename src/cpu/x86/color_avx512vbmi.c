@@ -221,5 +221,5 @@ void pfi_color_fill_avx512vbmi(pfi_color_kernels *k) {
     k->row[PFI_COLOR_GRAY_U8C4] = gray_u8c4;
     k->row[PFI_COLOR_GRAY2BGR_U8] = gray2bgr_u8;
     k->row[PFI_COLOR_GRAY2BGRA_U8] = gray2bgra_u8;
-    pfi_color_fill_avx512_math(k);
+    pfi_color_fill_avx512vbmi_math(k);
 }
