@@ -17,7 +17,7 @@
 #include "kernels/preprocess_chain.h"
 #include "pixflow/augment.h"
 #include "pixflow/runtime.h"
-#include "ref/resize_plan.h"
+#include "plan/resize_plan.h"
 
 /* A backend's per-plan state (the CPU's: per-worker scratch, the run's
  * geometry, its emit kernels' constants), made by the backend on first

@@ -1,8 +1,25 @@
-/* Resize kernel family (kfamily.h): the reference table of src/ref
+/* Resize kernel family (kfamily.h): the reference rows of src/ref
  * everywhere; SSE4.1, AVX2, AVX-512 and AVX-512 VBMI on x86,
  * NEON on Arm override the slots they accelerate. */
 #include "cpu/kfamily.h"
 #include "cpu/resize_exec.h"
+#include "ref/resize_tv.h"
+
+const pfi_resize_kernels pfi_resize_kernels_ref = {
+    .h_u8_i32 = pfi_rz_h_u8_i32_ref,
+    .h_u8_lin16 = pfi_rz_h_u8_lin16_ref,
+    .h_f32 = {pfi_rz_h_f32_u8_ref, pfi_rz_h_f32_u16_ref, pfi_rz_h_f32_f32_ref},
+    .h_aa_u8 = pfi_rz_h_aa_u8_ref,
+    .h_tv_u8 = pfi_rz_h_tv_u8_ref,
+    .v_u8_linear = pfi_rz_v_u8_linear_ref,
+    .v_u8_fix22 = pfi_rz_v_u8_fix22_ref,
+    .v_u8_cubic = pfi_rz_v_u8_cubic_ref,
+    .v_f32 = {pfi_rz_v_f32_u8_ref, pfi_rz_v_f32_u16_ref, pfi_rz_v_f32_f32_ref},
+    .v_aa_u8 = pfi_rz_v_aa_u8_ref,
+    .v_tv_u8 = pfi_rz_v_tv_u8_ref,
+    .area2_u8 = pfi_rz_area2_u8_ref,
+    .nn_u8 = pfi_rz_nn_u8_ref,
+};
 
 static const pfi_kslot slots[] = {
     PFI_KSLOT(pfi_resize_kernels, h_u8_i32, "resize.h_u8_i32"),

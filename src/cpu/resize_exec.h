@@ -5,6 +5,33 @@
 #include "cpu/kfamily.h"
 #include "ref/resize_rows.h"
 
+/* One implementation of each row kernel (ref/resize_rows.h) per ISA
+ * level. */
+typedef struct pfi_resize_kernels {
+    pfi_h_fn h_u8_i32;                  /* PFK_H_U8_I32, even ksize */
+    pfi_h_fn h_u8_lin16;                /* PFK_H_U8_LIN16 */
+    pfi_h_fn h_f32[PFK_RZ_T_COUNT];        /* PFK_H_F32 by source type */
+    pfi_h_fn h_aa_u8;                   /* PFK_H_AA_U8 */
+    pfi_h_fn h_tv_u8;                   /* PFK_H_TV_U8 */
+    pfi_v_fn v_u8_linear;
+    pfi_v_fn v_u8_fix22;
+    pfi_v_fn v_u8_cubic;
+    pfi_v_fn v_f32[PFK_RZ_T_COUNT];        /* PFK_V_F32 by destination type */
+    pfi_v_fn v_aa_u8;
+    pfi_v_fn v_tv_u8;
+    pfi_area2_fn area2_u8;              /* u8 2x2 area-fast cells, 1/3/4 channels */
+    pfi_nn_fn nn_u8;                    /* u8 nearest, 3/4 channels */
+    int want_hblocks;                   /* h_u8_lin16 reads pfi_hrow.blk and src2/buf2: the
+                                           executor builds blocks (and passes two rows)
+                                           only for tables that set this */
+    int want_tvblocks;                  /* h_tv_u8 reads pfi_hrow.tvb: built only for these */
+} pfi_resize_kernels;
+
+/* The scalar reference kernels of ref/resize_rows_ref.c as a table
+ * (resize_dispatch.c): the scalar level, and the tail every SIMD kernel
+ * leaves. */
+extern const pfi_resize_kernels pfi_resize_kernels_ref;
+
 /* Resizes src into dst (host views already validated, same dtype and
  * channels; CHW views are processed plane by plane). The plan and row
  * tables come from the calling thread's cache (resize_prep.h). win: NULL,

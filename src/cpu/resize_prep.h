@@ -6,7 +6,7 @@
 #ifndef PF_CPU_RESIZE_PREP_H
 #define PF_CPU_RESIZE_PREP_H
 
-#include "ref/resize_rows.h"
+#include "cpu/resize_exec.h"
 
 typedef struct pfi_resize_key {
     int32_t sw, sh, dw, dh, cn;

@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "cuda/gpu_jobs.h"
 #include "ops/color_code.h"
+#include "plan/hsv_tables.h"
 #include "ref/color_rows.h"
 
 size_t pfi_gpu_color_bytes(int count, size_t *scratch_bytes) {

@@ -16,6 +16,7 @@
 #include "core/error.h"
 #include "augment/preprocess_plan.h"
 #include "ops/yuv_code.h"
+#include "plan/yuv_coeffs.h"
 #include "cuda/preprocess_jobs.h"
 #include "cuda/preprocess_yuv_jobs.h"
 

@@ -9,7 +9,7 @@
 #include "cuda/gpu_check.h"
 #include "cuda/gpu_jobs.h"
 #include "cuda/resize_jobs.h"
-#include "ref/resize_plan.h"
+#include "plan/resize_plan.h"
 
 /* Taps per output along one axis, an upper bound of what the plan
  * builders use: Pillow's support widened by the downscale factor

@@ -10,7 +10,7 @@
 #include "cuda/gpu_arena.h"
 #include "kernels/gpu_resize.h"
 #include "pixflow/ops.h"
-#include "ref/resize_plan.h"
+#include "plan/resize_plan.h"
 
 /* Upper bound of the arena bytes pfi_gpu_resize_job_fill takes for one
  * sample (src sizes, dtype, channels and layout matter; data does not). */

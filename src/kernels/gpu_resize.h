@@ -8,7 +8,7 @@
  * recomputing the horizontal taps of the ksize source rows inside one
  * output element, then applying the vertical step in the reference's
  * order, gives the CPU's bits. The tables (tap indices and weights) are
- * the CPU plan's own (src/ref/resize_tables.c, resize_aa_tables.c,
+ * the CPU plan's own (src/plan/resize_tables.c, resize_aa_tables.c,
  * resize_tv_tables.c), copied
  * into the launch arena by src/cuda/resize_jobs.c.
  *

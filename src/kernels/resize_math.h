@@ -6,7 +6,7 @@
 
 #include "kernels/pf_hd.h"
 
-/* The resize plan's kinds (src/ref/resize_plan.h), shared by the CPU
+/* The resize plan's kinds (src/plan/resize_plan.h), shared by the CPU
  * executor and the GPU jobs. */
 typedef enum pfk_rz_kind {
     PFK_RZ_COPY,      /* same size: plain copy (cv::resize does this too) */

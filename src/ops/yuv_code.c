@@ -2,6 +2,7 @@
  * front-end, the CPU run and the GPU job builders). */
 #include "core/error.h"
 #include "ops/yuv_code.h"
+#include "plan/yuv_coeffs.h"
 
 int pfi_yuv_decode_code(pf_color_code code, pfi_yuv_code *c) {
     int v = (int)code;

@@ -36,13 +36,4 @@ void pfi_color_row_ref(const void *src, void *dst, int32_t n, const pfi_color_de
  * truncates floor(width / 32) * 32 pixels. */
 static inline int32_t pfi_hsv2rgb_trunc_px(int32_t width) { return width / 32 * 32; }
 
-/* OpenCV's u8 HSV division tables (built once, thread-safe). */
-typedef struct pfi_hsv_tables {
-    int32_t sdiv[256];
-    int32_t hdiv180[256];
-    int32_t hdiv256[256];
-} pfi_hsv_tables;
-
-const pfi_hsv_tables *pfi_hsv_tables_get(void);
-
 #endif

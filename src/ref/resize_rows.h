@@ -1,5 +1,5 @@
-/* Resize row kernels: the per-row work units of a plan, and the dispatch
- * table that holds one implementation of each per ISA.
+/* Resize row kernels: the per-row work units of a plan and their scalar
+ * reference (the per-ISA table of them is cpu/resize_exec.h's).
  *
  * Every kernel processes outputs [x0, x1) of one row and returns the first
  * output it did NOT process. The scalar reference always returns x1; SIMD
@@ -8,7 +8,7 @@
 #ifndef PF_REF_RESIZE_ROWS_H
 #define PF_REF_RESIZE_ROWS_H
 
-#include "ref/resize_plan.h"
+#include "plan/resize_plan.h"
 
 /* Horizontal: source row -> buffer row. Outputs are elements (dx*cn + c).
  * `e_off` holds, per tap and element, the source element offset
@@ -149,28 +149,6 @@ typedef int (*pfi_v_fn)(const pfi_vrow *r, int x0, int x1);
 typedef int (*pfi_area2_fn)(const uint8_t *r0, const uint8_t *r1, uint8_t *dst, int cn, int x0, int x1);
 typedef int (*pfi_nn_fn)(const pfi_nnrow *r, int x0, int x1);
 
-/* Source-type index for the float kinds. */
-
-typedef struct pfi_resize_kernels {
-    pfi_h_fn h_u8_i32;                  /* PFK_H_U8_I32, even ksize */
-    pfi_h_fn h_u8_lin16;                /* PFK_H_U8_LIN16 */
-    pfi_h_fn h_f32[PFK_RZ_T_COUNT];        /* PFK_H_F32 by source type */
-    pfi_h_fn h_aa_u8;                   /* PFK_H_AA_U8 */
-    pfi_h_fn h_tv_u8;                   /* PFK_H_TV_U8 */
-    pfi_v_fn v_u8_linear;
-    pfi_v_fn v_u8_fix22;
-    pfi_v_fn v_u8_cubic;
-    pfi_v_fn v_f32[PFK_RZ_T_COUNT];        /* PFK_V_F32 by destination type */
-    pfi_v_fn v_aa_u8;
-    pfi_v_fn v_tv_u8;
-    pfi_area2_fn area2_u8;              /* u8 2x2 area-fast cells, 1/3/4 channels */
-    pfi_nn_fn nn_u8;                    /* u8 nearest, 3/4 channels */
-    int want_hblocks;                   /* h_u8_lin16 reads pfi_hrow.blk and src2/buf2: the
-                                           executor builds blocks (and passes two rows)
-                                           only for tables that set this */
-    int want_tvblocks;                  /* h_tv_u8 reads pfi_hrow.tvb: built only for these */
-} pfi_resize_kernels;
-
 /* The int32 sum of element e of a u8 horizontal pass with int16 weight
  * pairs (PFK_H_U8_I32's and PFK_H_TV_U8's tables): exact in any order. */
 static inline int32_t pfi_rz_u8_pair_sum(const pfi_hrow *r, int e) {
@@ -187,8 +165,6 @@ static inline int32_t pfi_rz_u8_pair_sum(const pfi_hrow *r, int e) {
 }
 
 /* Scalar reference kernels (the specification). */
-extern const pfi_resize_kernels pfi_resize_kernels_ref;
-
 int pfi_rz_h_u8_i32_ref(const pfi_hrow *r, int x0, int x1);
 int pfi_rz_h_u8_lin16_ref(const pfi_hrow *r, int x0, int x1);
 int pfi_rz_h_f32_u8_ref(const pfi_hrow *r, int x0, int x1);

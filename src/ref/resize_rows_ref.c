@@ -4,7 +4,6 @@
 
 #include "kernels/resize_math.h"
 #include "ref/resize_rows.h"
-#include "ref/resize_tv.h"
 
 /* --------------------------------------------------------- horizontal */
 
@@ -138,22 +137,6 @@ int pfi_rz_v_aa_u8_ref(const pfi_vrow *r, int x0, int x1) {
     }
     return x1;
 }
-
-const pfi_resize_kernels pfi_resize_kernels_ref = {
-    .h_u8_i32 = pfi_rz_h_u8_i32_ref,
-    .h_u8_lin16 = pfi_rz_h_u8_lin16_ref,
-    .h_f32 = {pfi_rz_h_f32_u8_ref, pfi_rz_h_f32_u16_ref, pfi_rz_h_f32_f32_ref},
-    .h_aa_u8 = pfi_rz_h_aa_u8_ref,
-    .h_tv_u8 = pfi_rz_h_tv_u8_ref,
-    .v_u8_linear = pfi_rz_v_u8_linear_ref,
-    .v_u8_fix22 = pfi_rz_v_u8_fix22_ref,
-    .v_u8_cubic = pfi_rz_v_u8_cubic_ref,
-    .v_f32 = {pfi_rz_v_f32_u8_ref, pfi_rz_v_f32_u16_ref, pfi_rz_v_f32_f32_ref},
-    .v_aa_u8 = pfi_rz_v_aa_u8_ref,
-    .v_tv_u8 = pfi_rz_v_tv_u8_ref,
-    .area2_u8 = pfi_rz_area2_u8_ref,
-    .nn_u8 = pfi_rz_nn_u8_ref,
-};
 
 /* ------------------------------------------------ whole-row kernels */
 

@@ -2,13 +2,6 @@
  * and pf_cvt_color_to_yuv (math in src/kernels/yuv_math.h). */
 #include "ref/yuv_rows.h"
 
-static const pfk_yuv_coeffs k_tables[4] = {PFK_YUV_BT601_LIMITED, PFK_YUV_BT601_FULL,
-                                           PFK_YUV_BT709_LIMITED, PFK_YUV_BT709_FULL};
-
-const pfk_yuv_coeffs *pfi_yuv_coeffs(int matrix, int range) {
-    return &k_tables[matrix * 2 + range];
-}
-
 /* Writes one decoded pixel in the caller's channel order. */
 static inline void put_px(uint8_t *d, const uint8_t rgb[3], const pfi_yuv_params *p) {
     d[0] = rgb[p->blue_first ? 2 : 0];

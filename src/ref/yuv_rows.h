@@ -49,7 +49,4 @@ void pfi_rgb_to_yuv_p_ref(const uint8_t *s0, const uint8_t *s1, uint8_t *y0, uin
 void pfi_rgb_to_yuv_sp_ref(const uint8_t *s0, const uint8_t *s1, uint8_t *y0, uint8_t *y1,
                            uint8_t *uv, int32_t width, const pfi_yuv_params *p);
 
-/* The coefficient table for (pf_yuv_matrix, pf_yuv_range); both in 0..1. */
-const pfk_yuv_coeffs *pfi_yuv_coeffs(int matrix, int range);
-
 #endif

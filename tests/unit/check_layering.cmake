@@ -9,17 +9,21 @@ cmake_minimum_required(VERSION 3.25) # this CMake's policies (if IN_LIST)
 # ------------------------------------------------------------- includes
 # Room: the include prefixes it must not use. A room may include its own
 # headers, the public pixflow/ headers and the rooms below it:
-#   core <- kernels, ref <- ops, augment <- cpu, cuda (siblings), post
+#   core <- kernels, plan <- ref <- ops, augment <- cpu, cuda (siblings), post
 #   codec <- core only;  pipeline <- everything but the backends' internals
+# plan (the plan and table builders) sits under ref: it must not use the
+# reference rows, so the specification's rows and the tables every path
+# reads stay apart.
 set(deny_rules
-  "src/core:ref/,kernels/,ops/,augment/,cpu/,cuda/,codec/,post/,pipeline/"
-  "src/kernels:core/,ref/,ops/,augment/,cpu/,cuda/,codec/,post/,pipeline/"
+  "src/core:plan/,ref/,kernels/,ops/,augment/,cpu/,cuda/,codec/,post/,pipeline/"
+  "src/kernels:core/,plan/,ref/,ops/,augment/,cpu/,cuda/,codec/,post/,pipeline/"
+  "src/plan:ref/,ops/,augment/,cpu/,cuda/,codec/,post/,pipeline/"
   "src/ref:ops/,augment/,cpu/,cuda/,codec/,post/,pipeline/"
   "src/ops:augment/,cpu/,cuda/,codec/,post/,pipeline/"
   "src/augment:cpu/,cuda/,codec/,post/,pipeline/"
   "src/cpu:cuda/,codec/,post/,pipeline/"
   "src/cuda:cpu/,codec/,post/,pipeline/"
-  "src/codec:ref/,kernels/,ops/,augment/,cpu/,cuda/,post/,pipeline/"
+  "src/codec:plan/,ref/,kernels/,ops/,augment/,cpu/,cuda/,post/,pipeline/"
   "src/post:cpu/,cuda/,codec/,pipeline/"
   "src/pipeline:cpu/,cuda/")
 # Rooms of the public API only: a quoted include is a pixflow/ header or a
@@ -69,14 +73,15 @@ endforeach()
 # a symbol defined in no object (libc, libjpeg, CUDA, ...) is not checked.
 set(symbol_rules
   "core:core"
-  "ref:core,ref"
-  "ops:core,ref,ops"
-  "augment:core,ref,ops,augment"
-  "cpu:core,ref,ops,augment,cpu"
-  "cuda:core,ref,ops,augment,cuda"
+  "plan:core,plan"
+  "ref:core,plan,ref"
+  "ops:core,plan,ref,ops"
+  "augment:core,plan,ref,ops,augment"
+  "cpu:core,plan,ref,ops,augment,cpu"
+  "cuda:core,plan,ref,ops,augment,cuda"
   "codec:core,codec"
-  "post:core,ref,ops,augment,post"
-  "pipeline:core,ref,ops,augment,codec,post,pipeline")
+  "post:core,plan,ref,ops,augment,post"
+  "pipeline:core,plan,ref,ops,augment,codec,post,pipeline")
 # The one exception: the runtime's registry names each backend's table.
 set(registry_object "core/backend_registry.c")
 set(registry_symbols pfi_backend_cpu pfi_backend_cuda)

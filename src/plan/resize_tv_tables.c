@@ -5,7 +5,7 @@
  *
  * This file is the specification of which source pixels and which weights
  * each output uses; the arithmetic is the u8 fixed-point pass
- * (resize_tv_rows_ref.c) or the float passes of resize_rows_ref.c.
+ * (ref/resize_tv_rows_ref.c) or the float passes of ref/resize_rows_ref.c.
  * Written from torch's documented algorithm (aten UpSampleKernel.cpp:
  * separable passes, horizontal first, weights computed in double and
  * rounded to int16 with one precision per axis) and verified against
@@ -28,8 +28,8 @@
 #include <stdlib.h>
 
 #include "core/error.h"
-#include "ref/resize_plan.h"
-#include "ref/resize_tv.h"
+#include "plan/resize_plan.h"
+#include "plan/resize_tv_plan.h"
 
 /* Keys cubic convolution pieces (torch cubic_convolution1/2), in the
  * operation order torch writes them. */

@@ -1,6 +1,6 @@
 /* Resize plan construction with OpenCV 4.x cv::resize semantics (see
  * docs/exactness.md). This file is the specification of *which* source
- * pixels and *which* weights every output uses; resize_rows_ref.c is the
+ * pixels and *which* weights every output uses; ref/resize_rows_ref.c is the
  * specification of the arithmetic. Written from OpenCV's documented
  * behaviour and verified against it by tests/parity. */
 #include <float.h>
@@ -10,8 +10,8 @@
 
 #include "core/error.h"
 #include "kernels/resize_math.h"
-#include "ref/resize_plan.h"
-#include "ref/resize_tv.h"
+#include "plan/resize_plan.h"
+#include "plan/resize_tv_plan.h"
 
 #define PFI_PI 3.1415926535897932384626433832795
 

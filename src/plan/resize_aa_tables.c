@@ -9,7 +9,7 @@
 
 #include "core/error.h"
 #include "kernels/resize_math.h"
-#include "ref/resize_plan.h"
+#include "plan/resize_plan.h"
 
 #define PFI_PI_D 3.1415926535897932384626433832795
 

@@ -1,11 +1,11 @@
 /* Resize plans: everything about a (src size, dst size, dtype, channels,
  * interp, flavour, antialias) resize that does not depend on pixel
- * values. Built once per image by the reference code (resize_tables.c:
- * OpenCV semantics; resize_aa_tables.c: Pillow semantics;
- * resize_tv_tables.c: torch / torchvision semantics) and consumed by any
+ * values. Built once per image (resize_tables.c: OpenCV semantics;
+ * resize_aa_tables.c: Pillow semantics; resize_tv_tables.c: torch /
+ * torchvision semantics) and consumed by the reference rows and every
  * executor (CPU scalar/SIMD, CUDA). */
-#ifndef PF_REF_RESIZE_PLAN_H
-#define PF_REF_RESIZE_PLAN_H
+#ifndef PF_PLAN_RESIZE_PLAN_H
+#define PF_PLAN_RESIZE_PLAN_H
 
 #include <stdbool.h>
 #include <stdint.h>
