@@ -44,3 +44,18 @@ def cuda_available():
 
 cuda = pytest.mark.skipif(not (os.environ.get("PIXFLOW_TEST_CUDA", "1") == "1" and cuda_available()),
                           reason="needs a CUDA GPU and a CUDA build of pixflow (none here)")
+
+
+# `stress`: long variants (PIXFLOW_RAY_STRESS=1 runs them); otherwise deselected, so a
+# default run neither runs nor reports them as skipped
+def pytest_configure(config):
+    config.addinivalue_line("markers", "stress: long variant, run only with PIXFLOW_RAY_STRESS=1 (deselected otherwise)")
+
+
+def pytest_collection_modifyitems(config, items):
+    if os.environ.get("PIXFLOW_RAY_STRESS") == "1":
+        return
+    stress = [it for it in items if it.get_closest_marker("stress")]
+    if stress:
+        config.hook.pytest_deselected(items=stress)
+        items[:] = [it for it in items if not it.get_closest_marker("stress")]
