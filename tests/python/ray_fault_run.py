@@ -176,15 +176,23 @@ def kill_when_held(cluster, worker, gate, progress, killed, timeout):
 
 def epoch(source, args, concurrency, on_batch=None, stats=None, no_retry=False):
     seen, hashes = [], {}
-    # no_retry: Ray may neither retry tasks, rebuild lost objects nor restart
-    # actors, so a node's death reaches the iterator as an error and
-    # pixflow.ray.iter_torch_batches has to resume over the missing ids.
-    # (max_retries must go in ray_remote_args: read_datasource hands other
-    # keywords to the datasource, where a max_retries is ignored.)
-    extra = dict(read_args={"ray_remote_args": {"max_retries": 0}}, max_restarts=0) if no_retry else {}
+    # read tasks ask for half a logical CPU: with a whole one, while two reads
+    # waited at the gate on the head, Ray Data's resource budget often
+    # admitted no third one for 10-16 s, and the kill waited for a read held
+    # on the second node that long
+    read_args = {"num_cpus": 0.5}
+    extra = {}
+    if no_retry:
+        # Ray may neither retry tasks, rebuild lost objects nor restart
+        # actors, so a node's death reaches the iterator as an error and
+        # pixflow.ray.iter_torch_batches has to resume over the missing ids.
+        # (max_retries must go in ray_remote_args: read_datasource hands
+        # other keywords to the datasource, where max_retries is ignored.)
+        read_args["ray_remote_args"] = {"max_retries": 0}
+        extra["max_restarts"] = 0
     it = pfr.iter_torch_batches(source, epoch=args.epoch, transform=transform(), seed=args.seed,
                                 batch_size=args.batch, concurrency=concurrency, override_num_blocks=args.blocks,
-                                stats=stats, scheduling_strategy="SPREAD", **extra)
+                                stats=stats, scheduling_strategy="SPREAD", read_args=read_args, **extra)
     for b in it:
         ids = b["sample_id"].tolist()
         for sid, img in zip(ids, b["image"]):
@@ -212,7 +220,8 @@ def main():
     result = {"n": n, "blocks": args.blocks, "reps": []}
     t0 = time.monotonic()
     # the head: 1 logical CPU for an actor, 1 for an actor restarted from the
-    # dead node, 1 for read tasks (the machine has 2 cores; these are slots)
+    # dead node, 1 for read tasks (two at a time; the machine has 2 cores,
+    # these are slots)
     cluster = LoopbackCluster(num_cpus=3, timeout=60)
     try:
         result["s_cluster"] = time.monotonic() - t0
