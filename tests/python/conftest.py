@@ -117,3 +117,18 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.write_line(f"skipped for want of a CUDA GPU ({len(_cuda_skipped)}):")
         for nodeid in _cuda_skipped:
             terminalreporter.write_line(f"  {nodeid}")
+
+
+# `stress`: long variants (PIXFLOW_RAY_STRESS=1 runs them); otherwise deselected, so a
+# default run neither runs nor reports them as skipped
+def pytest_configure(config):
+    config.addinivalue_line("markers", "stress: long variant, run only with PIXFLOW_RAY_STRESS=1 (deselected otherwise)")
+
+
+def pytest_collection_modifyitems(config, items):
+    if os.environ.get("PIXFLOW_RAY_STRESS") == "1":
+        return
+    stress = [it for it in items if it.get_closest_marker("stress")]
+    if stress:
+        config.hook.pytest_deselected(items=stress)
+        items[:] = [it for it in items if not it.get_closest_marker("stress")]

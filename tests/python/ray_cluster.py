@@ -8,6 +8,10 @@ processes this cluster started: `ray start --block` runs each node in a new
 session, and a node's processes are the ones in that session plus any whose
 command line names this cluster's temp dir (Ray's daemons and workers all
 do). SIGTERM first, SIGKILL for what survives it (head processes can).
+
+Nothing of the user's Ray state is read or written (private_env below): the
+nodes run with their own HOME under the cluster's temp dir, token auth off
+and none of the caller's RAY_* variables.
 """
 import json
 import os
@@ -24,6 +28,21 @@ RAY = os.path.join(os.path.dirname(sys.executable), "ray")
 # to the host's routable address (ray._private.services.resolve_ip_for_localhost),
 # so the cluster lives on 127.0.0.2 (127.0.0.0/8 is all loopback on Linux).
 IP = "127.0.0.2"
+
+
+def private_env(root, env=None):
+    """A copy of env (default os.environ) for Ray processes that must not see the user's Ray
+    state: HOME is root/home (created, empty), none of env's RAY_* variables gets through
+    (RAY_ADDRESS, RAY_AUTH_TOKEN, ...), token auth is off and its token path points into that
+    home, where there is none. Why: Ray 2.60 leaves ~/.ray/auth_token after any local
+    ray.init(); `ray start --head` finding one switches token auth on, and the nodes joining
+    it and a driver given its address then fail ("InvalidAuthToken"). These clusters listen
+    on loopback only and belong to one run, so they need no token."""
+    home = os.path.join(root, "home")
+    os.makedirs(home, exist_ok=True)
+    out = {k: v for k, v in (os.environ if env is None else env).items() if not k.startswith("RAY_")}
+    out.update(HOME=home, RAY_AUTH_MODE="disabled", RAY_AUTH_TOKEN_PATH=os.path.join(home, ".ray", "auth_token"))
+    return out
 
 
 def free_port():
@@ -109,7 +128,7 @@ class LoopbackCluster:
         self.address = f"{IP}:{self.port}"
         # a dead node is declared dead after ~1.5 s of failed health checks
         # (Ray's default is ~30 s), which keeps the fault tests short
-        self.env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0", RAY_DISABLE_IMPORT_WARNING="1",
+        self.env = dict(private_env(self.temp_dir), RAY_USAGE_STATS_ENABLED="0", RAY_DISABLE_IMPORT_WARNING="1",
                         RAY_ACCEL_ENV_VAR_OVERRIDE_ON_ZERO="0", PYTHONUNBUFFERED="1",
                         RAY_health_check_initial_delay_ms="1000", RAY_health_check_period_ms="500",
                         RAY_health_check_timeout_ms="500", RAY_health_check_failure_threshold="3")

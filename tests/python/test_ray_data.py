@@ -1,6 +1,8 @@
 """pixflow.ray without a cluster: the datasource's index and read tasks, and the map_batches
 class, against the C pipeline (pixflow.data.Loader) as the oracle: same sample order and
-labels, and for every (seed, epoch, sample_id) the same bytes as the Loader's batch."""
+labels, and for every (seed, epoch, sample_id) the same bytes as the Loader's batch.
+No Ray runtime starts here (the read tasks and Augment run in this process; nothing calls
+ray.init), so no cluster and no ~/.ray/auth_token is involved."""
 import io
 import shutil
 import tarfile
