@@ -49,7 +49,8 @@ cuda = pytest.mark.skipif(not (os.environ.get("PIXFLOW_TEST_CUDA", "1") == "1" a
 # `stress`: long variants (PIXFLOW_RAY_STRESS=1 runs them); otherwise deselected, so a
 # default run neither runs nor reports them as skipped
 def pytest_configure(config):
-    config.addinivalue_line("markers", "stress: long variant, run only with PIXFLOW_RAY_STRESS=1 (deselected otherwise)")
+    config.addinivalue_line("markers",
+                            "stress: long variant, run only with PIXFLOW_RAY_STRESS=1 (deselected otherwise)")
 
 
 def pytest_collection_modifyitems(config, items):
