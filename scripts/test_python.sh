@@ -6,9 +6,10 @@
 # build/python-* makes a rebuild incremental), then pytest on tests/python.
 # Fails on any failure, and when pytest collected no test (its exit 5).
 # tests/python includes the scale-out tests (docs/scale-out.md): test_ray_data
-# (~10 s), test_ray_fault (a loopback 2-node Ray cluster, 2 raylet kills +
-# 1 without Ray's recovery, 50-80 s; PIXFLOW_RAY_STRESS=1 adds the 20-kill
-# stress run) and test_ddp (torchrun x2 / x3 with gloo, 30-40 s).
+# (~10 s), test_ray_fault (a loopback 2-node Ray cluster, 1 raylet kill +
+# 2 without Ray's recovery, 65-100 s by load; PIXFLOW_RAY_STRESS=1 adds the
+# 20 + 4-kill stress run, deselected otherwise) and test_ddp (torchrun x2 /
+# x3 with gloo, 30-40 s).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install_deps.sh

@@ -122,7 +122,8 @@ def pytest_terminal_summary(terminalreporter):
 # `stress`: long variants (PIXFLOW_RAY_STRESS=1 runs them); otherwise deselected, so a
 # default run neither runs nor reports them as skipped
 def pytest_configure(config):
-    config.addinivalue_line("markers", "stress: long variant, run only with PIXFLOW_RAY_STRESS=1 (deselected otherwise)")
+    config.addinivalue_line("markers",
+                            "stress: long variant, run only with PIXFLOW_RAY_STRESS=1 (deselected otherwise)")
 
 
 def pytest_collection_modifyitems(config, items):
