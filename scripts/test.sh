@@ -11,7 +11,7 @@
 #  5. aarch64 cross build (NEON kernels) + ctest under qemu-aarch64;
 #  6. the Python package (scripts/test_python.sh): a cached venv with the
 #     pinned torch/torchvision oracles, `pip install .`, pytest tests/python;
-#  7. the x86 CPU matrix: the native gcc build, its tests run under
+#  7. the x86 CPU matrix: a gcc build whose tests run under
 #     `qemu-x86_64 -cpu Haswell` (AVX2 + FMA, no AVX-512) and
 #     `-cpu Nehalem` (SSE4.2, no AVX), every test but the benchmarks and
 #     the host-Python oracles; `pixflow info` must report no kernel above
