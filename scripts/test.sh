@@ -106,24 +106,21 @@ build build-test-arm -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake \
   -DPIXFLOW_CUDA=OFF -DPIXFLOW_OPENCV_TESTS=OFF -DPIXFLOW_VIDEO=OFF -DPIXFLOW_CODEC=OFF
 run_ctest build-test-arm  # under qemu-aarch64 (the toolchain file's emulator)
 
-# x86 CPU models. The native gcc build is reused (no second gcc build):
-# each model re-configures only the test launcher (CMake's
-# CROSSCOMPILING_EMULATOR prefixes every test binary), which rebuilds
-# nothing. The CUDA tests are left out there (no GPU, and the CUDA runtime
-# only reports "insufficient driver" under QEMU). test_dispatch_levels
-# checks, from PIXFLOW_TEST_CPU_MODEL, that the tests really ran on the
-# emulated CPU.
-qdir=build-test-gcc
-native_npy=$qdir/run-native
+# x86 CPU models. One build; each model re-configures only the test
+# launcher (CMake's CROSSCOMPILING_EMULATOR prefixes every test binary).
+# test_dispatch_levels checks, from PIXFLOW_TEST_CPU_MODEL, that the tests
+# really ran on the emulated CPU.
+build build-test-qemu -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ -DPIXFLOW_CUDA=OFF
+native_npy=build-test-qemu/run-native
 rm -rf "$native_npy"
-$qdir/pixflow run data --epochs 1 --batch 4 --seed 7 --quiet --out "$native_npy" >/dev/null
+build-test-qemu/pixflow run data --epochs 1 --batch 4 --seed 7 --quiet --out "$native_npy" >/dev/null
 for model in Haswell Nehalem; do
   lower=$(echo "$model" | tr '[:upper:]' '[:lower:]')
   step "ctest under qemu-x86_64 -cpu $model"
-  cmake -S . -B $qdir "-DCMAKE_CROSSCOMPILING_EMULATOR=qemu-x86_64;-cpu;$model" >/dev/null
-  PIXFLOW_TEST_CPU_MODEL=$lower run_ctest $qdir -LE 'bench|host_python|cuda' -E '^cli_'
+  cmake -S . -B build-test-qemu "-DCMAKE_CROSSCOMPILING_EMULATOR=qemu-x86_64;-cpu;$model" >/dev/null
+  PIXFLOW_TEST_CPU_MODEL=$lower run_ctest build-test-qemu -LE 'bench|host_python' -E '^cli_'
   q=(qemu-x86_64 -cpu "$model")
-  info=$("${q[@]}" $qdir/pixflow info 2>/dev/null)
+  info=$("${q[@]}" build-test-qemu/pixflow info 2>/dev/null)
   echo "$info" | sed -n '2,4p'
   too_high='avx512|avx512vbmi'; [ "$model" = Nehalem ] && too_high='avx2|avx512|avx512vbmi'
   if echo "$info" | sed -n '/^kernel dispatch:/,/^devices:/p' | grep -Eq " ($too_high)\$"; then
@@ -133,16 +130,16 @@ for model in Haswell Nehalem; do
     awk -v m="$model" '{printf "  %s: %s kernels at %s\n", m, $1, $2}'
   if [ "$model" = Haswell ]; then
     step "pixflow bench resize --quick under $model (exits non-zero unless bit-exact)"
-    "${q[@]}" $qdir/pixflow bench resize --quick 2>/dev/null | tail -4
+    "${q[@]}" build-test-qemu/pixflow bench resize --quick 2>/dev/null | tail -4
   fi
   step "pixflow run data under $model: the same batches as natively"
-  out=$qdir/run-$lower
+  out=build-test-qemu/run-$lower
   rm -rf "$out"
-  "${q[@]}" $qdir/pixflow run data --epochs 1 --batch 4 --seed 7 --quiet --out "$out" >/dev/null 2>&1
+  "${q[@]}" build-test-qemu/pixflow run data --epochs 1 --batch 4 --seed 7 --quiet --out "$out" >/dev/null 2>&1
   diff -r "$native_npy" "$out" >/dev/null || { echo "pixflow run under $model wrote other batches than natively"; exit 1; }
   echo "  $(ls "$out" | wc -l) batch files identical"
 done
-cmake -S . -B $qdir -UCMAKE_CROSSCOMPILING_EMULATOR >/dev/null
+cmake -S . -B build-test-qemu -UCMAKE_CROSSCOMPILING_EMULATOR >/dev/null
 
 step "a new user's install: pip install . with build isolation into a brand-new venv (scripts/test_fresh_install.sh)"
 bash scripts/test_fresh_install.sh
