@@ -42,9 +42,10 @@ void pfi_photo_rows(pf_stream *stream, int count, const pf_image src[], pfi_rows
  * channels when dst has more; a no-op for the same view. */
 void pfi_photo_copy(pf_stream *stream, int count, const pf_image src[], pf_image dst[]);
 
-/* Runs u8 tables through pf_lut. per_channel == 0: one 256-byte table per
- * sample (count * 256 bytes); 1: a table per channel, PFI_PHOTO_TAB_STRIDE
- * bytes per sample. */
+/* Runs u8 tables through the CPU's pf_lut executor (pfi_cpu_lut, at the
+ * stream's ISA; the photometric front-end already checked the views).
+ * per_channel == 0: one 256-byte table per sample (count * 256 bytes); 1:
+ * a table per channel, PFI_PHOTO_TAB_STRIDE bytes per sample. */
 #define PFI_PHOTO_TAB_STRIDE 1024
 pf_status pfi_photo_lut(const char *op, pf_stream *stream, int count, const pf_image src[],
                         pf_image dst[], const uint8_t *tables, int per_channel);

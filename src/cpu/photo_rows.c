@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "core/image_util.h"
 #include "cpu/batch_rows.h"
+#include "cpu/cpu_kernels.h"
 #include "cpu/photo_cpu.h"
 #include "ops/photo_args.h"
 
@@ -102,11 +103,11 @@ pf_status pfi_photo_lut(const char *op, pf_stream *stream, int count, const pf_i
     pf_lut_opts o = pf_lut_opts_defaults();
     if (!per_channel) {
         o.per_sample = 1;
-        st = pf_lut(stream, count, src, dst, tables, &o);
+        st = pfi_cpu_lut(stream, count, src, dst, tables, &o);
     } else {
         for (int i = 0; i < count && st == PF_OK; i++) {
             o.table_channels = src[i].channels;
-            st = pf_lut(stream, 1, &src[i], &dst[i], tables + (size_t)i * PFI_PHOTO_TAB_STRIDE, &o);
+            st = pfi_cpu_lut(stream, 1, &src[i], &dst[i], tables + (size_t)i * PFI_PHOTO_TAB_STRIDE, &o);
         }
     }
     if (st != PF_OK) {

@@ -1,8 +1,9 @@
 /*
  * pf_preprocess_run_yuv on the CPU: the image run (preprocess_run.c) with a
  * source provider that converts each sample's crop rectangle into the
- * worker's scratch with pf_cvt_color_from_yuv, right before its resize
- * reads it.
+ * worker's scratch with the CPU's pf_cvt_color_from_yuv executor
+ * (pfi_cpu_cvt_color_from_yuv: the frames, codes and opts were checked
+ * once by pfi_pp_yuv_check), right before its resize reads it.
  *
  * Why this is exact: YUV -> RGB of pixel (x, y) reads only Y(x, y) and the
  * chroma sample (x/2, y/2), so converting a sub-rectangle whose origin is
@@ -53,7 +54,7 @@ static pf_status source_make(const void *ctx, int i, pf_stream *stream, const pf
     }
     if (st != PF_OK) return st;
     *img = pf_image_hwc(scratch, w, h, cn, PF_U8, 0);
-    if ((st = pf_cvt_color_from_yuv(stream, 1, &sub, img, s->codes[i], s->opts ? &s->opts[i] : NULL)) != PF_OK)
+    if ((st = pfi_cpu_cvt_color_from_yuv(stream, 1, &sub, img, s->codes[i], s->opts ? &s->opts[i] : NULL)) != PF_OK)
         return st;
     *local = *g;
     local->cx = g->cx - x0;

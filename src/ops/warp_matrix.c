@@ -203,3 +203,11 @@ void pfi_warp_cval_store(pf_dtype dt, double v, void *elem) {
         memcpy(elem, &f, 4);
     }
 }
+
+pf_status pfi_warp_check_sides(const char *op, int i, const pf_image *s, const pf_image *d) {
+    if (s->width >= PFI_WARP_MAX_SIDE || s->height >= PFI_WARP_MAX_SIDE || d->width >= PFI_WARP_MAX_SIDE ||
+        d->height >= PFI_WARP_MAX_SIDE)
+        return pfi_fail(PF_ERR_UNSUPPORTED, "%s: src[%d] is %dx%d and dst[%d] %dx%d; warps need sides below %d", op, i,
+                        (int)s->width, (int)s->height, i, (int)d->width, (int)d->height, PFI_WARP_MAX_SIDE);
+    return PF_OK;
+}

@@ -12,8 +12,6 @@
 #include "ops/warp_matrix.h"
 #include "pixflow/ops.h"
 
-#define WARP_MAX_SIDE 32767 /* OpenCV's int16 coordinates: sizes must be below this */
-
 pf_warp_opts pf_warp_opts_defaults(void) {
     pf_warp_opts o;
     memset(&o, 0, sizeof o);
@@ -58,10 +56,7 @@ static pf_status check_image_pair(const char *op, int i, const pf_image *s, cons
     if (s->channels > 1 && s->layout != d->layout)
         return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: src[%d] and dst[%d] differ in layout; convert with pf_reformat",
                         op, i, i);
-    if (s->width >= WARP_MAX_SIDE || s->height >= WARP_MAX_SIDE || d->width >= WARP_MAX_SIDE ||
-        d->height >= WARP_MAX_SIDE)
-        return pfi_fail(PF_ERR_UNSUPPORTED, "%s: src[%d] is %dx%d and dst[%d] %dx%d; warps need sides below %d", op, i,
-                        (int)s->width, (int)s->height, i, (int)d->width, (int)d->height, WARP_MAX_SIDE);
+    if ((st = pfi_warp_check_sides(op, i, s, d)) != PF_OK) return st;
     return pfi_check_no_overlap(op, i, s, d);
 }
 
