@@ -28,22 +28,10 @@ typedef struct pw_sample {
     const float *eq;   /* equalize f32: 4 x 256 output values */
 } pw_sample;
 
-/* torch's pow(x, e) for float tensors: exact special cases for 0.5, 2 and
- * 3, otherwise SLEEF powf (1 ulp); here the correctly rounded value. */
-static float pow_like_torch(float x, double gamma) {
-    if (gamma == 0.5) return sqrtf(x);
-    if (gamma == 2.0) return x * x;
-    if (gamma == 3.0) return (x * x) * x;
-    return (float)pow((double)x, (double)(float)gamma);
-}
-
 static float pw_apply(pw_op op, const pw_sample *p, int c, float x) {
     switch (op) {
     case PW_BRIGHT: return pfk_clampf(x * p->a[0], 0.0f, 1.0f);
-    case PW_GAMMA: {
-        float v = pow_like_torch(x, p->gamma);
-        return p->use_gain ? pfk_clampf(v * p->a[1], 0.0f, 1.0f) : v;
-    }
+    case PW_GAMMA: return pfk_gamma_unit(x, p->gamma, p->use_gain, p->a[1]);
     case PW_SOLAR: return x >= p->a[0] ? 1.0f - x : x;
     case PW_POSTER: {
         float levels = (float)(1 << p->bits);
@@ -58,7 +46,7 @@ static float pw_apply(pw_op op, const pw_sample *p, int c, float x) {
 /* The u8 table of sample p, channel c: the same formulas on 0..255. */
 static uint8_t pw_u8(pw_op op, const pw_sample *p, int c, int v) {
     switch (op) {
-    case PW_BRIGHT: return pfk_trunc_u8(pfk_clampf((float)v * p->a[0], 0.0f, 255.0f));
+    case PW_BRIGHT: return pfk_brightness_u8((uint8_t)v, p->a[0]);
     case PW_GAMMA: return pfk_unit_to_u8(pw_apply(op, p, c, pfk_u8_to_unit((uint8_t)v)));
     case PW_SOLAR: return (float)v >= p->a[0] ? (uint8_t)(255 - v) : (uint8_t)v;
     case PW_POSTER: return (uint8_t)(p->bits >= 8 ? (unsigned)v : (unsigned)v & (0xffu << (8 - p->bits)) & 0xffu);

@@ -4,8 +4,9 @@
  * are the plan's decisions (pfi_pp_sample_of, augment/preprocess_plan.h),
  * which the CPU backend executes too; the warp's border values and the
  * normalization tables are the plan's (pfi_pp_warp_opts, plan->lut); the
- * brightness and gamma tables are made by the public ops on the 256 u8
- * values, so device and host compute the same function by construction.
+ * brightness and gamma tables are the per-value functions the CPU ops'
+ * u8 tables are made of (kernels/photo_math.h) on the 256 u8 values, so
+ * device and host compute the same function by construction.
  */
 #include <string.h>
 
@@ -14,6 +15,7 @@
 #include "cuda/preprocess_jobs.h"
 #include "cuda/resize_jobs.h"
 #include "cuda/warp_jobs.h"
+#include "kernels/photo_math.h"
 
 #define OP PFI_PP_OP
 
@@ -60,25 +62,24 @@ size_t pfi_gpu_preprocess_bytes(const pf_preprocess_plan *plan, int count, const
     return b;
 }
 
-/* A 256-entry u8 -> u8 table of a CPU channel-wise op, in the arena. */
-typedef pf_status (*table_op)(const pf_image *ramp, pf_image *out, double v);
+/* A 256-entry u8 -> u8 table of a channel-wise op with parameter v. */
+typedef void (*table_fill)(uint8_t t[256], double v);
 
-static pf_status bright_op(const pf_image *ramp, pf_image *out, double v) {
-    return pf_adjust_brightness(NULL, 1, ramp, out, &v, 1);
+/* pf_adjust_brightness(factor v) and pf_adjust_gamma(gamma v, no gain) on
+ * u8, as the CPU op converts its parameter (cpu/photo_lut_cpu.c). */
+static void bright_fill(uint8_t t[256], double v) {
+    float f = (float)v;
+    for (int k = 0; k < 256; k++) t[k] = pfk_brightness_u8((uint8_t)k, f);
 }
-static pf_status gamma_op(const pf_image *ramp, pf_image *out, double v) {
-    return pf_adjust_gamma(NULL, 1, ramp, out, &v, NULL, 1);
+static void gamma_fill(uint8_t t[256], double v) {
+    for (int k = 0; k < 256; k++) t[k] = pfk_unit_to_u8(pfk_gamma_unit(pfk_u8_to_unit((uint8_t)k), v, 0, 1.0f));
 }
 
-static pf_status op_table(pfi_arena *a, table_op fn, double v, const uint8_t **dev) {
-    uint8_t ramp[256];
-    for (int k = 0; k < 256; k++) ramp[k] = (uint8_t)k;
+static pf_status op_table(pfi_arena *a, table_fill fill, double v, const uint8_t **dev) {
     void *d;
     uint8_t *h = pfi_arena_take(a, 256, 64, &d);
     if (h == NULL) return pfi_fail(PF_ERR_INTERNAL, OP ": GPU parameter arena too small (table)");
-    pf_image in = pf_image_hwc(ramp, 256, 1, 1, PF_U8, 0), out = pf_image_hwc(h, 256, 1, 1, PF_U8, 0);
-    pf_status st = fn(&in, &out, v);
-    if (st != PF_OK) return st;
+    fill(h, v);
     *dev = d;
     return PF_OK;
 }
@@ -113,9 +114,9 @@ static pf_status fill_colour(pfi_arena *a, const pfi_pp_sample *s, const pf_aug_
         j->ops[k] = s->ops[k];
         if (s->ops[k] == PF_JITTER_CONTRAST) j->contrast_at = k;
     }
-    if (p->brightness != 1.0f && (st = op_table(a, bright_op, (double)p->brightness, &j->bright_lut)) != PF_OK)
+    if (p->brightness != 1.0f && (st = op_table(a, bright_fill, (double)p->brightness, &j->bright_lut)) != PF_OK)
         return st;
-    if (s->gamma && (st = op_table(a, gamma_op, (double)p->gamma, &j->gamma_lut)) != PF_OK) return st;
+    if (s->gamma && (st = op_table(a, gamma_fill, (double)p->gamma, &j->gamma_lut)) != PF_OK) return st;
     /* the CPU ops' factor conversions: ratio = (float)f, alpha = (float)(1 - f) */
     double f = (double)p->contrast;
     j->con_ratio = (float)f;

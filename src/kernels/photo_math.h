@@ -67,6 +67,34 @@ PF_HD float pfk_blend_f32(float x, float ratio, float other, float alpha) {
     return pfk_clampf(pfk_blend(x, ratio, other, alpha), 0.0f, 1.0f);
 }
 
+/* adjust_brightness of one u8 value: x * factor (factor in float32),
+ * clamped to [0, 255] and truncated. The CPU op's u8 table
+ * (cpu/photo_lut_cpu.c) and the GPU fused preprocess's brightness table
+ * (cuda/preprocess_jobs.c) are both this function of the 256 values. */
+PF_HD uint8_t pfk_brightness_u8(uint8_t x, float factor) {
+    return pfk_trunc_u8(pfk_clampf((float)x * factor, 0.0f, 255.0f));
+}
+
+#if !defined(__CUDA_ARCH__)
+/* torch's pow(x, e) for float tensors: exact special cases for 0.5, 2 and
+ * 3, otherwise SLEEF powf (1 ulp); here the correctly rounded value. Host
+ * only (not PF_HD): the device's double pow is not correctly rounded, so
+ * the GPU reads gamma through a table the host makes with pfk_gamma_unit. */
+static inline float pfk_pow_like_torch(float x, double gamma) {
+    if (gamma == 0.5) return sqrtf(x);
+    if (gamma == 2.0) return x * x;
+    if (gamma == 3.0) return (x * x) * x;
+    return (float)pow((double)x, (double)(float)gamma);
+}
+
+/* adjust_gamma of one value x in [0, 1]: x ** gamma, then times gain and
+ * clamped to [0, 1] when use_gain (a gain other than 1 was given). */
+static inline float pfk_gamma_unit(float x, double gamma, int use_gain, float gain) {
+    float v = pfk_pow_like_torch(x, gamma);
+    return use_gain ? pfk_clampf(v * gain, 0.0f, 1.0f) : v;
+}
+#endif
+
 /* torchvision _rgb_to_hsv, one pixel. Only the sector the max channel
  * selects contributes to h (torch adds the other two sectors multiplied by
  * 0, which cannot change the sum after the + 1 and fmod below). */
