@@ -85,6 +85,18 @@ set(symbol_rules
 # The one exception: the runtime's registry names each backend's table.
 set(registry_object "core/backend_registry.c")
 set(registry_symbols pfi_backend_cpu pfi_backend_cuda)
+# Backends execute, front-ends decide: an object of a backend room must
+# not reference a public pf_ function defined in an op front-end room. Such
+# a call (cpu/preprocess_canvas.c calling pf_warp_affine, say) checks and
+# routes again only to come back down to a backend; a backend calls the
+# executors instead (its own pfi_cpu_* entries, pfi_resize_image, the
+# families' tables; CUDA: its job builders, the kernels/ math). Allowed:
+# the value constructors, which check and route nothing (pf_*_defaults,
+# pf_aug_params_identity). The runtime's pf_ functions (pf_stream_*,
+# pf_image_*, pf_last_error, ...) are core's, which every room may use.
+set(backend_rooms cpu cuda)
+set(frontend_rooms ops augment post)
+set(frontend_values "^pf_[a-z0-9_]+_defaults$|^pf_aug_params_identity$")
 
 string(REPLACE "|" ";" objects "${OBJECTS}")
 if(CUDA_OBJECTS)
@@ -155,6 +167,11 @@ foreach(ref ${undefined})
     continue()
   endif()
   math(EXPR checked "${checked} + 1")
+  if(room IN_LIST backend_rooms AND from IN_LIST frontend_rooms AND sym MATCHES "^pf_"
+     AND NOT sym MATCHES "${frontend_values}")
+    violation("${name} calls the public front-end ${sym}, defined in ${from}/ (backends call executors, never front-ends; of those rooms' pf_ functions only the value constructors pf_*_defaults and pf_aug_params_identity)")
+    continue()
+  endif()
   if(NOT DEFINED "allow_${room}")
     violation("${name} is in room ${room}, which has no symbol rule")
     continue()
