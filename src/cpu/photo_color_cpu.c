@@ -199,8 +199,8 @@ pf_status pfi_cpu_adjust_contrast(pf_stream *stream, int count, const pf_image s
             for (int v = 0; v < 256; v++) tab[i * 256 + v] = pfk_blend_u8((uint8_t)v, k->ratio, k->other, k->alpha);
         else any_f32 = 1;
     }
-    /* u8 runs through pf_lut; f32 blends element-wise (1-channel CHW and
-     * HWC rows look the same). */
+    /* u8 runs through the LUT executor (pfi_photo_lut); f32 blends
+     * element-wise (1-channel CHW and HWC rows look the same). */
     for (int i = 0; i < count && st == PF_OK; i++) {
         int u8 = src[i].dtype == PF_U8;
         int run = 1;

@@ -2,7 +2,7 @@
  * round trip, colour matrix, grayscale, gray sum, Philox noise) and the u8
  * invert (a plain XOR). The other LUT shaped ops (u8 brightness, gamma,
  * solarize, posterize, autocontrast, equalize, contrast's final pass) go
- * through pf_lut. */
+ * through the pf_lut executor (pfi_photo_lut, photo_rows.c). */
 #ifndef PF_CPU_PHOTO_EXEC_H
 #define PF_CPU_PHOTO_EXEC_H
 

@@ -3,7 +3,8 @@
  * posterize, autocontrast, equalize (invert: photo_invert_cpu.c). On u8 each is a function of the
  * value alone (given the sample's parameters and, for autocontrast and
  * equalize, its per-channel statistics), so it is computed exactly once
- * per value into a 256-entry table and applied by pf_lut (VBMI permutes).
+ * per value into a 256-entry table and applied by the pf_lut executor
+ * (pfi_photo_lut -> pfi_cpu_lut: VBMI permutes).
  * f32 goes through the same formulas element by element.
  */
 #include <math.h>
@@ -212,13 +213,13 @@ static pf_status run_pw(const char *op_name, pw_op op, pf_stream *stream, int co
             }
         }
     }
-    /* u8 samples through pf_lut, f32 samples element-wise; a batch may mix. */
+    /* u8 samples through the LUT executor, f32 samples element-wise; a batch may mix. */
     for (int i = 0; i < count && st == PF_OK; i++) {
         int u8 = src[i].dtype == PF_U8;
         int run = 1;
         while (i + run < count && (src[i + run].dtype == PF_U8) == u8) run++;
         if (u8) {
-            /* pf_lut wants per-sample tables contiguous from the first sample */
+            /* the LUT executor wants per-sample tables contiguous from the first sample */
             st = pfi_photo_lut(op_name, stream, run, src + i,  dst + i,
                                tab + (size_t)i * (per_channel ? PFI_PHOTO_TAB_STRIDE : 256), per_channel);
         } else {
