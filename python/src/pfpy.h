@@ -236,10 +236,17 @@ extern PyMethodDef pfpy_post_image_methods[];
 extern PyMethodDef pfpy_codec_methods[];
 extern PyMethodDef pfpy_augment_methods[];
 extern PyMethodDef pfpy_pipeline_methods[];
+extern PyMethodDef pfpy_source_methods[];
 
 int pfpy_augment_init(PyObject *module);
 int pfpy_pipeline_init(PyObject *module);
 int pfpy_video_init(PyObject *module);
+/* A source dict ({"kind", "path", "shards", "extensions"}) as a
+ * pf_source_desc whose strings are copies in *strings (free them with
+ * pfpy_source_strings_free once the desc is no longer used); -1 with an
+ * exception naming the key (source_index.c). */
+int pfpy_source_desc(PyObject *src, pf_source_desc *out, const char ***strings);
+void pfpy_source_strings_free(const char **strings);
 /* The public enums as module constants (constants.c). */
 int pfpy_constants_init(PyObject *module);
 
