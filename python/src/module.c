@@ -53,7 +53,9 @@ PyMODINIT_FUNC PyInit__pixflow(void) {
     PyObject *m = PyModule_Create(&moddef);
     if (m == NULL) return NULL;
     if (pfpy_errors_init(m) < 0 || pfpy_constants_init(m) < 0 || pfpy_tensor_init_type(m) < 0 ||
-        add_methods(m, pfpy_geom_methods) < 0 ||
+        add_methods(m, pfpy_resize_methods) < 0 || add_methods(m, pfpy_geom_methods) < 0 ||
+        add_methods(m, pfpy_border_methods) < 0 || add_methods(m, pfpy_warp_methods) < 0 ||
+        add_methods(m, pfpy_lut_methods) < 0 ||
         add_methods(m, pfpy_color_methods) < 0 || add_methods(m, pfpy_convert_methods) < 0 ||
         add_methods(m, pfpy_filter_methods) < 0 || add_methods(m, pfpy_photo_methods) < 0 ||
         add_methods(m, pfpy_post_methods) < 0 || add_methods(m, pfpy_post_image_methods) < 0 ||

@@ -214,6 +214,10 @@ int pfpy_op_outputs(pfpy_op *op, PyObject *dst, const char *name);
 PyObject *pfpy_op_finish(pfpy_op *op, pf_status st);
 /* Releases everything after an argument error; returns NULL. */
 PyObject *pfpy_op_abort(pfpy_op *op);
+/* Output sizes of resize and the warps into op->shapes: from `size` ((w, h)
+ * for all or a list of one per sample), or when size is None from the
+ * destinations `dst`. -1 with an exception set (op not released). */
+int pfpy_op_out_sizes(pfpy_op *op, PyObject *size, PyObject *dst);
 
 /* Runs `call` (which may name `stream_`) on a checked-out CPU stream
  * with the GIL released. */
@@ -226,7 +230,12 @@ PyObject *pfpy_op_abort(pfpy_op *op);
 
 /* ------------------------------------------------- op tables (ops_*.c) */
 
+/* One table per C op family (src/ops/<family>_op.c -> ops_<family>.c). */
+extern PyMethodDef pfpy_resize_methods[];
 extern PyMethodDef pfpy_geom_methods[];
+extern PyMethodDef pfpy_border_methods[];
+extern PyMethodDef pfpy_warp_methods[];
+extern PyMethodDef pfpy_lut_methods[];
 extern PyMethodDef pfpy_color_methods[];
 extern PyMethodDef pfpy_convert_methods[];
 extern PyMethodDef pfpy_filter_methods[];
