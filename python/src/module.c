@@ -58,7 +58,9 @@ PyMODINIT_FUNC PyInit__pixflow(void) {
         add_methods(m, pfpy_lut_methods) < 0 ||
         add_methods(m, pfpy_color_methods) < 0 || add_methods(m, pfpy_convert_methods) < 0 ||
         add_methods(m, pfpy_filter_methods) < 0 || add_methods(m, pfpy_photo_methods) < 0 ||
-        add_methods(m, pfpy_post_methods) < 0 || add_methods(m, pfpy_post_image_methods) < 0 ||
+        add_methods(m, pfpy_post_nms_methods) < 0 ||
+        add_methods(m, pfpy_post_boxes_methods) < 0 || add_methods(m, pfpy_post_heads_methods) < 0 ||
+        add_methods(m, pfpy_post_masks_methods) < 0 || add_methods(m, pfpy_post_regions_methods) < 0 || add_methods(m, pfpy_post_image_methods) < 0 ||
         add_methods(m, pfpy_codec_methods) < 0 || add_methods(m, pfpy_augment_methods) < 0 ||
         add_methods(m, pfpy_pipeline_methods) < 0 || add_methods(m, pfpy_source_methods) < 0 ||
         pfpy_augment_init(m) < 0 || pfpy_pipeline_init(m) < 0 || pfpy_video_init(m) < 0) {

@@ -184,6 +184,25 @@ int pfpy_rect(PyObject *obj, const char *what, int r[4]);
  * modules convert). Returns the element count, -1 on error (view
  * released). */
 Py_ssize_t pfpy_flat_buffer(PyObject *obj, const char *name, char fmt, Py_buffer *view);
+/* The same with the dimension count checked (ndim; -1: any) and, when
+ * writable, writable memory. Same return. */
+Py_ssize_t pfpy_nd_buffer(PyObject *obj, const char *name, char fmt, int ndim, int writable, Py_buffer *view);
+
+/* A pfpy_nd_buffer view that knows whether it is held, for functions with
+ * several optional array arguments (the post bindings). None gives an
+ * empty, unheld view when allow_none. pfpy_buf_dim: shape[i], 0 when
+ * unheld or past ndim. */
+typedef struct pfpy_buf {
+    Py_buffer v;
+    int held;
+} pfpy_buf;
+int pfpy_buf_get(PyObject *obj, const char *name, char fmt, int ndim, int writable, int allow_none, pfpy_buf *b);
+void pfpy_buf_release(pfpy_buf *b);
+Py_ssize_t pfpy_buf_dim(const pfpy_buf *b, int i);
+/* numpy.empty(shape, dtype) by numpy dtype name ("int64", "float64": the
+ * dtypes pf_dtype has not), and the data pointer of a new array. */
+PyObject *pfpy_numpy_empty_named(int ndim, const Py_ssize_t *shape, const char *dtype);
+void *pfpy_numpy_data(PyObject *arr);
 
 /* Runs a pf_ call with the GIL released; st receives its status. */
 #define PFPY_CALL(st, call)    \
@@ -240,7 +259,12 @@ extern PyMethodDef pfpy_color_methods[];
 extern PyMethodDef pfpy_convert_methods[];
 extern PyMethodDef pfpy_filter_methods[];
 extern PyMethodDef pfpy_photo_methods[];
-extern PyMethodDef pfpy_post_methods[];
+/* post families (src/post): post_<family>.c */
+extern PyMethodDef pfpy_post_nms_methods[];
+extern PyMethodDef pfpy_post_boxes_methods[];
+extern PyMethodDef pfpy_post_heads_methods[];
+extern PyMethodDef pfpy_post_masks_methods[];
+extern PyMethodDef pfpy_post_regions_methods[];
 extern PyMethodDef pfpy_post_image_methods[];
 extern PyMethodDef pfpy_codec_methods[];
 extern PyMethodDef pfpy_augment_methods[];
