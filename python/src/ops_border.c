@@ -30,6 +30,8 @@ static PyObject *py_copy_make_border(PyObject *self, PyObject *args, PyObject *k
         int got = pfpy_params_int(objs[k], names[k], n, v + k * n);
         if (got < 0) goto fail;
         for (int i = got; i < n; i++) v[k * n + i] = v[k * n];
+        /* kept here: the binding sizes the outputs from the widths before C
+         * sees them (C checks them too, for C callers) */
         for (int i = 0; i < n; i++)
             if (v[k * n + i] < 0) {
                 pfpy_invalid("%s = %d; border widths must be >= 0", names[k], v[k * n + i]);

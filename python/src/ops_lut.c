@@ -19,6 +19,8 @@ static PyObject *py_lut(PyObject *self, PyObject *args, PyObject *kw) {
         PyBuffer_Release(&tb);
         return NULL;
     }
+    /* memory safety: pf_lut gets a bare table pointer, so the binding is the
+     * layer that knows how many entries the buffer holds */
     Py_ssize_t want = 256 * (Py_ssize_t)tc * (per_sample ? op.in.n : 1);
     if (tc < 1 || k != want) {
         pfpy_invalid("table has %zd entries; %d table(s) of 256%s need %zd", k, tc, per_sample ? " per sample" : "",

@@ -32,6 +32,8 @@ static PyObject *warp_op(PyObject *args, PyObject *kw, int persp) {
     Py_ssize_t k = pfpy_flat_buffer(mats, "matrices", 'd', &mb);
     if (k < 0) return pfpy_op_abort(&op);
     pf_warp_opts o;
+    /* memory safety: the matrices reach C as a bare array, so the binding
+     * is the layer that knows how many numbers it holds */
     if (k != per && k != (Py_ssize_t)per * op.in.n) {
         pfpy_invalid("matrices has %zd numbers; pass one %s matrix or one per sample (%d)", k,
                      persp ? "3x3" : "2x3", op.in.n);

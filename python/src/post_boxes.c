@@ -1,6 +1,9 @@
 /* Box utilities for pixflow.post (the C family: src/post/boxes.c,
  * box_iou.c): box_convert, clip_boxes, remove_small_boxes, box_iou and
- * boxes_unmap. Arrays arrive C-contiguous and typed (post.py). */
+ * boxes_unmap. Arrays arrive C-contiguous and typed (post.py).
+ * Shape checks here are the binding's own, for memory safety: these C
+ * functions take bare pointers and counts, so only the binding knows how
+ * many elements an array holds (python/pixflow/post.py does not re-check). */
 #include <string.h>
 
 #include "pfpy.h"

@@ -1,6 +1,9 @@
 /* Detection heads for pixflow.post (the C family: src/post/heads.c):
  * YOLO and anchor (SSD / BlazeFace) decoding, each followed by pf_nms with
- * the options of post_nms.c. */
+ * the options of post_nms.c.
+ * Shape checks here are the binding's own, for memory safety: these C
+ * functions take bare pointers and counts, so only the binding knows how
+ * many elements an array holds (python/pixflow/post.py does not re-check). */
 #include <string.h>
 
 #include "fields.h"

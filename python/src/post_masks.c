@@ -1,5 +1,8 @@
 /* Masks for pixflow.post (the C family: src/post/masks.c):
- * masks_from_logits, masks_to_boxes and YOLO prototype masks. */
+ * masks_from_logits, masks_to_boxes and YOLO prototype masks.
+ * Shape checks here are the binding's own, for memory safety: these C
+ * functions take bare pointers and counts, so only the binding knows how
+ * many elements an array holds (python/pixflow/post.py does not re-check). */
 #include <string.h>
 
 #include "pfpy.h"

@@ -2,7 +2,10 @@
  * executors nms_greedy.c, nms_grid.c, nms_soft.c): a batch of (boxes,
  * scores, classes) samples in, the CSR keep lists out. The options are a
  * field table (fields.c: pfpy_nms_fields), shared with the heads' NMS.
- * Arrays arrive C-contiguous and typed (python/pixflow/post.py). */
+ * Arrays arrive C-contiguous and typed (python/pixflow/post.py).
+ * Shape checks here are the binding's own, for memory safety: these C
+ * functions take bare pointers and counts, so only the binding knows how
+ * many elements an array holds (python/pixflow/post.py does not re-check). */
 #include <string.h>
 
 #include "fields.h"
