@@ -97,6 +97,50 @@ typedef struct pf_source_desc {
     pf_source_callbacks callbacks; /* CALLBACK */
 } pf_source_desc;
 
+/* ------------------------------------------------------- dataset index */
+
+/*
+ * The dataset index of a source without a pipeline: the table that
+ * pf_pipeline_create builds (the same code), so entry i is the sample
+ * whose dataset index -- the augmentation key, pf_sample_input.index and
+ * the batch metadata's index -- is i, with the same name and label. For
+ * callers that address samples themselves (pixflow.ray's read tasks,
+ * pixflow.torch re-sharding a resume point over another world size).
+ *
+ * Supported: PF_SOURCE_FOLDER, PF_SOURCE_FILE_LIST and PF_SOURCE_TAR, by
+ * the rules of pf_source_kind above (extensions as in pf_source_desc).
+ * Not supported: PF_SOURCE_CALLBACK (PF_ERR_UNSUPPORTED: its callbacks
+ * are already an index). Opening scans the folder, reads the list or the
+ * tar headers once; entries are read without I/O. Files are not opened,
+ * so a folder entry's size is 0 (its bytes are read when read). An empty
+ * source is a valid index of 0 entries (pf_pipeline_create refuses it).
+ * Errors name the argument ("source.path", "source.shards[1]", "i", ...).
+ * An index is immutable: any thread may read it; close it once.
+ */
+typedef struct pf_source_index pf_source_index;
+
+typedef struct pf_source_entry {
+    const char *name;   /* the sample's name in pipeline messages and batch metadata:
+                           the file's path; TAR: "<shard path>:<member name>" */
+    const char *path;   /* the file holding the bytes: the file; TAR: the shard */
+    const char *member; /* TAR: the member's name inside its shard; else NULL */
+    int32_t label;      /* the sample's label; -1 when it has none */
+    int32_t shard;      /* TAR: the index of its shard in source.shards; else -1 */
+    uint64_t offset;    /* TAR: the byte offset of the member's data in the shard; else 0 */
+    uint64_t size;      /* TAR: the member's size in bytes; else 0 */
+} pf_source_entry;
+
+/* Builds the index of `source` into *out (NULL on failure). The strings
+ * of `source` are copied; the entries' strings live until close. */
+PF_API pf_status pf_source_index_open(const pf_source_desc *source, pf_source_index **out);
+/* The number of samples (0 for NULL). */
+PF_API uint64_t pf_source_index_count(const pf_source_index *index);
+/* Entry i (0 <= i < count) into *out; PF_ERR_INVALID_ARGUMENT naming
+ * index, i or out otherwise. */
+PF_API pf_status pf_source_index_get(const pf_source_index *index, uint64_t i, pf_source_entry *out);
+/* Frees the index (NULL: nothing). */
+PF_API void pf_source_index_close(pf_source_index *index);
+
 /* ----------------------------------------------------- per-sample work */
 
 /* What a worker gets for one sample. */

@@ -385,6 +385,9 @@ def aug_sample(policy: _Fields, seed: int, epoch: int, first_index: int, widths:
                heights: Sequence[int]) -> List[_Fields]: ...
 def epoch_order(n: int, seed: int, epoch: int, shuffle: bool, rank: int, world_size: int,
                 shard_mode: int = ...) -> np.ndarray: ...
+# (name, label, None) for a file; (name, label, (shard path, offset, size)) for a tar member
+_SourceEntry = Tuple[str, int, Optional[Tuple[str, int, int]]]
+def source_index(source: Dict[str, object], /) -> List[_SourceEntry]: ...
 
 # ------------------------------------------------------- post-processing
 _NmsSample = Tuple[np.ndarray, np.ndarray, Optional[np.ndarray]]

@@ -1,106 +1,14 @@
 """Sample-level access to a pixflow source, keyed like the C pipeline: the
-dataset index (the same order and labels as src/pipeline/pipeline_source.c
-and pipeline_tar.c build), the bytes of sample i, and `KeyedAugmenter`,
+dataset index (pf_source_index: the C pipeline's own table, the same order
+and labels, built by the same code), the bytes of sample i, and `KeyedAugmenter`,
 which turns (bytes, epoch, index) into the exact tensor the pipeline makes
 for that sample: C decode, the C Philox sampler keyed by (seed, epoch,
 index), the C fused plan. Used by pixflow.ray (augment actors) and by
 pixflow.torch (the rest of an epoch re-sharded over a new world size)."""
-import os
-import tarfile
-
-
 from . import _pixflow as _P
-from .data import _DEFAULT_EXT, _pipeline_spec, _source_dict
+from .data import _pipeline_spec, _source_dict
 
 # ------------------------------------------------------------------ index
-
-
-def _ext_match(name, exts):
-    base = name.rsplit("/", 1)[-1]
-    if "." not in base or base.endswith("."):
-        return False
-    return base.rsplit(".", 1)[1].lower() in exts
-
-
-def _index_folder(root, exts):
-    # src/pipeline/pipeline_source.c: recursive, hidden entries skipped,
-    # full paths sorted by strcmp (Python's str order on UTF-8 names is the
-    # same), label = rank of the first folder under the root among the
-    # sorted top-level folders, -1 for files directly in the root
-    root = root.rstrip("/") or "/"
-    files, classes = [], []
-
-    def walk(d, depth):
-        for e in os.listdir(d):
-            if e.startswith("."):
-                continue
-            p = f"{d}/{e}"
-            if os.path.isdir(p):
-                if depth == 0:
-                    classes.append(e)
-                walk(p, depth + 1)
-            elif _ext_match(p, exts):
-                files.append(p)
-
-    walk(root, 0)
-    files.sort(key=os.fsencode)
-    cls = {c: i for i, c in enumerate(sorted(classes, key=os.fsencode))}
-    out = []
-    for f in files:
-        rel = f[len(root) + 1:]
-        label = cls.get(rel.split("/", 1)[0], -1) if "/" in rel else -1
-        out.append((f, label, None))
-    return out
-
-
-def _index_list(path):
-    # pipeline_source.c open_list: "path [label]" lines, '#' comments,
-    # relative paths are relative to the list's folder
-    d = os.path.dirname(path)
-    out = []
-    with open(path) as f:
-        for line in f:
-            s = line.strip()
-            if not s or s.startswith("#"):
-                continue
-            label, p = -1, s
-            parts = s.rsplit(None, 1)
-            if len(parts) == 2:
-                try:
-                    label, p = int(parts[1]), parts[0].rstrip()
-                except ValueError:
-                    pass
-            if not p.startswith("/") and d:
-                p = f"{d}/{p}"
-            out.append((p, label, None))
-    return out
-
-
-def _index_tar(shards, exts):
-    # pipeline_tar.c: members grouped by key (path up to the first '.' of
-    # its last component); a key with an image member is a sample, its
-    # ".cls" member the label; samples in shard order, then file order
-    out = []
-    for path in shards:
-        with tarfile.open(path, "r:") as t:
-            key, img, label = None, None, -1
-            for m in t:
-                if not m.isreg():
-                    continue
-                base = m.name.rsplit("/", 1)[-1]
-                k = m.name[:len(m.name) - len(base)] + base.split(".", 1)[0]
-                if k != key:
-                    if img is not None:
-                        out.append((img, label, None))
-                    key, img, label = k, None, -1
-                ext = m.name[len(k):]
-                if ext == ".cls" and m.size < 32:
-                    label = int(t.extractfile(m).read().decode().strip() or -1)
-                elif img is None and _ext_match(m.name, exts):
-                    img = (path, m.name, m.offset_data, m.size)
-            if img is not None:
-                out.append((img, label, None))
-    return [(f"{p}:{n}", label, (p, off, size)) for (p, n, off, size), label, _ in out]
 
 
 def index(source, extensions=None):
@@ -110,16 +18,10 @@ def index(source, extensions=None):
 
 
 def _index(source, extensions):
-    src = _source_dict(source, extensions)
-    if extensions is None:
-        exts = set(_DEFAULT_EXT)
-    else:
-        exts = {e.lower() for e in (extensions.split(",") if isinstance(extensions, str) else extensions)}
-    if src["kind"] == "folder":
-        return _index_folder(src["path"], exts)
-    if src["kind"] == "list":
-        return _index_list(src["path"])
-    return _index_tar(src["shards"], exts)
+    # pf_source_index: the table pf_pipeline_create builds, by the same C
+    # code (pipeline_source.c, pipeline_tar.c); entries are (name, label,
+    # None) for files and (name, label, (shard, offset, size)) for tar members
+    return _P.source_index(_source_dict(source, extensions))
 
 
 def _read_bytes(name, loc):

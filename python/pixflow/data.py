@@ -40,7 +40,6 @@ import numpy as _np
 
 from . import _pixflow as _P
 
-_DEFAULT_EXT = ("jpg", "jpeg", "png", "webp", "ppm", "pgm")
 _live = weakref.WeakSet()
 
 
@@ -72,15 +71,12 @@ def _source_dict(source, extensions):
     return d
 
 
-def _count_samples(src, extensions):
-    """Samples the pipeline will index (folders and lists); None for tar shards."""
-    if src["kind"] == "folder":
-        ext = tuple("." + e.lower() for e in (extensions or _DEFAULT_EXT))
-        return sum(1 for _, _, files in os.walk(src["path"]) for f in files if f.lower().endswith(ext))
-    if src["kind"] == "list":
-        with open(src["path"]) as f:
-            return sum(1 for line in f if line.strip() and not line.lstrip().startswith("#"))
-    return None
+def _count_samples(src):
+    """Samples the pipeline will index (folders and lists): pf_source_index's count, the C
+    pipeline's own table; None for tar shards (their length is per shard file)."""
+    if src["kind"] == "tar":
+        return None
+    return len(_P.source_index(src))
 
 
 class _Progress:
@@ -151,7 +147,7 @@ class Loader:
             raise _P.InvalidArgument(f"shard_mode = {shard_mode!r}; use 'pad' or 'drop'")
         self._desc, self._policy = _pipeline_spec(transform, recipe)
         self._source = _source_dict(source, extensions)
-        self._nsamples = _count_samples(self._source, extensions)
+        self._nsamples_cache = None  # _count_samples, when len() or progress first asks
         workers = int(workers) or (os.cpu_count() or 1)
         # prefetch_batches 0: pf_pipeline's default, as `pixflow run` has: 2 + ceil(2 * workers /
         # batch) buffers filling plus 2 for the consumer (a `for x, y in loader` loop holds one
@@ -185,6 +181,12 @@ class Loader:
     def set_epoch(self, epoch):
         """Makes the next iteration run epoch `epoch` from its start (as DistributedSampler)."""
         self._epoch, self._position = int(epoch), 0
+
+    @property
+    def _nsamples(self):
+        if self._nsamples_cache is None and self._source["kind"] != "tar":
+            self._nsamples_cache = _count_samples(self._source)
+        return self._nsamples_cache
 
     def __len__(self):
         """Batches per epoch for this rank (folders and list files)."""

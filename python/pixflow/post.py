@@ -41,13 +41,15 @@ def _is_torch(x):
 
 
 def _arr(x, dtype, name, shape_tail=None):
+    # a contiguous array of the dtype the extension takes; an empty one of
+    # any shape becomes (0, *shape_tail). The shape itself is checked in one
+    # layer, the extension (python/src/post_*.c), whose messages name the
+    # argument: here it would be a second copy of that check.
     if _is_torch(x):
         x = x.detach().cpu().numpy()
     a = _np.ascontiguousarray(x, dtype=dtype)
-    if shape_tail is not None and (a.ndim != 1 + len(shape_tail) or tuple(a.shape[1:]) != shape_tail):
-        if a.size == 0:
-            return a.reshape((0,) + shape_tail)
-        raise _P.InvalidArgument(f"{name} must have shape (n, {', '.join(map(str, shape_tail))}); it is {a.shape}")
+    if shape_tail is not None and a.size == 0 and (a.ndim != 1 + len(shape_tail) or tuple(a.shape[1:]) != shape_tail):
+        return a.reshape((0,) + shape_tail)
     return a
 
 

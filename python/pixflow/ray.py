@@ -8,8 +8,8 @@
 
 Reading: a Ray Data datasource over the pixflow sources (a folder in the
 ImageFolder layout, a list file, .tar shards in the WebDataset layout),
-indexed exactly as the C pipeline indexes them (same order, same labels:
-sample_id here is the pipeline's dataset index). Its read tasks cover
+indexed by the C pipeline's own index (pf_source_index: same order, same
+labels; sample_id here is the pipeline's dataset index). Its read tasks cover
 contiguous ranges of that global index and emit the encoded bytes with
 `sample_id` and `epoch` columns; decoding happens in the augment actors.
 

@@ -673,14 +673,14 @@ int pfpy_scalar_tuple(PyObject *obj, const char *name, int max, double *out) {
     return (int)k;
 }
 
-Py_ssize_t pfpy_flat_buffer(PyObject *obj, const char *name, char fmt, Py_buffer *view) {
+Py_ssize_t pfpy_nd_buffer(PyObject *obj, const char *name, char fmt, int ndim, int writable, Py_buffer *view) {
     if (obj == NULL || obj == Py_None) {
         pfpy_invalid("%s is None", name);
         return -1;
     }
-    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0)) < 0) {
         PyErr_Clear();
-        pfpy_invalid("%s must be a contiguous array of %s", name,
+        pfpy_invalid("%s must be a contiguous%s array of %s", name, writable ? " writable" : "",
                      fmt == 'd' ? "float64" : fmt == 'f' ? "float32" : fmt == 'i' ? "int32" : "uint8");
         return -1;
     }
@@ -693,5 +693,56 @@ Py_ssize_t pfpy_flat_buffer(PyObject *obj, const char *name, char fmt, Py_buffer
         pfpy_invalid("%s has element format '%s'; expected '%c'", name, f, fmt);
         return -1;
     }
+    if (ndim >= 0 && view->ndim != ndim) {
+        pfpy_invalid("%s has %d dimensions; expected %d", name, view->ndim, ndim);
+        PyBuffer_Release(view);
+        return -1;
+    }
     return view->len / view->itemsize;
+}
+
+Py_ssize_t pfpy_flat_buffer(PyObject *obj, const char *name, char fmt, Py_buffer *view) {
+    return pfpy_nd_buffer(obj, name, fmt, -1, 0, view);
+}
+
+int pfpy_buf_get(PyObject *obj, const char *name, char fmt, int ndim, int writable, int allow_none, pfpy_buf *b) {
+    memset(b, 0, sizeof *b);
+    if ((obj == NULL || obj == Py_None) && allow_none) return 0;
+    if (pfpy_nd_buffer(obj, name, fmt, ndim, writable, &b->v) < 0) return -1;
+    b->held = 1;
+    return 0;
+}
+
+void pfpy_buf_release(pfpy_buf *b) {
+    if (b->held) PyBuffer_Release(&b->v);
+    b->held = 0;
+}
+
+Py_ssize_t pfpy_buf_dim(const pfpy_buf *b, int i) { return b->held && i < b->v.ndim ? b->v.shape[i] : 0; }
+
+PyObject *pfpy_numpy_empty_named(int ndim, const Py_ssize_t *shape, const char *dtype) {
+    if (np_empty_fn == NULL) {
+        np_empty_fn = numpy_attr("empty");
+        if (np_empty_fn == NULL) return NULL;
+    }
+    PyObject *tup = PyTuple_New(ndim), *r = NULL;
+    for (int i = 0; tup && i < ndim; i++) {
+        PyObject *v = PyLong_FromSsize_t(shape[i]);
+        if (v == NULL) {
+            Py_CLEAR(tup);
+            break;
+        }
+        PyTuple_SET_ITEM(tup, i, v);
+    }
+    if (tup) r = PyObject_CallFunction(np_empty_fn, "Os", tup, dtype);
+    Py_XDECREF(tup);
+    return r;
+}
+
+void *pfpy_numpy_data(PyObject *arr) {
+    Py_buffer v;
+    if (PyObject_GetBuffer(arr, &v, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) return NULL;
+    void *p = v.buf;
+    PyBuffer_Release(&v); /* the array keeps the memory */
+    return p;
 }

@@ -1,4 +1,5 @@
-/* Field tables of the augment structs and the generic dict conversion. */
+/* Field tables of the augment structs and pf_nms_opts, and the generic
+ * dict conversion. */
 #include <string.h>
 
 #include "fields.h"
@@ -58,6 +59,17 @@ const pfpy_field pfpy_letterbox_fields[] = {
     F(pf_letterbox_info, scale_x, PFPY_F_F32, 1),  F(pf_letterbox_info, scale_y, PFPY_F_F32, 1),
     F(pf_letterbox_info, offset_x, PFPY_F_F32, 1), F(pf_letterbox_info, offset_y, PFPY_F_F32, 1),
     F(pf_letterbox_info, crop_x, PFPY_F_I32, 1),   F(pf_letterbox_info, crop_y, PFPY_F_I32, 1),
+    {NULL, PFPY_F_BOOL, 0, 0}};
+
+/* pf_nms_opts (post.h): the keyword options of post_nms and the heads */
+const pfpy_field pfpy_nms_fields[] = {
+    F(pf_nms_opts, semantics, PFPY_F_ENUM, 1),      F(pf_nms_opts, box_format, PFPY_F_ENUM, 1),
+    F(pf_nms_opts, classes, PFPY_F_ENUM, 1),        F(pf_nms_opts, iou_threshold, PFPY_F_F64, 1),
+    F(pf_nms_opts, score_threshold, PFPY_F_F32, 1), F(pf_nms_opts, pre_nms_top_k, PFPY_F_I32, 1),
+    F(pf_nms_opts, max_output, PFPY_F_I32, 1),      F(pf_nms_opts, max_output_per_class, PFPY_F_I32, 1),
+    F(pf_nms_opts, class_offset, PFPY_F_F32, 1),    F(pf_nms_opts, legacy_plus_one, PFPY_F_BOOL, 1),
+    F(pf_nms_opts, eta, PFPY_F_F32, 1),             F(pf_nms_opts, soft, PFPY_F_ENUM, 1),
+    F(pf_nms_opts, sigma, PFPY_F_F32, 1),           F(pf_nms_opts, order, PFPY_F_ENUM, 1),
     {NULL, PFPY_F_BOOL, 0, 0}};
 
 static int set_one(PyObject *v, const pfpy_field *f, char *p, int i, const char *what) {

@@ -27,5 +27,10 @@ extern const pfpy_field pfpy_desc_fields[];
 extern const pfpy_field pfpy_policy_fields[];
 extern const pfpy_field pfpy_params_fields[];
 extern const pfpy_field pfpy_letterbox_fields[];
+extern const pfpy_field pfpy_nms_fields[];
+
+/* pf_nms_opts from keyword arguments: the defaults, then the fields named
+ * (post_nms.c; the heads use it too). 0 or -1. */
+int pfpy_nms_opts_from(PyObject *kw, pf_nms_opts *o);
 
 #endif

@@ -53,12 +53,16 @@ PyMODINIT_FUNC PyInit__pixflow(void) {
     PyObject *m = PyModule_Create(&moddef);
     if (m == NULL) return NULL;
     if (pfpy_errors_init(m) < 0 || pfpy_constants_init(m) < 0 || pfpy_tensor_init_type(m) < 0 ||
-        add_methods(m, pfpy_geom_methods) < 0 ||
+        add_methods(m, pfpy_resize_methods) < 0 || add_methods(m, pfpy_geom_methods) < 0 ||
+        add_methods(m, pfpy_border_methods) < 0 || add_methods(m, pfpy_warp_methods) < 0 ||
+        add_methods(m, pfpy_lut_methods) < 0 ||
         add_methods(m, pfpy_color_methods) < 0 || add_methods(m, pfpy_convert_methods) < 0 ||
         add_methods(m, pfpy_filter_methods) < 0 || add_methods(m, pfpy_photo_methods) < 0 ||
-        add_methods(m, pfpy_post_methods) < 0 || add_methods(m, pfpy_post_image_methods) < 0 ||
+        add_methods(m, pfpy_post_nms_methods) < 0 ||
+        add_methods(m, pfpy_post_boxes_methods) < 0 || add_methods(m, pfpy_post_heads_methods) < 0 ||
+        add_methods(m, pfpy_post_masks_methods) < 0 || add_methods(m, pfpy_post_regions_methods) < 0 || add_methods(m, pfpy_post_image_methods) < 0 ||
         add_methods(m, pfpy_codec_methods) < 0 || add_methods(m, pfpy_augment_methods) < 0 ||
-        add_methods(m, pfpy_pipeline_methods) < 0 ||
+        add_methods(m, pfpy_pipeline_methods) < 0 || add_methods(m, pfpy_source_methods) < 0 ||
         pfpy_augment_init(m) < 0 || pfpy_pipeline_init(m) < 0 || pfpy_video_init(m) < 0) {
         Py_DECREF(m);
         return NULL;

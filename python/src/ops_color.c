@@ -84,6 +84,8 @@ static PyObject *py_cvt_color(PyObject *self, PyObject *args, PyObject *kw) {
             s->channels = code == PF_COLOR_YUV2GRAY_420 ? 1 : (code >= 94 && code <= 97) || code >= 102 ? 4 : 3;
             s->ndim = s->channels == 1 ? 2 : 3;
         } else if (is_to_yuv(code)) {
+            /* kept here: the binding sizes the output frame (H * 3/2 rows) from
+             * src, and an odd H has no such frame, so C never sees the case */
             if (op.in.views[i].width % 2 || op.in.views[i].height % 2) {
                 pfpy_invalid("src is %dx%d; RGB -> 4:2:0 needs an even width and height", op.in.views[i].width,
                              op.in.views[i].height);

@@ -1,6 +1,7 @@
 /* Value and layout conversions: pf_convert (dtype, scale, shift, channel
  * order, layout), pf_normalize (mean/std and OpenCV's NORM_MINMAX),
- * pf_lut, pf_split and pf_merge. */
+ * pf_split and pf_merge (the C family: src/ops/convert_op.c,
+ * normalize_op.c, channels_op.c). pf_lut is its own family: ops_lut.c. */
 #include <string.h>
 
 #include "pfpy.h"
@@ -106,40 +107,6 @@ static PyObject *py_normalize(PyObject *self, PyObject *args, PyObject *kw) {
     return pfpy_op_finish(&op, st);
 }
 
-static PyObject *py_lut(PyObject *self, PyObject *args, PyObject *kw) {
-    (void)self;
-    static char *kwlist[] = {"src", "table", "dst", "table_channels", "per_sample", NULL};
-    PyObject *src, *table, *dst = Py_None;
-    int tc = 1, per_sample = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|Oip:lut", kwlist, &src, &table, &dst, &tc, &per_sample)) return NULL;
-    Py_buffer tb;
-    Py_ssize_t k = pfpy_flat_buffer(table, "table", 'B', &tb);
-    if (k < 0) return NULL;
-    pfpy_op op;
-    if (pfpy_op_begin(&op, src, "src", PFPY_CHW_OK) < 0) {
-        PyBuffer_Release(&tb);
-        return NULL;
-    }
-    Py_ssize_t want = 256 * (Py_ssize_t)tc * (per_sample ? op.in.n : 1);
-    if (tc < 1 || k != want) {
-        pfpy_invalid("table has %zd entries; %d table(s) of 256%s need %zd", k, tc, per_sample ? " per sample" : "",
-                     want);
-        PyBuffer_Release(&tb);
-        return pfpy_op_abort(&op);
-    }
-    if (pfpy_op_outputs(&op, dst, "dst") < 0) {
-        PyBuffer_Release(&tb);
-        return NULL;
-    }
-    pf_lut_opts o = pf_lut_opts_defaults();
-    o.table_channels = tc;
-    o.per_sample = per_sample;
-    pf_status st;
-    PFPY_RUN(st, pf_lut(stream_, op.in.n, op.in.views, op.out.views, tb.buf, &o));
-    PyBuffer_Release(&tb);
-    return pfpy_op_finish(&op, st);
-}
-
 /* split: one image -> a list of its 2-D planes */
 static PyObject *py_split(PyObject *self, PyObject *arg) {
     (void)self;
@@ -225,8 +192,6 @@ PyMethodDef pfpy_convert_methods[] = {
      "normalize(src, dtype=F32, mean=None, std=None, scale=1, mode=NORM_MEAN_STD, lo=0, hi=1, order=None, layout=-1,\n"
      "          dst=None)\n--\n\n"
      "pf_normalize: (src * scale - mean[c]) / std[c] (mode 0) or OpenCV's NORM_MINMAX (mode 32)."},
-    {"lut", FN(py_lut), KW,
-     "lut(src, table, dst=None, table_channels=1, per_sample=False)\n--\n\npf_lut: dst = table[src] (uint8)."},
     {"split", (PyCFunction)py_split, METH_O, "split(src, /)\n--\n\npf_split: a list of the image's planes."},
     {"merge", FN(py_merge), KW, "merge(planes, dst=None)\n--\n\npf_merge: planes into one image."},
     {NULL, NULL, 0, NULL}};

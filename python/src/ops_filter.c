@@ -96,6 +96,7 @@ static PyObject *py_filter_2d(PyObject *self, PyObject *args, PyObject *kw) {
     Py_buffer kb;
     Py_ssize_t k = pfpy_flat_buffer(kernel, "kernel", 'f', &kb);
     if (k < 0) return NULL;
+    /* memory safety: C reads ksize_x * ksize_y floats from a bare pointer */
     if (p.ksize_x < 1 || p.ksize_y < 1 || k != (Py_ssize_t)p.ksize_x * p.ksize_y) {
         PyBuffer_Release(&kb);
         return pfpy_invalid("kernel has %zd entries for ksize (%d, %d)", k, p.ksize_x, p.ksize_y);

@@ -160,6 +160,7 @@ static PyObject *py_color_twist(PyObject *self, PyObject *args, PyObject *kw) {
         PyBuffer_Release(&mb);
         return NULL;
     }
+    /* memory safety: C reads 12 floats per sample from a bare array */
     if (k != 12 && k != 12 * (Py_ssize_t)op.in.n) {
         PyBuffer_Release(&mb);
         pfpy_invalid("matrices has %zd numbers; pass one 3x4 matrix or one per sample", k);

@@ -184,6 +184,25 @@ int pfpy_rect(PyObject *obj, const char *what, int r[4]);
  * modules convert). Returns the element count, -1 on error (view
  * released). */
 Py_ssize_t pfpy_flat_buffer(PyObject *obj, const char *name, char fmt, Py_buffer *view);
+/* The same with the dimension count checked (ndim; -1: any) and, when
+ * writable, writable memory. Same return. */
+Py_ssize_t pfpy_nd_buffer(PyObject *obj, const char *name, char fmt, int ndim, int writable, Py_buffer *view);
+
+/* A pfpy_nd_buffer view that knows whether it is held, for functions with
+ * several optional array arguments (the post bindings). None gives an
+ * empty, unheld view when allow_none. pfpy_buf_dim: shape[i], 0 when
+ * unheld or past ndim. */
+typedef struct pfpy_buf {
+    Py_buffer v;
+    int held;
+} pfpy_buf;
+int pfpy_buf_get(PyObject *obj, const char *name, char fmt, int ndim, int writable, int allow_none, pfpy_buf *b);
+void pfpy_buf_release(pfpy_buf *b);
+Py_ssize_t pfpy_buf_dim(const pfpy_buf *b, int i);
+/* numpy.empty(shape, dtype) by numpy dtype name ("int64", "float64": the
+ * dtypes pf_dtype has not), and the data pointer of a new array. */
+PyObject *pfpy_numpy_empty_named(int ndim, const Py_ssize_t *shape, const char *dtype);
+void *pfpy_numpy_data(PyObject *arr);
 
 /* Runs a pf_ call with the GIL released; st receives its status. */
 #define PFPY_CALL(st, call)    \
@@ -214,6 +233,10 @@ int pfpy_op_outputs(pfpy_op *op, PyObject *dst, const char *name);
 PyObject *pfpy_op_finish(pfpy_op *op, pf_status st);
 /* Releases everything after an argument error; returns NULL. */
 PyObject *pfpy_op_abort(pfpy_op *op);
+/* Output sizes of resize and the warps into op->shapes: from `size` ((w, h)
+ * for all or a list of one per sample), or when size is None from the
+ * destinations `dst`. -1 with an exception set (op not released). */
+int pfpy_op_out_sizes(pfpy_op *op, PyObject *size, PyObject *dst);
 
 /* Runs `call` (which may name `stream_`) on a checked-out CPU stream
  * with the GIL released. */
@@ -226,20 +249,37 @@ PyObject *pfpy_op_abort(pfpy_op *op);
 
 /* ------------------------------------------------- op tables (ops_*.c) */
 
+/* One table per C op family (src/ops/<family>_op.c -> ops_<family>.c). */
+extern PyMethodDef pfpy_resize_methods[];
 extern PyMethodDef pfpy_geom_methods[];
+extern PyMethodDef pfpy_border_methods[];
+extern PyMethodDef pfpy_warp_methods[];
+extern PyMethodDef pfpy_lut_methods[];
 extern PyMethodDef pfpy_color_methods[];
 extern PyMethodDef pfpy_convert_methods[];
 extern PyMethodDef pfpy_filter_methods[];
 extern PyMethodDef pfpy_photo_methods[];
-extern PyMethodDef pfpy_post_methods[];
+/* post families (src/post): post_<family>.c */
+extern PyMethodDef pfpy_post_nms_methods[];
+extern PyMethodDef pfpy_post_boxes_methods[];
+extern PyMethodDef pfpy_post_heads_methods[];
+extern PyMethodDef pfpy_post_masks_methods[];
+extern PyMethodDef pfpy_post_regions_methods[];
 extern PyMethodDef pfpy_post_image_methods[];
 extern PyMethodDef pfpy_codec_methods[];
 extern PyMethodDef pfpy_augment_methods[];
 extern PyMethodDef pfpy_pipeline_methods[];
+extern PyMethodDef pfpy_source_methods[];
 
 int pfpy_augment_init(PyObject *module);
 int pfpy_pipeline_init(PyObject *module);
 int pfpy_video_init(PyObject *module);
+/* A source dict ({"kind", "path", "shards", "extensions"}) as a
+ * pf_source_desc whose strings are copies in *strings (free them with
+ * pfpy_source_strings_free once the desc is no longer used); -1 with an
+ * exception naming the key (source_index.c). */
+int pfpy_source_desc(PyObject *src, pf_source_desc *out, const char ***strings);
+void pfpy_source_strings_free(const char **strings);
 /* The public enums as module constants (constants.c). */
 int pfpy_constants_init(PyObject *module);
 

@@ -34,8 +34,7 @@ typedef struct {
     int live;        /* batches handed out and not yet released */
     int closed;      /* close() called: destroy once live drops to 0 */
     int buffers;     /* the batch buffer pool's size */
-    char *strings;   /* copies of the config's strings (paths, shards) */
-    const char **shards;
+    const char **shards; /* copies of the source's strings (pfpy_source_desc) */
     PyObject *weakrefs; /* pixflow.data closes live pipelines at exit */
 } pipe_obj;
 
@@ -98,21 +97,6 @@ static int open_device_arg(PyObject *dev, const char *name, pf_device **out) {
 
 /* -------------------------------------------------------------- config */
 
-static char *dup_str(PyObject *o, const char *name, pipe_obj *self) {
-    (void)self;
-    const char *s = PyUnicode_Check(o) ? PyUnicode_AsUTF8(o) : NULL;
-    if (s == NULL) {
-        PyErr_Clear();
-        pfpy_invalid("%s must be a string", name);
-        return NULL;
-    }
-    size_t n = strlen(s) + 1;
-    char *c = PyMem_RawMalloc(n);
-    if (c == NULL) return (char *)PyErr_NoMemory();
-    memcpy(c, s, n);
-    return c;
-}
-
 #define CFG(name, type) {#name, type, offsetof(pf_pipeline_config, name), 1}
 static const pfpy_field config_fields[] = {
     CFG(seed, PFPY_F_U64),        CFG(batch_size, PFPY_F_I32),     CFG(workers, PFPY_F_I32),
@@ -125,7 +109,7 @@ static const pfpy_field config_fields[] = {
 
 /* Pipeline(source, desc, policy, config, device=None, pin=None): source is
  * a dict {"kind": "folder"|"list"|"tar", "path": str, "shards": [str],
- * "extensions": str}; config holds pf_pipeline_config's scalar fields;
+ * "extensions": str} (source_index.c); config holds pf_pipeline_config's scalar fields;
  * pin names the device whose pinned memory the batch buffers are. */
 static int pipe_init(pipe_obj *self, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"source", "desc", "policy", "config", "device", "pin", NULL};
@@ -138,41 +122,9 @@ static int pipe_init(pipe_obj *self, PyObject *args, PyObject *kw) {
         pfpy_fields_from_dict(pol, pfpy_policy_fields, &c.policy, "policy") < 0 ||
         pfpy_fields_from_dict(cfg, config_fields, &c, "config") < 0)
         return -1;
-    if (!PyDict_Check(src)) return pfpy_invalid("source must be a dict"), -1;
-    PyObject *kind = PyDict_GetItemString(src, "kind"), *path = PyDict_GetItemString(src, "path");
-    PyObject *shards = PyDict_GetItemString(src, "shards"), *ext = PyDict_GetItemString(src, "extensions");
-    const char *k = kind && PyUnicode_Check(kind) ? PyUnicode_AsUTF8(kind) : "";
-    /* one arena for every string: freed with the pipeline */
-    Py_ssize_t nsh = shards ? PySequence_Size(shards) : 0;
-    if (nsh < 0) return pfpy_invalid("source['shards'] must be a list of paths"), -1;
-    self->shards = PyMem_RawCalloc((size_t)nsh + 3, sizeof(char *));
-    if (self->shards == NULL) return PyErr_NoMemory(), -1;
-    const char **keep = self->shards; /* [0] path, [1] extensions, [2..] shards */
-    if (strcmp(k, "folder") == 0 || strcmp(k, "list") == 0) {
-        c.source.kind = k[0] == 'f' ? PF_SOURCE_FOLDER : PF_SOURCE_FILE_LIST;
-        if (path == NULL || (keep[0] = dup_str(path, "source['path']", self)) == NULL) {
-            if (!PyErr_Occurred()) pfpy_invalid("source['path'] is missing");
-            return -1;
-        }
-        c.source.path = keep[0];
-    } else if (strcmp(k, "tar") == 0) {
-        c.source.kind = PF_SOURCE_TAR;
-        for (Py_ssize_t i = 0; i < nsh; i++) {
-            PyObject *e = PySequence_GetItem(shards, i);
-            keep[2 + i] = e ? dup_str(e, "source['shards'][i]", self) : NULL;
-            Py_XDECREF(e);
-            if (keep[2 + i] == NULL) return -1;
-        }
-        c.source.shards = keep + 2;
-        c.source.shard_count = (int32_t)nsh;
-    } else {
-        char rb[96];
-        return pfpy_invalid("source['kind'] = %s; use 'folder', 'list' or 'tar'", pfpy_repr(kind, rb, sizeof rb)), -1;
-    }
-    if (ext && ext != Py_None) {
-        if ((keep[1] = dup_str(ext, "source['extensions']", self)) == NULL) return -1;
-        c.source.extensions = keep[1];
-    }
+    /* the source's strings live as long as the pipeline (its index holds
+     * its own copies, but config.source is kept by reference) */
+    if (pfpy_source_desc(src, &c.source, &self->shards) < 0) return -1;
     if (dev != Py_None) {
         if (open_device_arg(dev, "device", &self->device) < 0) return -1;
         c.augment_device = self->device;
@@ -197,10 +149,7 @@ static int pipe_init(pipe_obj *self, PyObject *args, PyObject *kw) {
 static void pipe_dealloc(pipe_obj *self) {
     if (self->weakrefs) PyObject_ClearWeakRefs((PyObject *)self);
     pipe_destroy(self);
-    if (self->shards) {
-        for (int i = 0; self->shards[i] || i < 2; i++) PyMem_RawFree((void *)self->shards[i]);
-        PyMem_RawFree(self->shards);
-    }
+    pfpy_source_strings_free(self->shards);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 

@@ -138,7 +138,7 @@ static pf_status setup(pf_pipeline *p) {
         return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_pipeline_create: config.desc.out_dtype %d is not a known dtype", (int)d->out_dtype);
     p->batch_bytes = (p->sample_bytes * (size_t)c->batch_size + 63) / 64 * 64;
 
-    pf_status st = pli_source_open(&c->source, &p->src);
+    pf_status st = pli_source_open(&c->source, &p->src, "pf_pipeline_create", "config.source");
     if (st != PF_OK) return st;
     if (p->src.count == 0)
         return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_pipeline_create: the source has no samples (kind %d, path %s, extensions %s)",

@@ -39,7 +39,7 @@ pf_status pli_source_add(pli_source *src, const char *name, int32_t label, int32
     if (src->count == src->entries_cap) {
         uint64_t cap = src->entries_cap ? src->entries_cap * 2 : 256;
         pli_entry *e = realloc(src->entries, (size_t)cap * sizeof *e);
-        if (e == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_pipeline_create: out of memory indexing the source");
+        if (e == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "%s: out of memory indexing the source", src->fn);
         src->entries = e;
         src->entries_cap = cap;
     }
@@ -48,7 +48,7 @@ pf_status pli_source_add(pli_source *src, const char *name, int32_t label, int32
         size_t cap = src->names_cap ? src->names_cap * 2 : 4096;
         while (cap < src->names_len + len) cap *= 2;
         char *n = realloc(src->names, cap);
-        if (n == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_pipeline_create: out of memory indexing the source");
+        if (n == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "%s: out of memory indexing the source", src->fn);
         src->names = n;
         src->names_cap = cap;
     }
@@ -85,30 +85,30 @@ static void strvec_free(strvec *s) {
 }
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-static pf_status walk(const char *dir, int depth, const char *ext, strvec *files, strvec *classes) {
-    if (depth > MAX_DEPTH) return pfi_fail(PF_ERR_UNSUPPORTED, "pf_pipeline_create: %s is nested deeper than %d folders (a link loop?)", dir, MAX_DEPTH);
+static pf_status walk(const char *fn, const char *dir, int depth, const char *ext, strvec *files, strvec *classes) {
+    if (depth > MAX_DEPTH) return pfi_fail(PF_ERR_UNSUPPORTED, "%s: %s is nested deeper than %d folders (a link loop?)", fn, dir, MAX_DEPTH);
     DIR *d = opendir(dir);
-    if (d == NULL) return pfi_fail(PF_ERR_IO, "pf_pipeline_create: cannot open folder %s: %s", dir, strerror(errno));
+    if (d == NULL) return pfi_fail(PF_ERR_IO, "%s: cannot open folder %s: %s", fn, dir, strerror(errno));
     pf_status st = PF_OK;
     struct dirent *de;
     while (st == PF_OK && (de = readdir(d)) != NULL) {
         if (de->d_name[0] == '.') continue; /* ".", "..", hidden files */
         size_t len = strlen(dir) + strlen(de->d_name) + 2;
         char *path = malloc(len);
-        if (path == NULL) { st = pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_pipeline_create: out of memory"); break; }
+        if (path == NULL) { st = pfi_fail(PF_ERR_OUT_OF_MEMORY, "%s: out of memory", fn); break; }
         snprintf(path, len, "%s/%s", dir, de->d_name);
         struct stat sb;
         if (stat(path, &sb) == 0) {
             if (S_ISDIR(sb.st_mode)) {
                 if (depth == 0 && strvec_push(classes, de->d_name) != 0)
-                    st = pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_pipeline_create: out of memory");
-                if (st == PF_OK) st = walk(path, depth + 1, ext, files, classes);
+                    st = pfi_fail(PF_ERR_OUT_OF_MEMORY, "%s: out of memory", fn);
+                if (st == PF_OK) st = walk(fn, path, depth + 1, ext, files, classes);
             } else if (pli_ext_match(path, ext)) {
-                if (strvec_push(files, path) != 0) st = pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_pipeline_create: out of memory");
+                if (strvec_push(files, path) != 0) st = pfi_fail(PF_ERR_OUT_OF_MEMORY, "%s: out of memory", fn);
             }
         } else if (pli_ext_match(path, ext)) {
             /* a dangling link or unreadable entry: keep it, the read fails and is counted */
-            if (strvec_push(files, path) != 0) st = pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_pipeline_create: out of memory");
+            if (strvec_push(files, path) != 0) st = pfi_fail(PF_ERR_OUT_OF_MEMORY, "%s: out of memory", fn);
         }
         free(path);
     }
@@ -121,8 +121,8 @@ static pf_status open_folder(const pf_source_desc *desc, pli_source *src) {
     size_t rootlen = strlen(desc->path);
     while (rootlen > 1 && desc->path[rootlen - 1] == '/') rootlen--;
     char *root = strndup(desc->path, rootlen);
-    if (root == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_pipeline_create: out of memory");
-    pf_status st = walk(root, 0, desc->extensions, &files, &classes);
+    if (root == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "%s: out of memory", src->fn);
+    pf_status st = walk(src->fn, root, 0, desc->extensions, &files, &classes);
     if (st == PF_OK) {
         if (files.n) qsort(files.v, files.n, sizeof *files.v, cmp_str);
         if (classes.n) qsort(classes.v, classes.n, sizeof *classes.v, cmp_str);
@@ -153,7 +153,7 @@ static pf_status open_folder(const pf_source_desc *desc, pli_source *src) {
 
 static pf_status open_list(const pf_source_desc *desc, pli_source *src) {
     FILE *f = fopen(desc->path, "r");
-    if (f == NULL) return pfi_fail(PF_ERR_IO, "pf_pipeline_create: cannot open list %s: %s", desc->path, strerror(errno));
+    if (f == NULL) return pfi_fail(PF_ERR_IO, "%s: cannot open list %s: %s", src->fn, desc->path, strerror(errno));
     const char *slash = strrchr(desc->path, '/');
     size_t dirlen = slash ? (size_t)(slash - desc->path) : 0;
     char line[8192], path[8192 + 4096];
@@ -173,7 +173,7 @@ static pf_status open_list(const pf_source_desc *desc, pli_source *src) {
             char *end;
             long v = strtol(sp + 1, &end, 10);
             if (*end == '\0' && end != sp + 1) {
-                if (v < -1 || v > INT32_MAX) { st = pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_pipeline_create: %s line %ld: label %ld out of range", desc->path, lineno, v); break; }
+                if (v < -1 || v > INT32_MAX) { st = pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: %s line %ld: label %ld out of range", src->fn, desc->path, lineno, v); break; }
                 label = (int32_t)v;
                 *sp = '\0';
                 while (sp > p && (sp[-1] == ' ' || sp[-1] == '\t')) *--sp = '\0';
@@ -189,28 +189,30 @@ static pf_status open_list(const pf_source_desc *desc, pli_source *src) {
 
 /* ------------------------------------------------------------- common */
 
-pf_status pli_source_open(const pf_source_desc *desc, pli_source *src) {
+pf_status pli_source_open(const pf_source_desc *desc, pli_source *src, const char *fn, const char *arg) {
     memset(src, 0, sizeof *src);
+    src->fn = fn;
+    src->arg = arg;
     src->kind = desc->kind;
     src->cached_fd = -1;
     src->cached_shard = -1;
     switch (desc->kind) {
     case PF_SOURCE_FOLDER:
-        if (desc->path == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_pipeline_create: config.source.path is NULL (PF_SOURCE_FOLDER needs a folder)");
+        if (desc->path == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: %s.path is NULL (PF_SOURCE_FOLDER needs a folder)", fn, arg);
         return open_folder(desc, src);
     case PF_SOURCE_FILE_LIST:
-        if (desc->path == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_pipeline_create: config.source.path is NULL (PF_SOURCE_FILE_LIST needs a list file)");
+        if (desc->path == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: %s.path is NULL (PF_SOURCE_FILE_LIST needs a list file)", fn, arg);
         return open_list(desc, src);
     case PF_SOURCE_TAR:
         return pli_tar_index(src, desc);
     case PF_SOURCE_CALLBACK:
         if (desc->callbacks.count == NULL || desc->callbacks.read == NULL)
-            return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_pipeline_create: config.source.callbacks.count and .read are required for PF_SOURCE_CALLBACK");
+            return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: %s.callbacks.count and .read are required for PF_SOURCE_CALLBACK", fn, arg);
         src->cb = desc->callbacks;
         src->count = src->cb.count(src->cb.ctx);
         return PF_OK;
     }
-    return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_pipeline_create: config.source.kind is %d; it must be a pf_source_kind", (int)desc->kind);
+    return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: %s.kind is %d; it must be a pf_source_kind", fn, arg, (int)desc->kind);
 }
 
 void pli_source_close(pli_source *src) {

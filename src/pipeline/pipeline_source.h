@@ -17,6 +17,9 @@ typedef struct pli_entry {
 
 typedef struct pli_source {
     pf_source_kind kind;
+    /* Who opened it, for messages: "pf_pipeline_create" and "config.source",
+     * or "pf_source_index_open" and "source" (the public index). */
+    const char *fn, *arg;
     uint64_t count;
     pli_entry *entries;
     char *names;            /* NUL-terminated names, one arena */
@@ -39,8 +42,10 @@ typedef struct pli_bytes {
     pf_sample_bytes cb;    /* CALLBACK: the callback's bytes and release */
 } pli_bytes;
 
-/* Builds the table (scan folder, parse list, index tar, ask the callback). */
-pf_status pli_source_open(const pf_source_desc *desc, pli_source *src);
+/* Builds the table (scan folder, parse list, index tar, ask the callback).
+ * fn and arg name the caller and the desc argument in error messages
+ * (static strings). On failure the caller still calls pli_source_close. */
+pf_status pli_source_open(const pf_source_desc *desc, pli_source *src, const char *fn, const char *arg);
 void pli_source_close(pli_source *src);
 const char *pli_source_name(const pli_source *src, uint64_t index);
 int32_t pli_source_label(const pli_source *src, uint64_t index);

@@ -62,11 +62,12 @@ static pf_status flush(pli_source *src, group *g, int32_t shard, const char *pat
 }
 
 static pf_status index_shard(pli_source *src, int32_t shard, const char *path, const char *ext) {
+    const char *fn = src->fn;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return pfi_fail(PF_ERR_IO, "pf_pipeline_create: cannot open shard %s: %s", path, strerror(errno));
+    if (fd < 0) return pfi_fail(PF_ERR_IO, "%s: cannot open shard %s: %s", fn, path, strerror(errno));
     off_t end = lseek(fd, 0, SEEK_END);
     group *g = calloc(1, sizeof *g);
-    if (g == NULL) { close(fd); return pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_pipeline_create: out of memory"); }
+    if (g == NULL) { close(fd); return pfi_fail(PF_ERR_OUT_OF_MEMORY, "%s: out of memory", src->fn); }
     g->label = -1;
     char longname[NAME_MAX_LEN];
     longname[0] = '\0';
@@ -80,13 +81,13 @@ static pf_status index_shard(pli_source *src, int32_t shard, const char *path, c
         if (zero) break; /* end-of-archive marker */
         uint64_t size;
         if (parse_size(h + 124, &size) != 0) {
-            st = pfi_fail(PF_ERR_CORRUPT_DATA, "pf_pipeline_create: shard %s: bad tar header at byte %llu", path, (unsigned long long)off);
+            st = pfi_fail(PF_ERR_CORRUPT_DATA, "%s: shard %s: bad tar header at byte %llu", fn, path, (unsigned long long)off);
             break;
         }
         uint64_t data = off + TAR_BLOCK;
         uint64_t next = data + (size + TAR_BLOCK - 1) / TAR_BLOCK * TAR_BLOCK;
         if (data + size > (uint64_t)end) {
-            st = pfi_fail(PF_ERR_CORRUPT_DATA, "pf_pipeline_create: shard %s: member at byte %llu runs past the end of the file", path, (unsigned long long)off);
+            st = pfi_fail(PF_ERR_CORRUPT_DATA, "%s: shard %s: member at byte %llu runs past the end of the file", fn, path, (unsigned long long)off);
             break;
         }
         char type = (char)h[156];
@@ -137,15 +138,15 @@ static pf_status index_shard(pli_source *src, int32_t shard, const char *path, c
 
 pf_status pli_tar_index(pli_source *src, const pf_source_desc *desc) {
     if (desc->shards == NULL || desc->shard_count < 1)
-        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_pipeline_create: config.source.shard_count is %d; PF_SOURCE_TAR needs >= 1 shard paths in config.source.shards", (int)desc->shard_count);
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: %s.shard_count is %d; PF_SOURCE_TAR needs >= 1 shard paths in %s.shards", src->fn, src->arg, (int)desc->shard_count, src->arg);
     src->shard_paths = calloc((size_t)desc->shard_count, sizeof *src->shard_paths);
     src->shard_first = calloc((size_t)desc->shard_count + 1, sizeof *src->shard_first);
     if (src->shard_paths == NULL || src->shard_first == NULL)
-        return pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_pipeline_create: out of memory");
+        return pfi_fail(PF_ERR_OUT_OF_MEMORY, "%s: out of memory", src->fn);
     src->shard_count = desc->shard_count;
     for (int32_t s = 0; s < desc->shard_count; s++) {
-        if (desc->shards[s] == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_pipeline_create: config.source.shards[%d] is NULL", (int)s);
-        if ((src->shard_paths[s] = strdup(desc->shards[s])) == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_pipeline_create: out of memory");
+        if (desc->shards[s] == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: %s.shards[%d] is NULL", src->fn, src->arg, (int)s);
+        if ((src->shard_paths[s] = strdup(desc->shards[s])) == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "%s: out of memory", src->fn);
         src->shard_first[s] = src->count;
         pf_status st = index_shard(src, s, desc->shards[s], desc->extensions);
         if (st != PF_OK) return st;
