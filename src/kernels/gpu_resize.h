@@ -10,7 +10,7 @@
  * order, gives the CPU's bits. The tables (tap indices and weights) are
  * the CPU plan's own (src/plan/resize_tables.c, resize_aa_tables.c,
  * resize_tv_tables.c), copied
- * into the launch arena by src/cuda/resize_jobs.c.
+ * into the launch arena by src/gpu/resize_jobs.c.
  *
  * Valid C11 and CUDA C++: no compound literals, VLAs, restrict or
  * designated initializers; every function is PF_HD. */
