@@ -32,7 +32,19 @@ set(PF_OPENCL_PROGRAM_convert
   src/kernels/convert_math.h
   src/kernels/gpu_convert.h
   src/opencl/kernels/convert.cl)
-set(PF_OPENCL_PROGRAMS pointwise convert)
+# pf_cvt_color and pf_cvt_color_from_yuv (fp64: the f32 RGB -> HSV hue
+# factor is computed in double, as OpenCV does)
+set(PF_OPENCL_PROGRAM_color
+  src/opencl/kernels/cl_prelude.h
+  src/opencl/kernels/cl_fp64.h
+  include/pixflow/core.h@pf_dtype
+  src/kernels/pf_hd.h
+  src/kernels/color_math.h
+  src/kernels/gpu_color.h
+  src/kernels/yuv_math.h
+  src/kernels/gpu_yuv.h
+  src/opencl/kernels/color.cl)
+set(PF_OPENCL_PROGRAMS pointwise convert color)
 
 # The C files with the programs' sources, for PF_ALL_SOURCES.
 function(pf_opencl_embedded_sources out)

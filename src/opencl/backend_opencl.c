@@ -471,6 +471,8 @@ static const pfi_kernels opencl_kernels = {
     .convert = pfi_cl_convert,
     .reformat = pfi_cl_reformat,
     .normalize = pfi_cl_normalize,
+    .cvt_color = pfi_cl_cvt_color,
+    .cvt_color_from_yuv = pfi_cl_cvt_color_from_yuv,
 };
 
 static const pfi_backend opencl_backend = {

@@ -113,6 +113,9 @@ static void enumerate(void) {
             if (clGetDeviceInfo(ids[i], CL_DEVICE_ADDRESS_BITS, sizeof d->address_bits, &d->address_bits, NULL) !=
                 CL_SUCCESS)
                 d->address_bits = 0;
+            if (clGetDeviceInfo(ids[i], CL_DEVICE_ENDIAN_LITTLE, sizeof d->little_endian, &d->little_endian, NULL) !=
+                CL_SUCCESS)
+                d->little_endian = CL_FALSE;
             if (clGetDeviceInfo(ids[i], CL_DEVICE_MAX_COMPUTE_UNITS, sizeof d->compute_units, &d->compute_units,
                                 NULL) != CL_SUCCESS)
                 d->compute_units = 0;
@@ -146,6 +149,11 @@ static pf_status check_features(int index, const pfi_cl_device *d) {
                         "OpenCL device %d (%s) has %u-bit addresses; pixflow's job structs need 64-bit device "
                         "pointers (CL_DEVICE_ADDRESS_BITS 64)",
                         index, d->name, (unsigned)d->address_bits);
+    if (!d->little_endian)
+        return pfi_fail(PF_ERR_UNSUPPORTED,
+                        "OpenCL device %d (%s) is big-endian; pixflow's job structs and bodies need a little-endian "
+                        "device (CL_DEVICE_ENDIAN_LITTLE)",
+                        index, d->name);
     return PF_OK;
 }
 

@@ -38,8 +38,10 @@ endif()
 file(MAKE_DIRECTORY "${OUT}")
 file(WRITE "${OUT}/three_compilers_bodies.cu" "
 extern \"C\" {
+#include \"kernels/gpu_color.h\"
 #include \"kernels/gpu_convert.h\"
 #include \"kernels/gpu_flip.h\"
+#include \"kernels/gpu_yuv.h\"
 }
 __global__ void pft_flip(const pfk_flip_batch *b) {
     pfk_flip_at(b, (int32_t)blockIdx.z, (int32_t)(blockIdx.x * blockDim.x + threadIdx.x),
@@ -49,6 +51,14 @@ __global__ void pft_cvt(const pfk_cvt_batch *b) {
     pfk_cvt_at(b, (int32_t)blockIdx.z, (int32_t)(blockIdx.x * blockDim.x + threadIdx.x),
                (int32_t)(blockIdx.y * blockDim.y + threadIdx.y));
 }
+__global__ void pft_color(const pfk_color_batch *b) {
+    pfk_color_at(b, (int32_t)blockIdx.z, (int32_t)(blockIdx.x * blockDim.x + threadIdx.x),
+                 (int32_t)(blockIdx.y * blockDim.y + threadIdx.y));
+}
+__global__ void pft_yuv(const pfk_yuv_batch *b) {
+    pfk_yuv_at(b, (int32_t)blockIdx.z, (int32_t)(blockIdx.x * blockDim.x + threadIdx.x),
+               (int32_t)(blockIdx.y * blockDim.y + threadIdx.y));
+}
 ")
 execute_process(COMMAND "${NVCC}" -c -arch=sm_80 -fmad=false -Werror all-warnings -I "${ROOT}/src" -I "${ROOT}/include"
                         "${OUT}/three_compilers_bodies.cu" -o "${OUT}/three_compilers_bodies.o"
@@ -56,4 +66,4 @@ execute_process(COMMAND "${NVCC}" -c -arch=sm_80 -fmad=false -Werror all-warning
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "three compilers: nvcc failed (${rc}):\n${out}${err}")
 endif()
-message(STATUS "CUDA C++ (nvcc -c, sm_80): gpu_flip.h, gpu_convert.h compiled")
+message(STATUS "CUDA C++ (nvcc -c, sm_80): gpu_flip.h, gpu_convert.h, gpu_color.h, gpu_yuv.h compiled")

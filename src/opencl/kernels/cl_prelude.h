@@ -46,3 +46,4 @@ typedef ulong uint64_t;
 #define nearbyintf rint
 #define rintf rint
 #define fmaf fma
+#define fmodf fmod
