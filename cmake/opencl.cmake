@@ -44,7 +44,23 @@ set(PF_OPENCL_PROGRAM_color
   src/kernels/yuv_math.h
   src/kernels/gpu_yuv.h
   src/opencl/kernels/color.cl)
-set(PF_OPENCL_PROGRAMS pointwise convert color)
+# pf_warp_affine / pf_warp_perspective (fp64: OpenCV's fixed-point source
+# positions are rounded from double)
+set(PF_OPENCL_PROGRAM_warp
+  src/opencl/kernels/cl_prelude.h
+  src/opencl/kernels/cl_fp64.h
+  include/pixflow/core.h@pf_dtype
+  include/pixflow/ops.h@pf_interp
+  include/pixflow/ops.h@pf_border
+  include/pixflow/ops.h@macro:PF_BORDER_TRANSPARENT
+  src/kernels/pf_hd.h
+  src/kernels/border_math.h
+  src/kernels/gpu_mem.h
+  src/kernels/resize_math.h
+  src/kernels/warp_math.h
+  src/kernels/gpu_warp.h
+  src/opencl/kernels/warp.cl)
+set(PF_OPENCL_PROGRAMS pointwise convert color warp)
 
 # The C files with the programs' sources, for PF_ALL_SOURCES.
 function(pf_opencl_embedded_sources out)

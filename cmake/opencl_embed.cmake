@@ -5,9 +5,10 @@
 # its #include lines are dropped: src/opencl/kernels/cl_prelude.h, listed
 # first, stands in for the C headers, and FILES lists the bodies in
 # dependency order. An entry `<file>@<name>` takes only the declaration
-# `typedef enum <name> {...} <name>;` from file (the public enums the
-# bodies use, e.g. include/pixflow/core.h@pf_dtype: one definition, never
-# a copy). One string per line keeps every literal short
+# `typedef enum <name> {...} <name>;` from file, `<file>@macro:<NAME>` only
+# the line `#define <NAME> ...` (the public enums and constants the bodies
+# use, e.g. include/pixflow/core.h@pf_dtype: one definition, never a
+# copy). One string per line keeps every literal short
 # (-Woverlength-strings).
 string(REPLACE "|" ";" files "${FILES}")
 set(body "")
@@ -16,9 +17,13 @@ foreach(f IN LISTS files)
     set(f "${CMAKE_MATCH_1}")
     set(enum "${CMAKE_MATCH_2}")
     file(READ "${ROOT}/${f}" all)
-    string(REGEX MATCH "typedef enum ${enum} {[^}]*} ${enum};" text "${all}")
+    if(enum MATCHES "^macro:(.*)$") # file@macro:NAME: the line `#define NAME ...`
+      string(REGEX MATCH "#define ${CMAKE_MATCH_1} [^\n]*" text "${all}")
+    else()
+      string(REGEX MATCH "typedef enum ${enum} {[^}]*} ${enum};" text "${all}")
+    endif()
     if(text STREQUAL "")
-      message(FATAL_ERROR "opencl_embed: no 'typedef enum ${enum}' in ${f}")
+      message(FATAL_ERROR "opencl_embed: no '${enum}' declaration in ${f}")
     endif()
   else()
     file(READ "${ROOT}/${f}" text)

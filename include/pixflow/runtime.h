@@ -50,8 +50,9 @@
  * cached on disk under $XDG_CACHE_HOME/pixflow/opencl (~/.cache/...); a
  * failed build is PF_ERR_DEVICE with the compiler's log. Ops on OpenCL
  * views today: pf_flip, pf_convert, pf_reformat, pf_normalize
- * (PF_NORM_MEAN_STD), pf_cvt_color, pf_cvt_color_from_yuv (the convert
- * and colour programs need fp64 on the device); others
+ * (PF_NORM_MEAN_STD), pf_cvt_color, pf_cvt_color_from_yuv,
+ * pf_warp_affine, pf_warp_perspective (all but pf_flip need fp64 on the
+ * device); others
  * answer PF_ERR_UNSUPPORTED ("... is not available on the opencl
  * backend").
  */

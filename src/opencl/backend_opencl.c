@@ -473,6 +473,8 @@ static const pfi_kernels opencl_kernels = {
     .normalize = pfi_cl_normalize,
     .cvt_color = pfi_cl_cvt_color,
     .cvt_color_from_yuv = pfi_cl_cvt_color_from_yuv,
+    .warp_affine = pfi_cl_warp_affine,
+    .warp_perspective = pfi_cl_warp_perspective,
 };
 
 static const pfi_backend opencl_backend = {

@@ -10,12 +10,15 @@ extern const char *const pfi_cl_src_convert[];
 extern const unsigned pfi_cl_src_convert_count;
 extern const char *const pfi_cl_src_color[];
 extern const unsigned pfi_cl_src_color_count;
+extern const char *const pfi_cl_src_warp[];
+extern const unsigned pfi_cl_src_warp_count;
 
 const char *const *pfi_cl_program_sources(pfi_cl_prog_id id, unsigned *count) {
     switch (id) {
     case PFI_CL_PROG_POINTWISE: *count = pfi_cl_src_pointwise_count; return pfi_cl_src_pointwise;
     case PFI_CL_PROG_CONVERT: *count = pfi_cl_src_convert_count; return pfi_cl_src_convert;
     case PFI_CL_PROG_COLOR: *count = pfi_cl_src_color_count; return pfi_cl_src_color;
+    case PFI_CL_PROG_WARP: *count = pfi_cl_src_warp_count; return pfi_cl_src_warp;
     case PFI_CL_PROG_COUNT: break;
     }
     *count = 0;
@@ -27,9 +30,12 @@ const char *pfi_cl_program_name(pfi_cl_prog_id id) {
     case PFI_CL_PROG_POINTWISE: return "pointwise";
     case PFI_CL_PROG_CONVERT: return "convert";
     case PFI_CL_PROG_COLOR: return "color";
+    case PFI_CL_PROG_WARP: return "warp";
     case PFI_CL_PROG_COUNT: break;
     }
     return "?";
 }
 
-bool pfi_cl_program_needs_fp64(pfi_cl_prog_id id) { return id == PFI_CL_PROG_CONVERT || id == PFI_CL_PROG_COLOR; }
+bool pfi_cl_program_needs_fp64(pfi_cl_prog_id id) {
+    return id == PFI_CL_PROG_CONVERT || id == PFI_CL_PROG_COLOR || id == PFI_CL_PROG_WARP;
+}

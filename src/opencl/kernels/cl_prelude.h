@@ -43,6 +43,7 @@ typedef ulong uint64_t;
 #define truncf trunc
 #define roundf round
 #define lrintf(v) ((long)rint(v))
+#define lrint(v) ((long)rint(v))
 #define nearbyintf rint
 #define rintf rint
 #define fmaf fma
