@@ -60,7 +60,15 @@ set(PF_OPENCL_PROGRAM_warp
   src/kernels/warp_math.h
   src/kernels/gpu_warp.h
   src/opencl/kernels/warp.cl)
-set(PF_OPENCL_PROGRAMS pointwise convert color warp)
+# pf_resize, every mode (the CPU plan's tables, uploaded per launch)
+set(PF_OPENCL_PROGRAM_resize
+  src/opencl/kernels/cl_prelude.h
+  src/kernels/pf_hd.h
+  src/kernels/gpu_mem.h
+  src/kernels/resize_math.h
+  src/kernels/gpu_resize.h
+  src/opencl/kernels/resize.cl)
+set(PF_OPENCL_PROGRAMS pointwise convert color warp resize)
 
 # The C files with the programs' sources, for PF_ALL_SOURCES.
 function(pf_opencl_embedded_sources out)

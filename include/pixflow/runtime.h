@@ -49,10 +49,10 @@
  * PF_ERR_OUT_OF_MEMORY). Kernels are built at first use per device and
  * cached on disk under $XDG_CACHE_HOME/pixflow/opencl (~/.cache/...); a
  * failed build is PF_ERR_DEVICE with the compiler's log. Ops on OpenCL
- * views today: pf_flip, pf_convert, pf_reformat, pf_normalize
+ * views today: pf_resize, pf_flip, pf_convert, pf_reformat, pf_normalize
  * (PF_NORM_MEAN_STD), pf_cvt_color, pf_cvt_color_from_yuv,
- * pf_warp_affine, pf_warp_perspective (all but pf_flip need fp64 on the
- * device); others
+ * pf_warp_affine, pf_warp_perspective (convert, colour and warp need fp64
+ * on the device); others
  * answer PF_ERR_UNSUPPORTED ("... is not available on the opencl
  * backend").
  */

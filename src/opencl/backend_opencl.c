@@ -467,6 +467,7 @@ static void *cl_device_native(int index) {
 }
 
 static const pfi_kernels opencl_kernels = {
+    .resize = pfi_cl_resize,
     .flip = pfi_cl_flip,
     .convert = pfi_cl_convert,
     .reformat = pfi_cl_reformat,

@@ -24,7 +24,7 @@
 #define PFI_CL_MAX_DEVICES 64
 
 /* The embedded programs (src/opencl/cl_programs.c lists their sources). */
-typedef enum pfi_cl_prog_id { PFI_CL_PROG_POINTWISE = 0, PFI_CL_PROG_CONVERT, PFI_CL_PROG_COLOR, PFI_CL_PROG_WARP, PFI_CL_PROG_COUNT } pfi_cl_prog_id;
+typedef enum pfi_cl_prog_id { PFI_CL_PROG_POINTWISE = 0, PFI_CL_PROG_CONVERT, PFI_CL_PROG_COLOR, PFI_CL_PROG_WARP, PFI_CL_PROG_RESIZE, PFI_CL_PROG_COUNT } pfi_cl_prog_id;
 
 /* Where a program came from on its last build (tests check the cache). */
 typedef enum pfi_cl_prog_origin { PFI_CL_FROM_SOURCE = 1, PFI_CL_FROM_DISK = 2, PFI_CL_FROM_MEMORY = 3 } pfi_cl_prog_origin;
@@ -144,6 +144,7 @@ pf_status pfi_cl_normalize(pf_stream *s, int count, const pf_image src[], pf_ima
                            const pf_normalize_opts *opts);
 pf_status pfi_cl_cvt_color(pf_stream *s, int count, const pf_image src[], pf_image dst[], pf_color_code code,
                            const pf_color_opts *opts);
+pf_status pfi_cl_resize(pf_stream *s, int count, const pf_image src[], pf_image dst[], const pf_resize_opts *opts);
 pf_status pfi_cl_warp_affine(pf_stream *s, int count, const pf_image src[], pf_image dst[], const double matrices[],
                              int nmatrices, const pf_warp_opts *opts);
 pf_status pfi_cl_warp_perspective(pf_stream *s, int count, const pf_image src[], pf_image dst[],

@@ -41,6 +41,7 @@ extern \"C\" {
 #include \"kernels/gpu_color.h\"
 #include \"kernels/gpu_convert.h\"
 #include \"kernels/gpu_flip.h\"
+#include \"kernels/gpu_resize.h\"
 #include \"kernels/gpu_warp.h\"
 #include \"kernels/gpu_yuv.h\"
 }
@@ -55,6 +56,10 @@ __global__ void pft_cvt(const pfk_cvt_batch *b) {
 __global__ void pft_color(const pfk_color_batch *b) {
     pfk_color_at(b, (int32_t)blockIdx.z, (int32_t)(blockIdx.x * blockDim.x + threadIdx.x),
                  (int32_t)(blockIdx.y * blockDim.y + threadIdx.y));
+}
+__global__ void pft_resize(const pfk_resize_batch *b) {
+    pfk_resize_at(b, (int32_t)blockIdx.z, (int32_t)(blockIdx.x * blockDim.x + threadIdx.x),
+                  (int32_t)(blockIdx.y * blockDim.y + threadIdx.y));
 }
 __global__ void pft_warp(const pfk_warp_batch *b) {
     pfk_warp_at(b, (int32_t)blockIdx.z, (int32_t)(blockIdx.x * blockDim.x + threadIdx.x),
@@ -71,4 +76,4 @@ execute_process(COMMAND "${NVCC}" -c -arch=sm_80 -fmad=false -Werror all-warning
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "three compilers: nvcc failed (${rc}):\n${out}${err}")
 endif()
-message(STATUS "CUDA C++ (nvcc -c, sm_80): gpu_flip.h, gpu_convert.h, gpu_color.h, gpu_yuv.h, gpu_warp.h compiled")
+message(STATUS "CUDA C++ (nvcc -c, sm_80): gpu_flip.h, gpu_convert.h, gpu_color.h, gpu_yuv.h, gpu_warp.h, gpu_resize.h compiled")
