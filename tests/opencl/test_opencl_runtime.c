@@ -264,6 +264,21 @@ static void faults(pf_device *d) {
     t.device = 3;
     CHECK(pf_flip(NULL, 1, &s, &t, &code, 1) != PF_OK);
     CHECK_MSG("device 3");
+    /* ops the OpenCL backend does not have: refused by name, nothing run
+     * (a routed op without an OpenCL entry; a CPU-only op) */
+    uint8_t *dev2 = NULL, *maps = NULL;
+    CHECK_STATUS(pf_malloc(d, PF_ALLOC_DEVICE, 64, (void **)&dev2), PF_OK);
+    CHECK_STATUS(pf_malloc(d, PF_ALLOC_DEVICE, 128, (void **)&maps), PF_OK);
+    pf_image r = pf_image_hwc(dev2, 4, 4, 1, PF_U8, 4);
+    pf_image mx = pf_image_hwc(maps, 4, 4, 1, PF_F32, 16), my = pf_image_hwc(maps + 64, 4, 4, 1, PF_F32, 16);
+    r.mem = mx.mem = my.mem = PF_MEM_OPENCL;
+    CHECK_STATUS(pf_remap(NULL, 1, &s, &r, &mx, &my, NULL), PF_ERR_UNSUPPORTED);
+    CHECK_MSG("pf_remap is not available on the opencl backend");
+    pf_rotate_code rc = PF_ROTATE_90_CLOCKWISE;
+    CHECK_STATUS(pf_rotate(NULL, 1, &s, &r, &rc, 1), PF_ERR_UNSUPPORTED);
+    CHECK_MSG("needs host views");
+    pf_free(d, PF_ALLOC_DEVICE, dev2);
+    pf_free(d, PF_ALLOC_DEVICE, maps);
     pf_stream *cpu = NULL;
     CHECK_STATUS(pf_stream_create_cpu(1, &cpu), PF_OK);
     t.device = 0;
