@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # Installs what pixflow's build, tests and benchmarks need on Debian 12
+# (the OpenCL backend: the ICD loader and headers, and PoCL as the CPU
+# OpenCL device its tests run on)
 # (idempotent: does nothing when everything is already there). Extra
 # package names given as arguments are installed too (scripts/test.sh adds
 # the aarch64 cross toolchain and qemu-user this way).
@@ -7,7 +9,8 @@ set -euo pipefail
 pkgs=(build-essential cmake pkg-config file clang libclang-rt-dev libopencv-dev python3 python3-pil python3-numpy
   python3-venv python3-dev python3-opencv
   ffmpeg libavformat-dev libavcodec-dev libavutil-dev
-  libjpeg62-turbo-dev libturbojpeg0-dev libpng-dev libwebp-dev "$@")
+  libjpeg62-turbo-dev libturbojpeg0-dev libpng-dev libwebp-dev
+  ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo "$@")
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: installs dependencies, then
-#  1. gcc Release build (warnings are errors) + ctest, then the suite again
+#  1. gcc Release build (warnings are errors; the OpenCL backend ON, its
+#     tests on PoCL) + ctest, then the suite again
 #     at every ISA cap below the host's (PIXFLOW_CPU=scalar, sse4, avx2,
 #     avx512; the bench smoke tests only uncapped). The uncapped run is the
 #     avx512vbmi level on a VBMI host (checked below), so that cap is not
@@ -19,6 +20,9 @@
 #     and `pixflow run` must write the same batches as natively;
 #  8. a new user's install (scripts/test_fresh_install.sh): `pip install .`
 #     with build isolation into a brand-new venv, import, one op.
+# The OpenCL backend is built and tested in the gcc and clang builds only
+# (PoCL's LLVM under the sanitizers or emulators would add time, not
+# coverage of pixflow's code).
 # Skips: only CUDA tests may skip (no GPU here); each skipped test is listed
 # by name at the end, and any other skip fails the run. Under CI=true the
 # tests themselves treat a missing oracle or fixture as a failure.
@@ -66,7 +70,7 @@ run_ctest() { # build-dir, ctest args...
   [ "$rc" -eq 0 ] || { echo "ctest failed in $dir (exit $rc)"; exit "$rc"; }
 }
 
-build build-test-gcc -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++
+build build-test-gcc -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ -DPIXFLOW_OPENCL=ON
 # The uncapped run stands for PIXFLOW_CPU=avx512vbmi: it must really be at
 # that level when the kernel's CPU flags (not pixflow's own CPUID) say VBMI.
 active=$(build-test-gcc/pixflow info | sed -n 's/^isa cap: .*active: //p')
@@ -86,16 +90,16 @@ for cap in scalar sse4 avx2 avx512; do
   PIXFLOW_CPU=$cap run_ctest build-test-gcc -LE bench
 done
 
-build build-test-clang -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DPIXFLOW_CUDA=OFF
+build build-test-clang -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DPIXFLOW_CUDA=OFF -DPIXFLOW_OPENCL=ON
 run_ctest build-test-clang
 
-build build-test-asan -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ -DPIXFLOW_CUDA=OFF \
+build build-test-asan -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ -DPIXFLOW_CUDA=OFF -DPIXFLOW_OPENCL=OFF \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DPIXFLOW_SANITIZE=address,undefined"
 run_ctest build-test-asan
 
 step "configure build-test-tsan (TSan: pipeline tests only)"
 cmake -S . -B build-test-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ \
-  -DPIXFLOW_CUDA=OFF -DPIXFLOW_OPENCV_TESTS=OFF -DPIXFLOW_SANITIZE=thread >/dev/null
+  -DPIXFLOW_CUDA=OFF -DPIXFLOW_OPENCL=OFF -DPIXFLOW_OPENCV_TESTS=OFF -DPIXFLOW_SANITIZE=thread >/dev/null
 compile build-test-tsan --target test_pipeline test_pipeline_stress test_pipeline_device test_pipeline_fatal test_infer_stage
 (cd build-test-tsan && TSAN_OPTIONS="halt_on_error=1" ctest -L pipeline --output-on-failure --timeout 1200)
 
@@ -103,14 +107,14 @@ step "Python package: venv, pip install ., pytest (scripts/test_python.sh)"
 bash scripts/test_python.sh
 
 build build-test-arm -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake \
-  -DPIXFLOW_CUDA=OFF -DPIXFLOW_OPENCV_TESTS=OFF -DPIXFLOW_VIDEO=OFF -DPIXFLOW_CODEC=OFF
+  -DPIXFLOW_CUDA=OFF -DPIXFLOW_OPENCL=OFF -DPIXFLOW_OPENCV_TESTS=OFF -DPIXFLOW_VIDEO=OFF -DPIXFLOW_CODEC=OFF
 run_ctest build-test-arm  # under qemu-aarch64 (the toolchain file's emulator)
 
 # x86 CPU models. One build; each model re-configures only the test
 # launcher (CMake's CROSSCOMPILING_EMULATOR prefixes every test binary).
 # test_dispatch_levels checks, from PIXFLOW_TEST_CPU_MODEL, that the tests
 # really ran on the emulated CPU.
-build build-test-qemu -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ -DPIXFLOW_CUDA=OFF
+build build-test-qemu -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ -DPIXFLOW_CUDA=OFF -DPIXFLOW_OPENCL=OFF
 native_npy=build-test-qemu/run-native
 rm -rf "$native_npy"
 build-test-qemu/pixflow run data --epochs 1 --batch 4 --seed 7 --quiet --out "$native_npy" >/dev/null

@@ -84,7 +84,8 @@ typedef enum pf_layout {
 
 typedef enum pf_mem {
     PF_MEM_HOST = 0, /* ordinary (or pinned) host memory */
-    PF_MEM_CUDA = 1  /* CUDA device memory on `device` */
+    PF_MEM_CUDA = 1, /* CUDA device memory on `device` */
+    PF_MEM_OPENCL = 2 /* OpenCL shared virtual memory (clSVMAlloc) of OpenCL device `device` */
 } pf_mem;
 
 /* ----------------------------------------------------------- image views */
@@ -98,7 +99,7 @@ typedef struct pf_image {
     pf_layout layout;         /* PF_HWC or PF_CHW */
     ptrdiff_t row_stride;     /* bytes between rows; may be negative */
     ptrdiff_t plane_stride;   /* bytes between planes (PF_CHW only) */
-    pf_mem mem;               /* PF_MEM_HOST, PF_MEM_CUDA */
+    pf_mem mem;               /* PF_MEM_HOST, PF_MEM_CUDA, PF_MEM_OPENCL */
     int32_t device;           /* device index when mem != PF_MEM_HOST */
 } pf_image;
 

@@ -2,8 +2,8 @@
  * pixflow runtime: devices, streams, events, memory, pools and copies.
  *
  * One API over several backends. Each backend is a table of functions
- * (memory, copies, streams, events, kernels; src/core/backend.h): today
- * the CPU and CUDA; OpenCL or Ascend ACL/DVPP would be another table.
+ * (memory, copies, streams, events, kernels; src/core/backend.h): the
+ * CPU, CUDA and OpenCL; Ascend ACL/DVPP would be another table.
  *
  *   pf_device *gpu;  pf_stream *s;
  *   pf_device_open(PF_DEVICE_CUDA, 0, &gpu);
@@ -32,6 +32,29 @@
  * PF_ERR_UNSUPPORTED for CUDA requests; a CUDA build on a machine without a
  * GPU or driver answers PF_ERR_DEVICE from pf_device_open and 0 from
  * pf_device_count.
+ *
+ * OpenCL (PF_DEVICE_OPENCL, views with mem PF_MEM_OPENCL): every device of
+ * every platform the ICD loader lists, in platform order; built with
+ * -DPIXFLOW_OPENCL=AUTO|ON|OFF. Device memory is coarse-grained shared
+ * virtual memory (clSVMAlloc; PF_ALLOC_MANAGED: fine-grained SVM, where the
+ * device has it, else PF_ERR_UNSUPPORTED), so pf_malloc returns a pointer
+ * that device views hold directly; the host must not dereference it (copy
+ * with pf_memcpy_async). Pinned memory is a mapped CL_MEM_ALLOC_HOST_PTR
+ * buffer. A device without SVM (OpenCL 1.x) or without 64-bit addresses is
+ * refused by pf_device_open (PF_ERR_UNSUPPORTED naming the feature); no
+ * ICD or no device: PF_ERR_DEVICE "no OpenCL device (install an ICD such
+ * as pocl-opencl-icd)". Streams are in-order command queues; an OpenCL
+ * error is PF_ERR_DEVICE naming the OpenCL call and error (allocation
+ * failures, and sizes above CL_DEVICE_MAX_MEM_ALLOC_SIZE:
+ * PF_ERR_OUT_OF_MEMORY). Kernels are built at first use per device and
+ * cached on disk under $XDG_CACHE_HOME/pixflow/opencl (~/.cache/...); a
+ * failed build is PF_ERR_DEVICE with the compiler's log. Ops on OpenCL
+ * views today: pf_resize, pf_flip, pf_convert, pf_reformat, pf_normalize
+ * (PF_NORM_MEAN_STD), pf_cvt_color, pf_cvt_color_from_yuv,
+ * pf_warp_affine, pf_warp_perspective (convert, colour and warp need fp64
+ * on the device); others
+ * answer PF_ERR_UNSUPPORTED ("... is not available on the opencl
+ * backend").
  */
 #ifndef PIXFLOW_RUNTIME_H
 #define PIXFLOW_RUNTIME_H
@@ -49,7 +72,8 @@ extern "C" {
 
 typedef enum pf_device_kind {
     PF_DEVICE_CPU = 0,
-    PF_DEVICE_CUDA = 1
+    PF_DEVICE_CUDA = 1,
+    PF_DEVICE_OPENCL = 2 /* an OpenCL device with shared virtual memory (see below) */
 } pf_device_kind;
 
 typedef struct pf_device pf_device;
@@ -59,11 +83,13 @@ typedef struct pf_device_props {
     int32_t index;
     char name[128];            /* "NVIDIA H200", or the CPU model */
     size_t total_memory;       /* bytes (CPU: physical memory) */
-    int32_t compute_major, compute_minor; /* CUDA compute capability; 0 on CPU */
-    int32_t multiprocessors;   /* SMs (CPU: online cores) */
+    int32_t compute_major, compute_minor; /* CUDA compute capability; OpenCL: the device's OpenCL version; 0 on CPU */
+    int32_t multiprocessors;   /* SMs (CPU: online cores; OpenCL: compute units) */
     double peak_bandwidth_gbs; /* theoretical memory bandwidth, GB/s (0 when unknown) */
     int32_t async_engines;     /* copy engines that overlap kernels (0 on CPU) */
     int32_t memory_pools;      /* 1 when stream-ordered allocation (cudaMallocAsync) is available */
+    char version[128];         /* OpenCL: CL_DEVICE_VERSION ("OpenCL 3.0 PoCL ..."); "" elsewhere */
+    char driver[128];          /* OpenCL: platform name and CL_DRIVER_VERSION; "" elsewhere */
 } pf_device_props;
 
 /* Number of devices of a kind: CPU 1; CUDA 0 when built without CUDA or
@@ -88,6 +114,19 @@ PF_API pf_status pf_stream_create(pf_device *device, pf_stream **out);
  * the pf_stream BEFORE the cudaStream_t (pf_stream_destroy synchronizes
  * the handle and frees the stream's parameter arena). */
 PF_API pf_status pf_stream_wrap_cuda(pf_device *device, void *cuda_stream, pf_stream **out);
+/* Wraps the caller's cl_command_queue (passed as void *; it must be an
+ * in-order queue of the context pixflow made for this device, from
+ * pf_opencl_context, or of a context holding the same cl_device_id whose
+ * SVM allocations are pixflow's: use pixflow's). pixflow queues work on it
+ * and never releases or replaces it; destroy the pf_stream before releasing
+ * the queue. pf_event_elapsed_ms needs CL_QUEUE_PROFILING_ENABLE on it. */
+PF_API pf_status pf_stream_wrap_opencl(pf_device *device, void *cl_queue, pf_stream **out);
+/* The cl_command_queue behind an OpenCL stream (NULL for other streams). */
+PF_API void *pf_stream_opencl_queue(const pf_stream *stream);
+/* The cl_context pixflow uses for an OpenCL device (created at
+ * pf_device_open; memory of the device is SVM of this context), or NULL
+ * for another kind of device. Create queues to wrap on it. */
+PF_API void *pf_opencl_context(const pf_device *device);
 /* The device of a stream (the CPU device for CPU streams and NULL). */
 PF_API pf_device *pf_stream_device(const pf_stream *stream);
 /* The cudaStream_t behind a CUDA stream (NULL for CPU streams). */

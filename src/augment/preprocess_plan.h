@@ -36,7 +36,7 @@ struct pf_preprocess_plan {
      * for u8 output. Normalization of u8 is a function of (c, v) alone, so
      * the table reproduces pf_normalize bit for bit. */
     unsigned char lut[4][256 * 4];
-    pfi_pp_state state[PF_DEVICE_CUDA + 1]; /* by pf_device_kind */
+    pfi_pp_state state[PF_DEVICE_OPENCL + 1]; /* by pf_device_kind */
 };
 
 /* Everything about one sample's geometry that depends on its params and

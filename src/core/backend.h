@@ -1,9 +1,10 @@
 /* The backend table: everything a device kind must provide for the runtime
- * (memory, copies, streams, events) and for the ops (kernels). The CPU and
- * CUDA backends are two instances (src/cpu/backend_cpu.c,
- * src/cuda/backend_cuda.c); an OpenCL or Ascend ACL/DVPP backend would be
- * a third, with no change to the public API or to the op front-ends
- * (src/ops, src/augment), which only look up `kernels`.
+ * (memory, copies, streams, events) and for the ops (kernels). The CPU,
+ * CUDA and OpenCL backends are three instances (src/cpu/backend_cpu.c,
+ * src/cuda/backend_cuda.c, src/opencl/backend_opencl.c); an Ascend
+ * ACL/DVPP backend would be a fourth, with no change to the public API or
+ * to the op front-ends (src/ops, src/augment), which only look up
+ * `kernels`.
  *
  * Arguments reaching a table entry are already validated by the public
  * function (non-NULL, sizes, same device); entries return pf_status and
@@ -111,13 +112,15 @@ typedef struct pfi_kernels {
          : pfi_unsupported_on((op), pfi_backend_or_host(be)))
 
 typedef struct pfi_backend {
-    const char *name;      /* "cpu", "cuda" */
+    const char *name;      /* "cpu", "cuda", "opencl" */
     pf_device_kind kind;
 
     pf_status (*device_count)(int *count);
     /* Fills props for device index; fails when the device cannot be used. */
     pf_status (*device_probe)(int index, pf_device_props *props);
     pf_status (*device_synchronize)(int index);
+    /* Optional: the native context of device index (OpenCL: cl_context). */
+    void *(*device_native)(int index);
 
     pf_status (*mem_alloc)(int device, pf_alloc_kind kind, size_t bytes, void **out);
     void (*mem_free)(int device, pf_alloc_kind kind, void *ptr);
@@ -129,6 +132,9 @@ typedef struct pfi_backend {
     pf_status (*stream_synchronize)(int device, void *impl);
     pf_status (*stream_query)(int device, void *impl, int *done);
     pf_status (*stream_add_callback)(int device, void *impl, pf_host_fn fn, void *user);
+    /* Optional: the native queue behind impl (OpenCL: impl is pixflow's
+     * queue record, this its cl_command_queue); NULL entry: impl itself. */
+    void *(*stream_native)(void *impl);
     /* Frees pf_stream.backend_state (may be NULL). */
     void (*stream_state_free)(int device, void *state);
 
@@ -166,6 +172,20 @@ typedef struct pfi_backend {
 const pfi_backend *pfi_backend_get(pf_device_kind kind);
 const pfi_backend *pfi_backend_cpu(void);  /* src/cpu/backend_cpu.c */
 const pfi_backend *pfi_backend_cuda(void); /* src/cuda/backend_cuda.c; NULL without CUDA */
+const pfi_backend *pfi_backend_opencl(void); /* src/opencl/backend_opencl.c; NULL without OpenCL */
+/* Device kinds and the memory of their views: one pf_mem per device kind
+ * (PF_MEM_HOST for the CPU). */
+#define PFI_DEVICE_KINDS 3
+static inline pf_mem pfi_mem_of_kind(pf_device_kind k) {
+    return k == PF_DEVICE_CUDA ? PF_MEM_CUDA : k == PF_DEVICE_OPENCL ? PF_MEM_OPENCL : PF_MEM_HOST;
+}
+static inline pf_device_kind pfi_kind_of_mem(pf_mem m) {
+    return m == PF_MEM_CUDA ? PF_DEVICE_CUDA : m == PF_MEM_OPENCL ? PF_DEVICE_OPENCL : PF_DEVICE_CPU;
+}
+/* "CUDA", "OpenCL", "CPU": for messages. */
+static inline const char *pfi_kind_label(pf_device_kind k) {
+    return k == PF_DEVICE_CUDA ? "CUDA" : k == PF_DEVICE_OPENCL ? "OpenCL" : "CPU";
+}
 /* The CPU backend, for the ops only it implements (their front-ends check
  * that every view is host memory instead of routing). */
 static inline const pfi_backend *pfi_host_backend(void) { return pfi_backend_get(PF_DEVICE_CPU); }

@@ -13,16 +13,20 @@
 #define PFI_MAX_DEVICES 64
 
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
-static pf_device *g_devices[2][PFI_MAX_DEVICES];
-static atomic_bool g_cuda_used;
+static pf_device *g_devices[PFI_DEVICE_KINDS][PFI_MAX_DEVICES];
+static atomic_bool g_kind_used[PFI_DEVICE_KINDS];
 
 static const char *kind_name(pf_device_kind k) {
-    return k == PF_DEVICE_CPU ? "PF_DEVICE_CPU" : k == PF_DEVICE_CUDA ? "PF_DEVICE_CUDA" : "?";
+    return k == PF_DEVICE_CPU      ? "PF_DEVICE_CPU"
+           : k == PF_DEVICE_CUDA   ? "PF_DEVICE_CUDA"
+           : k == PF_DEVICE_OPENCL ? "PF_DEVICE_OPENCL"
+                                   : "?";
 }
 
 static pf_status check_kind(const char *fn, pf_device_kind kind) {
-    if (kind == PF_DEVICE_CPU || kind == PF_DEVICE_CUDA) return PF_OK;
-    return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: kind is %d; use PF_DEVICE_CPU or PF_DEVICE_CUDA", fn, (int)kind);
+    if (kind == PF_DEVICE_CPU || kind == PF_DEVICE_CUDA || kind == PF_DEVICE_OPENCL) return PF_OK;
+    return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: kind is %d; use PF_DEVICE_CPU, PF_DEVICE_CUDA or PF_DEVICE_OPENCL",
+                    fn, (int)kind);
 }
 
 pf_status pf_device_count(pf_device_kind kind, int *count) {
@@ -43,6 +47,10 @@ pf_status pf_device_open(pf_device_kind kind, int index, pf_device **out) {
     pf_status st = check_kind("pf_device_open", kind);
     if (st != PF_OK) return st;
     const pfi_backend *be = pfi_backend_get(kind);
+    if (be == NULL && kind == PF_DEVICE_OPENCL)
+        return pfi_fail(PF_ERR_UNSUPPORTED,
+                        "pf_device_open: this pixflow was built without the OpenCL backend (configure with "
+                        "-DPIXFLOW_OPENCL=ON on a machine with an OpenCL ICD loader: ocl-icd-opencl-dev)");
     if (be == NULL)
         return pfi_fail(PF_ERR_UNSUPPORTED,
                         "pf_device_open: this pixflow was built without the CUDA backend (configure with "
@@ -76,7 +84,7 @@ pf_status pf_device_open(pf_device_kind kind, int index, pf_device **out) {
     d->refs = 1;
     d->be = be;
     g_devices[kind][index] = d;
-    if (kind == PF_DEVICE_CUDA) atomic_store(&g_cuda_used, true);
+    atomic_store(&g_kind_used[kind], true);
     pthread_mutex_unlock(&g_lock);
     *out = d;
     return PF_OK;
@@ -112,7 +120,8 @@ pf_device *pfi_device_cpu(void) {
     return g_cpu;
 }
 
-bool pfi_cuda_in_use(void) { return atomic_load(&g_cuda_used); }
+bool pfi_kind_in_use(pf_device_kind kind) { return atomic_load(&g_kind_used[kind]); }
+bool pfi_cuda_in_use(void) { return pfi_kind_in_use(PF_DEVICE_CUDA); }
 
 pf_status pf_device_props_get(const pf_device *d, pf_device_props *props) {
     pfi_clear_error();
@@ -120,6 +129,11 @@ pf_status pf_device_props_get(const pf_device *d, pf_device_props *props) {
     if (props == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_device_props_get: props is NULL");
     *props = d->props;
     return PF_OK;
+}
+
+void *pf_opencl_context(const pf_device *d) {
+    if (d == NULL || d->kind != PF_DEVICE_OPENCL || d->be->device_native == NULL) return NULL;
+    return d->be->device_native(d->index);
 }
 
 pf_status pf_device_synchronize(pf_device *d) {

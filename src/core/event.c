@@ -46,7 +46,7 @@ static pf_status event_stream(const char *fn, pf_event *e, pf_stream *s, void **
         }
         pf_stream *use;
         const pfi_backend *be;
-        pfi_view_ref v = {PF_MEM_CUDA, e->dev->index, "event", -1};
+        pfi_view_ref v = {pfi_mem_of_kind(e->dev->kind), e->dev->index, "event", -1};
         pf_status st = pfi_route(fn, NULL, &v, 1, &be, &use);
         if (st != PF_OK) return st;
         *impl = use->impl;

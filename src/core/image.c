@@ -72,7 +72,7 @@ pf_status pf_image_validate(const pf_image *img, const char *name) {
     if (img->layout != PF_HWC && img->layout != PF_CHW)
         return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s.layout is %d; it must be PF_HWC or PF_CHW", name,
                         (int)img->layout);
-    if (img->mem != PF_MEM_HOST && img->mem != PF_MEM_CUDA)
+    if (img->mem != PF_MEM_HOST && img->mem != PF_MEM_CUDA && img->mem != PF_MEM_OPENCL)
         return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s.mem is %d, not a pf_mem", name, (int)img->mem);
     if (pf_image_packed_size(img->width, img->height, img->channels, img->dtype) == 0 ||
         (uint64_t)img->width * (uint64_t)img->channels > (uint64_t)INT32_MAX)

@@ -1,7 +1,7 @@
 /* pf_malloc / pf_free and the copies (1D, 2D, whole images and tensors).
  * Copies go through the backend of the stream; a NULL stream copies
- * synchronously (through the CUDA backend, on the device that owns the
- * memory, when either pointer is device or managed memory). */
+ * synchronously (through the backend of the device that owns the memory,
+ * when either pointer is CUDA or OpenCL device memory). */
 #include <stdio.h>
 #include <string.h>
 
@@ -50,14 +50,16 @@ static void copy_backend(pf_stream *s, void *dst, const void *src, const pfi_bac
     *impl = NULL;
     *dev = 0;
     *be = pfi_backend_get(PF_DEVICE_CPU);
-    const pfi_backend *cuda = pfi_backend_get(PF_DEVICE_CUDA);
-    if (pfi_cuda_in_use() && cuda != NULL && cuda->ptr_device != NULL) {
-        int d = cuda->ptr_device(dst);
-        if (d < 0) d = cuda->ptr_device(src);
+    for (int k = PF_DEVICE_CUDA; k < PFI_DEVICE_KINDS; k++) {
+        const pfi_backend *dbe = pfi_backend_get((pf_device_kind)k);
+        if (!pfi_kind_in_use((pf_device_kind)k) || dbe == NULL || dbe->ptr_device == NULL) continue;
+        int d = dbe->ptr_device(dst);
+        if (d < 0) d = dbe->ptr_device(src);
         if (d >= 0) {
-            *be = cuda;
+            *be = dbe;
             *dev = d;
             *sync = true;
+            return;
         }
     }
 }

@@ -54,6 +54,17 @@ pf_status pf_stream_wrap_cuda(pf_device *device, void *cuda_stream, pf_stream **
     return make_stream("pf_stream_wrap_cuda", device, cuda_stream, true, out);
 }
 
+pf_status pf_stream_wrap_opencl(pf_device *device, void *cl_queue, pf_stream **out) {
+    pfi_clear_error();
+    if (out == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_stream_wrap_opencl: out is NULL");
+    *out = NULL;
+    if (device == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_stream_wrap_opencl: device is NULL");
+    if (device->kind != PF_DEVICE_OPENCL)
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_stream_wrap_opencl: device is not an OpenCL device");
+    if (cl_queue == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_stream_wrap_opencl: queue is NULL");
+    return make_stream("pf_stream_wrap_opencl", device, cl_queue, true, out);
+}
+
 pf_device *pf_stream_device(const pf_stream *s) {
     if (s == NULL || s->dev == NULL) return pfi_device_cpu();
     return s->dev;
@@ -61,6 +72,11 @@ pf_device *pf_stream_device(const pf_stream *s) {
 
 void *pf_stream_cuda_handle(const pf_stream *s) {
     return s != NULL && s->kind == PF_DEVICE_CUDA ? s->impl : NULL;
+}
+
+void *pf_stream_opencl_queue(const pf_stream *s) {
+    if (s == NULL || s->kind != PF_DEVICE_OPENCL || s->be == NULL) return NULL;
+    return s->be->stream_native != NULL ? s->be->stream_native(s->impl) : s->impl;
 }
 
 pf_status pf_stream_query(pf_stream *s, int *done) {
@@ -100,7 +116,7 @@ bool pfi_stream_is_implicit(const pf_stream *s) { return s != NULL && s->implici
 #define PFI_IMPLICIT_SLOTS 16
 
 typedef struct implicit_set {
-    pf_stream *s[PFI_IMPLICIT_SLOTS];
+    pf_stream *s[PFI_DEVICE_KINDS][PFI_IMPLICIT_SLOTS];
 } implicit_set;
 
 static pthread_key_t g_implicit_key;
@@ -108,8 +124,9 @@ static pthread_once_t g_implicit_once = PTHREAD_ONCE_INIT;
 
 static void implicit_free(void *p) {
     implicit_set *set = p;
-    for (int i = 0; i < PFI_IMPLICIT_SLOTS; i++)
-        if (set->s[i]) pfi_stream_free(set->s[i]);
+    for (int k = 0; k < PFI_DEVICE_KINDS; k++)
+        for (int i = 0; i < PFI_IMPLICIT_SLOTS; i++)
+            if (set->s[k][i]) pfi_stream_free(set->s[k][i]);
     free(set);
 }
 static void implicit_init(void) { (void)pthread_key_create(&g_implicit_key, implicit_free); }
@@ -127,22 +144,25 @@ static pf_status implicit_stream(const char *op, pf_device_kind kind, int device
             return pfi_fail(PF_ERR_OUT_OF_MEMORY, "%s: out of memory", op);
         }
     }
-    if (set->s[device] == NULL) {
+    pf_stream **slot = &set->s[kind][device];
+    if (*slot == NULL) {
         pf_device *dev;
         pf_status st = pf_device_open(kind, device, &dev);
         if (st != PF_OK) return pfi_fail_in(op, st);
-        st = make_stream(op, dev, NULL, false, &set->s[device]);
+        st = make_stream(op, dev, NULL, false, slot);
         pf_device_close(dev); /* the stream holds its own reference */
         if (st != PF_OK) return st;
-        set->s[device]->implicit = true;
+        (*slot)->implicit = true;
     }
-    *out = set->s[device];
+    *out = *slot;
     return PF_OK;
 }
 
 /* ---------------------------------------------------------------- route */
 
-static const char *mem_name(pf_mem m) { return m == PF_MEM_HOST ? "host memory" : "CUDA device memory"; }
+static const char *mem_name(pf_mem m) {
+    return m == PF_MEM_HOST ? "host memory" : m == PF_MEM_CUDA ? "CUDA device memory" : "OpenCL device memory";
+}
 
 static void view_name(const pfi_view_ref *v, char *out, size_t cap) {
     if (v->index >= 0)
@@ -154,10 +174,10 @@ static void view_name(const pfi_view_ref *v, char *out, size_t cap) {
 /* Is view v consistent with the first view of the call? */
 static pf_status check_view(const char *op, const pfi_view_ref *first, const pfi_view_ref *v) {
     char a[64], b[64];
-    if (v->mem != PF_MEM_HOST && v->mem != PF_MEM_CUDA) {
+    if (v->mem != PF_MEM_HOST && v->mem != PF_MEM_CUDA && v->mem != PF_MEM_OPENCL) {
         view_name(v, a, sizeof a);
-        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: %s.mem is %d; use PF_MEM_HOST or PF_MEM_CUDA", op, a,
-                        (int)v->mem);
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: %s.mem is %d; use PF_MEM_HOST, PF_MEM_CUDA or PF_MEM_OPENCL",
+                        op, a, (int)v->mem);
     }
     if (v->mem == first->mem && (v->mem == PF_MEM_HOST || v->device == first->device)) return PF_OK;
     view_name(first, a, sizeof a);
@@ -166,8 +186,8 @@ static pf_status check_view(const char *op, const pfi_view_ref *first, const pfi
         return pfi_fail(PF_ERR_INVALID_ARGUMENT,
                         "%s: %s is %s but %s is %s; copy with pf_image_copy_async so one call sees one memory",
                         op, a, mem_name(first->mem), b, mem_name(v->mem));
-    return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: %s is on CUDA device %d but %s on device %d", op, a,
-                    (int)first->device, b, (int)v->device);
+    return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: %s is on %s device %d but %s on device %d", op, a,
+                    pfi_kind_label(pfi_kind_of_mem(v->mem)), (int)first->device, b, (int)v->device);
 }
 
 /* With consistent views of memory `first`: picks backend and stream. */
@@ -178,30 +198,32 @@ static pf_status route_stream(const char *op, pf_stream *stream, const pfi_view_
     if (first->mem == PF_MEM_HOST) {
         if (skind != PF_DEVICE_CPU)
             return pfi_fail(PF_ERR_INVALID_ARGUMENT,
-                            "%s: stream is a CUDA stream but the views are host memory; pass a CPU stream or "
+                            "%s: stream is a %s stream but the views are host memory; pass a CPU stream or "
                             "NULL, or copy the images to the device",
-                            op);
+                            op, pfi_kind_label(skind));
         return PF_OK; /* *be stays NULL: the CPU backend */
     }
-    const pfi_backend *cuda = pfi_backend_get(PF_DEVICE_CUDA);
-    if (cuda == NULL)
+    pf_device_kind kind = pfi_kind_of_mem(first->mem);
+    const char *label = pfi_kind_label(kind);
+    const pfi_backend *dbe = pfi_backend_get(kind);
+    if (dbe == NULL)
         return pfi_fail(PF_ERR_UNSUPPORTED,
-                        "%s: the views are CUDA device memory but this pixflow was built without the CUDA backend",
-                        op);
+                        "%s: the views are %s device memory but this pixflow was built without the %s backend", op,
+                        label, label);
     view_name(first, a, sizeof a);
     if (stream == NULL || stream->implicit) {
-        pf_status st = implicit_stream(op, PF_DEVICE_CUDA, first->device, stream_out);
+        pf_status st = implicit_stream(op, kind, first->device, stream_out);
         if (st != PF_OK) return st;
-    } else if (skind != PF_DEVICE_CUDA) {
+    } else if (skind != kind) {
         return pfi_fail(PF_ERR_INVALID_ARGUMENT,
-                        "%s: stream is a CPU stream but %s is CUDA device memory; pass a stream of CUDA device "
+                        "%s: stream is a %s stream but %s is %s device memory; pass a stream of %s device "
                         "%d (pf_stream_create) or NULL",
-                        op, a, (int)first->device);
+                        op, pfi_kind_label(skind), a, label, label, (int)first->device);
     } else if (stream->device != first->device) {
-        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: stream belongs to CUDA device %d but %s is on device %d", op,
-                        stream->device, a, (int)first->device);
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: stream belongs to %s device %d but %s is on device %d", op,
+                        label, stream->device, a, (int)first->device);
     }
-    *be = cuda;
+    *be = dbe;
     return PF_OK;
 }
 

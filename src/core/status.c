@@ -5,7 +5,7 @@
 #include "core/error.h"
 
 /* One buffer per thread: messages never race and never allocate. */
-static _Thread_local char pfi_error_text[512];
+static _Thread_local char pfi_error_text[2048]; /* room for an OpenCL compiler log */
 
 const char *pf_status_str(pf_status status) {
     switch (status) {

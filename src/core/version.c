@@ -15,6 +15,12 @@ const char *pf_build_info(void) {
 #else
            "off"
 #endif
+           " opencl="
+#ifdef PF_HAVE_OPENCL
+           "on"
+#else
+           "off"
+#endif
            " codec="
 #ifdef PF_HAVE_CODEC
            "jpeg,png,webp"

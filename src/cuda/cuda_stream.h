@@ -13,7 +13,7 @@
 #define PF_CUDA_CUDA_STREAM_H
 
 #include "core/backend.h"
-#include "cuda/gpu_arena.h"
+#include "gpu/gpu_arena.h"
 
 /* The stream's cudaStream_t as void * (for the .cu launchers). */
 void *pfi_cuda_stream(pf_stream *s);

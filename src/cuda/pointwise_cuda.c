@@ -6,14 +6,14 @@
 
 #include "core/error.h"
 #include "ops/convert_args.h"
-#include "cuda/convert_jobs.h"
-#include "cuda/color_jobs.h"
+#include "gpu/convert_jobs.h"
+#include "gpu/color_jobs.h"
 #include "cuda/cuda_ops.h"
 #include "cuda/cuda_stream.h"
-#include "cuda/flip_jobs.h"
-#include "cuda/gpu_check.h"
+#include "gpu/flip_jobs.h"
+#include "gpu/gpu_check.h"
 #include "cuda/pointwise_launch.h"
-#include "cuda/yuv_jobs.h"
+#include "gpu/yuv_jobs.h"
 
 static pf_status check_aligned(const char *op, int count, const pf_image src[], const pf_image dst[]) {
     for (int i = 0; i < count; i++) {

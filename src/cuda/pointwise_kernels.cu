@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 extern "C" {
-#include "cuda/gpu_arena.h"
+#include "gpu/gpu_arena.h"
 #include "kernels/gpu_color.h"
 #include "kernels/gpu_convert.h"
 #include "kernels/gpu_flip.h"

@@ -5,7 +5,7 @@
 #ifndef PF_CUDA_POINTWISE_LAUNCH_H
 #define PF_CUDA_POINTWISE_LAUNCH_H
 
-#include "cuda/gpu_arena.h"
+#include "gpu/gpu_arena.h"
 
 int pfi_cu_launch_yuv(void *stream, const void *dev_batch, pfi_grid g);
 int pfi_cu_launch_color(void *stream, const void *dev_batch, pfi_grid g);

@@ -9,7 +9,7 @@
 #include "core/error.h"
 #include "cuda/cuda_ops.h"
 #include "cuda/cuda_stream.h"
-#include "cuda/post_jobs.h"
+#include "gpu/post_jobs.h"
 #include "cuda/post_launch.h"
 
 pf_status pfi_cuda_nms(pf_stream *s, int count, const pf_nms_sample samples[], const pf_nms_opts *opts,

@@ -6,8 +6,8 @@
 
 #include <stddef.h>
 
-#include "cuda/gpu_arena.h"
-#include "cuda/post_jobs.h"
+#include "gpu/gpu_arena.h"
+#include "gpu/post_jobs.h"
 
 int pfi_cu_launch_logits(void *stream, const void *dev_batch, pfi_grid g);
 int pfi_cu_launch_composite(void *stream, const void *dev_batch, pfi_grid g);

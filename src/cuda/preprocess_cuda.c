@@ -9,8 +9,8 @@
 #include "augment/preprocess_plan.h"
 #include "cuda/cuda_ops.h"
 #include "cuda/cuda_stream.h"
-#include "cuda/preprocess_jobs.h"
-#include "cuda/preprocess_yuv_jobs.h"
+#include "gpu/preprocess_jobs.h"
+#include "gpu/preprocess_yuv_jobs.h"
 
 /* One grid layer per sample: CUDA's gridDim.z limit. */
 #define MAX_SAMPLES 65535

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 extern "C" {
-#include "cuda/gpu_arena.h"
+#include "gpu/gpu_arena.h"
 #include "kernels/gpu_preprocess.h"
 #include "kernels/gpu_yuv_crop.h"
 }

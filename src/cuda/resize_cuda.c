@@ -3,7 +3,7 @@
  * (resize_kernels.cu). Arguments arrive validated by pf_resize. */
 #include "cuda/cuda_ops.h"
 #include "cuda/cuda_stream.h"
-#include "cuda/resize_jobs.h"
+#include "gpu/resize_jobs.h"
 
 pf_status pfi_cuda_resize(pf_stream *s, int count, const pf_image src[], pf_image dst[],
                           const pf_resize_opts *opts) {

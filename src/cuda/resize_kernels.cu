@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 extern "C" {
-#include "cuda/resize_jobs.h"
+#include "gpu/resize_jobs.h"
 }
 
 /* Rows stride by the grid height (gridDim.y stops at 65535 blocks). */

@@ -4,7 +4,7 @@
 #include "core/error.h"
 #include "cuda/cuda_ops.h"
 #include "cuda/cuda_stream.h"
-#include "cuda/warp_jobs.h"
+#include "gpu/warp_jobs.h"
 
 int pfi_cu_launch_warp(void *stream, const void *dev_batch, pfi_grid g, int variant); /* warp_kernels.cu */
 

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 extern "C" {
-#include "cuda/gpu_arena.h"
+#include "gpu/gpu_arena.h"
 #include "kernels/gpu_warp.h"
 }
 #include "cuda/cu_grid.cuh"

@@ -86,12 +86,13 @@ PF_HD float pfk_gray_f32(float s0, float s1, float s2, int bidx) {
 
 /* ---- RGB -> YCrCb (dst order Y, Cr, Cb) ---- */
 
-/* Integer depths: half = 128 (u8) or 32768 (u16); maxv = 255 or 65535. */
-PF_HD void pfk_ycrcb_i(int32_t s0, int32_t s1, int32_t s2, int bidx, int32_t half, int32_t maxv,
+/* Integer depths: chroma_half = 128 (u8) or 32768 (u16); maxv = 255 or
+ * 65535 (not named "half": that is a type in OpenCL C). */
+PF_HD void pfk_ycrcb_i(int32_t s0, int32_t s1, int32_t s2, int bidx, int32_t chroma_half, int32_t maxv,
                        int32_t out[3]) {
     int32_t c0 = bidx == 0 ? PFK_B2Y : PFK_R2Y;
     int32_t c2 = bidx == 0 ? PFK_R2Y : PFK_B2Y;
-    int32_t delta = half * (1 << PFK_YCC_SHIFT);
+    int32_t delta = chroma_half * (1 << PFK_YCC_SHIFT);
     int32_t y = pfk_descale(s0 * c0 + s1 * PFK_G2Y + s2 * c2, PFK_YCC_SHIFT);
     int32_t r = bidx == 0 ? s2 : s0;
     int32_t b = bidx == 0 ? s0 : s2;
@@ -117,9 +118,9 @@ PF_HD void pfk_ycrcb_f32(float s0, float s1, float s2, int bidx, float out[3]) {
 
 /* ---- YCrCb -> RGB: out[] in the RGB-side memory order given bidx ---- */
 
-PF_HD void pfk_ycrcb2rgb_i(int32_t y, int32_t cr, int32_t cb, int bidx, int32_t half,
+PF_HD void pfk_ycrcb2rgb_i(int32_t y, int32_t cr, int32_t cb, int bidx, int32_t chroma_half,
                            int32_t maxv, int32_t out[3]) {
-    int32_t dcr = cr - half, dcb = cb - half;
+    int32_t dcr = cr - chroma_half, dcb = cb - chroma_half;
     int32_t b = y + pfk_descale(dcb * PFK_CB2BI, PFK_YCC_SHIFT);
     int32_t g = y + pfk_descale(dcb * PFK_CB2GI + dcr * PFK_CR2GI, PFK_YCC_SHIFT);
     int32_t r = y + pfk_descale(dcr * PFK_CR2RI, PFK_YCC_SHIFT);

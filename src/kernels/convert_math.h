@@ -30,15 +30,23 @@ enum pfk_cvt_kind {
 };
 
 PF_HD uint32_t pfk_f32_bits(float f) {
+#if defined(__OPENCL_C_VERSION__)
+    return as_uint(f);
+#else
     uint32_t u;
     memcpy(&u, &f, sizeof u);
     return u;
+#endif
 }
 
 PF_HD float pfk_bits_f32(uint32_t u) {
+#if defined(__OPENCL_C_VERSION__)
+    return as_float(u);
+#else
     float f;
     memcpy(&f, &u, sizeof f);
     return f;
+#endif
 }
 
 /* ------------------------------------------------------------ binary16 */
@@ -78,8 +86,9 @@ PF_HD uint16_t pfk_f32_to_f16(float f) {
     /* subnormal half: k * 2^-24 with k = m * 2^(e - 126), rounded half even */
     uint32_t m = (ax & 0x7fffffu) | 0x800000u;
     uint32_t shift = 126u - (ax >> 23);
-    uint32_t k = m >> shift, rem = m & ((1u << shift) - 1u), half = 1u << (shift - 1u);
-    if (rem > half || (rem == half && (k & 1u))) k++;
+    /* (not "half": that is a type in OpenCL C, which compiles this too) */
+    uint32_t k = m >> shift, rem = m & ((1u << shift) - 1u), halfway = 1u << (shift - 1u);
+    if (rem > halfway || (rem == halfway && (k & 1u))) k++;
     return (uint16_t)(sign | k); /* k == 0x400 is the smallest normal: same encoding */
 }
 
@@ -148,48 +157,48 @@ PF_HD float pfk_norm_mean_std(float x, float scale, float mean, float stdv) {
  * rounds to nearest even. Equals (float)pfi_cvt_load(p, dt, i) (the
  * reference widens to double first; double -> float of an exact integer
  * rounds the same way) without double arithmetic on the GPU. */
-PF_HD float pfk_cvt_load_f32(const void *p, pf_dtype dt, int64_t i) {
+PF_HD float pfk_cvt_load_f32(const PF_GLOBAL void *p, pf_dtype dt, int64_t i) {
     switch (dt) {
-    case PF_U8: return (float)((const uint8_t *)p)[i];
-    case PF_U16: return (float)((const uint16_t *)p)[i];
-    case PF_S16: return (float)((const int16_t *)p)[i];
-    case PF_S32: return (float)((const int32_t *)p)[i];
-    case PF_F16: return pfk_f16_to_f32(((const uint16_t *)p)[i]);
-    case PF_BF16: return pfk_bf16_to_f32(((const uint16_t *)p)[i]);
-    default: return pfk_f32_quiet(((const float *)p)[i]);
+    case PF_U8: return (float)((const PF_GLOBAL uint8_t *)p)[i];
+    case PF_U16: return (float)((const PF_GLOBAL uint16_t *)p)[i];
+    case PF_S16: return (float)((const PF_GLOBAL int16_t *)p)[i];
+    case PF_S32: return (float)((const PF_GLOBAL int32_t *)p)[i];
+    case PF_F16: return pfk_f16_to_f32(((const PF_GLOBAL uint16_t *)p)[i]);
+    case PF_BF16: return pfk_bf16_to_f32(((const PF_GLOBAL uint16_t *)p)[i]);
+    default: return pfk_f32_quiet(((const PF_GLOBAL float *)p)[i]);
     }
 }
 
 /* Element i of an integer dtype, exactly. */
-PF_HD int64_t pfk_cvt_load_int(const void *p, pf_dtype dt, int64_t i) {
+PF_HD int64_t pfk_cvt_load_int(const PF_GLOBAL void *p, pf_dtype dt, int64_t i) {
     switch (dt) {
-    case PF_U8: return ((const uint8_t *)p)[i];
-    case PF_U16: return ((const uint16_t *)p)[i];
-    case PF_S16: return ((const int16_t *)p)[i];
-    default: return ((const int32_t *)p)[i];
+    case PF_U8: return ((const PF_GLOBAL uint8_t *)p)[i];
+    case PF_U16: return ((const PF_GLOBAL uint16_t *)p)[i];
+    case PF_S16: return ((const PF_GLOBAL int16_t *)p)[i];
+    default: return ((const PF_GLOBAL int32_t *)p)[i];
     }
 }
 
 /* Stores an exact integer value (integer -> integer: exact saturation). */
-PF_HD void pfk_cvt_store_int(void *p, pf_dtype dt, int64_t i, int64_t v) {
+PF_HD void pfk_cvt_store_int(PF_GLOBAL void *p, pf_dtype dt, int64_t i, int64_t v) {
     switch (dt) {
-    case PF_U8: ((uint8_t *)p)[i] = (uint8_t)pfk_clamp_i64(v, 0, 255); break;
-    case PF_U16: ((uint16_t *)p)[i] = (uint16_t)pfk_clamp_i64(v, 0, 65535); break;
-    case PF_S16: ((int16_t *)p)[i] = (int16_t)pfk_clamp_i64(v, -32768, 32767); break;
-    default: ((int32_t *)p)[i] = (int32_t)pfk_clamp_i64(v, INT32_MIN, INT32_MAX); break;
+    case PF_U8: ((PF_GLOBAL uint8_t *)p)[i] = (uint8_t)pfk_clamp_i64(v, 0, 255); break;
+    case PF_U16: ((PF_GLOBAL uint16_t *)p)[i] = (uint16_t)pfk_clamp_i64(v, 0, 65535); break;
+    case PF_S16: ((PF_GLOBAL int16_t *)p)[i] = (int16_t)pfk_clamp_i64(v, -32768, 32767); break;
+    default: ((PF_GLOBAL int32_t *)p)[i] = (int32_t)pfk_clamp_i64(v, INT32_MIN, INT32_MAX); break;
     }
 }
 
 /* Stores a float result (OpenCV saturate_cast<T>(float)). */
-PF_HD void pfk_cvt_store_f32(void *p, pf_dtype dt, int64_t i, float v) {
+PF_HD void pfk_cvt_store_f32(PF_GLOBAL void *p, pf_dtype dt, int64_t i, float v) {
     switch (dt) {
-    case PF_U8: ((uint8_t *)p)[i] = pfk_sat_u8_i(pfk_cvround_f(v)); break;
-    case PF_U16: ((uint16_t *)p)[i] = pfk_sat_u16_i(pfk_cvround_f(v)); break;
-    case PF_S16: ((int16_t *)p)[i] = pfk_sat_s16_i(pfk_cvround_f(v)); break;
-    case PF_S32: ((int32_t *)p)[i] = pfk_cvround_f(v); break;
-    case PF_F16: ((uint16_t *)p)[i] = pfk_f32_to_f16(v); break;
-    case PF_BF16: ((uint16_t *)p)[i] = pfk_f32_to_bf16(v); break;
-    default: ((float *)p)[i] = v; break;
+    case PF_U8: ((PF_GLOBAL uint8_t *)p)[i] = pfk_sat_u8_i(pfk_cvround_f(v)); break;
+    case PF_U16: ((PF_GLOBAL uint16_t *)p)[i] = pfk_sat_u16_i(pfk_cvround_f(v)); break;
+    case PF_S16: ((PF_GLOBAL int16_t *)p)[i] = pfk_sat_s16_i(pfk_cvround_f(v)); break;
+    case PF_S32: ((PF_GLOBAL int32_t *)p)[i] = pfk_cvround_f(v); break;
+    case PF_F16: ((PF_GLOBAL uint16_t *)p)[i] = pfk_f32_to_f16(v); break;
+    case PF_BF16: ((PF_GLOBAL uint16_t *)p)[i] = pfk_f32_to_bf16(v); break;
+    default: ((PF_GLOBAL float *)p)[i] = v; break;
     }
 }
 
@@ -201,10 +210,11 @@ PF_HD int pfk_dtype_is_int(pf_dtype dt) {
  * one possibly-NaN value x and finite parameters (fmaf(x, a, b),
  * (x * s - m) / d): SSE/AVX return the NaN operand quieted (payload and
  * sign kept), and 0xffc00000 ("real indefinite") for an invalid operation
- * (inf * 0); CUDA returns 0x7fffffff for both. Applied on the device only,
- * so GPU outputs keep the CPU's NaN bits. */
+ * (inf * 0); CUDA returns 0x7fffffff for both, OpenCL devices either.
+ * Applied on the devices only (on an x86 OpenCL device such as PoCL it
+ * changes nothing), so device outputs keep the CPU's NaN bits. */
 PF_HD float pfk_nan_as_x86(float r, float x) {
-#if defined(__CUDA_ARCH__)
+#if defined(__CUDA_ARCH__) || defined(__OPENCL_C_VERSION__)
     if (r != r) return x != x ? pfk_bits_f32(pfk_f32_bits(x) | 0x400000u) : pfk_bits_f32(0xffc00000u);
 #else
     (void)x;

@@ -30,8 +30,8 @@ typedef struct pfk_cvt_xf {
 typedef struct pfk_cvt_job {
     /* dst channel c of pixel (x, y): dst[c] + y * dst_stride[c] + x * dst_step[c],
      * read from src[c] likewise (src[c] == NULL: the fill value) */
-    const uint8_t *src[4];
-    uint8_t *dst[4];
+    const PF_GLOBAL uint8_t *src[4];
+    PF_GLOBAL uint8_t *dst[4];
     ptrdiff_t src_stride[4], dst_stride[4];
     int32_t src_step[4], dst_step[4];
     int32_t dcn, width, height;
@@ -40,19 +40,24 @@ typedef struct pfk_cvt_job {
 
 typedef struct pfk_cvt_batch {
     int32_t count;
-    const pfk_cvt_job *jobs;
+    const PF_GLOBAL pfk_cvt_job *jobs;
 } pfk_cvt_batch;
 
-PF_HD void pfk_cvt_copy(uint8_t *d, const uint8_t *s, int32_t es) {
+PF_HD void pfk_cvt_copy(PF_GLOBAL uint8_t *d, const PF_GLOBAL uint8_t *s, int32_t es) {
     switch (es) {
     case 1: d[0] = s[0]; break;
-    case 2: *(uint16_t *)(void *)d = *(const uint16_t *)(const void *)s; break;
-    default: *(uint32_t *)(void *)d = *(const uint32_t *)(const void *)s; break;
+    case 2:
+        *(PF_GLOBAL uint16_t *)(PF_GLOBAL void *)d = *(const PF_GLOBAL uint16_t *)(const PF_GLOBAL void *)s;
+        break;
+    default:
+        *(PF_GLOBAL uint32_t *)(PF_GLOBAL void *)d = *(const PF_GLOBAL uint32_t *)(const PF_GLOBAL void *)s;
+        break;
     }
 }
 
 /* One element of dst channel c (pfi_cvt_row_ref's loop body). */
-PF_HD void pfk_cvt_elem(const pfk_cvt_xf *x, int c, const uint8_t *s, uint8_t *d, int32_t des) {
+PF_HD void pfk_cvt_elem(const PF_GLOBAL pfk_cvt_xf *x, int c, const PF_GLOBAL uint8_t *s, PF_GLOBAL uint8_t *d,
+                         int32_t des) {
     if (s == NULL) {
         pfk_cvt_copy(d, x->fill[c], des);
     } else if (x->kind == PFK_CVT_COPY) {
@@ -66,7 +71,8 @@ PF_HD void pfk_cvt_elem(const pfk_cvt_xf *x, int c, const uint8_t *s, uint8_t *d
         else
             pfk_cvt_store_f32(d, x->ddt, 0, pfk_cvt_load_f32(s, x->sdt, 0));
     } else if (x->dbl) { /* s32 -> s32 */
-        *(int32_t *)(void *)d = pfk_cvround_d(fma((double)pfk_cvt_load_int(s, x->sdt, 0), x->alpha_d, x->beta_d));
+        *(PF_GLOBAL int32_t *)(PF_GLOBAL void *)d =
+            pfk_cvround_d(fma((double)pfk_cvt_load_int(s, x->sdt, 0), x->alpha_d, x->beta_d));
     } else {
         float v = pfk_cvt_load_f32(s, x->sdt, 0);
         pfk_cvt_store_f32(d, x->ddt, 0, pfk_nan_as_x86(fmaf(v, x->alpha, x->beta), v));
@@ -77,14 +83,14 @@ PF_HD int32_t pfk_dtype_bytes(pf_dtype dt) {
     return dt == PF_U8 ? 1 : (dt == PF_S32 || dt == PF_F32) ? 4 : 2;
 }
 
-PF_HD void pfk_cvt_at(const pfk_cvt_batch *b, int32_t n, int32_t x, int32_t y) {
-    const pfk_cvt_job *j = &b->jobs[n];
+PF_HD void pfk_cvt_at(const PF_GLOBAL pfk_cvt_batch *b, int32_t n, int32_t x, int32_t y) {
+    const PF_GLOBAL pfk_cvt_job *j = &b->jobs[n];
     if (x >= j->width || y >= j->height) return;
     const int32_t des = pfk_dtype_bytes(j->xf.ddt);
     for (int c = 0; c < j->dcn; c++) {
-        uint8_t *d = j->dst[c] + (ptrdiff_t)y * j->dst_stride[c] + (ptrdiff_t)x * j->dst_step[c];
-        const uint8_t *s = j->src[c] ? j->src[c] + (ptrdiff_t)y * j->src_stride[c] + (ptrdiff_t)x * j->src_step[c]
-                                     : NULL;
+        PF_GLOBAL uint8_t *d = j->dst[c] + (ptrdiff_t)y * j->dst_stride[c] + (ptrdiff_t)x * j->dst_step[c];
+        const PF_GLOBAL uint8_t *s =
+            j->src[c] ? j->src[c] + (ptrdiff_t)y * j->src_stride[c] + (ptrdiff_t)x * j->src_step[c] : NULL;
         pfk_cvt_elem(&j->xf, c, s, d, des);
     }
 }

@@ -13,8 +13,8 @@
 #include "kernels/pf_hd.h"
 
 typedef struct pfk_flip_job {
-    const uint8_t *src;
-    uint8_t *dst;
+    const PF_GLOBAL uint8_t *src;
+    PF_GLOBAL uint8_t *dst;
     ptrdiff_t src_stride, dst_stride;   /* bytes between rows */
     ptrdiff_t src_plane, dst_plane;     /* bytes between planes (CHW) */
     int32_t width, height;
@@ -26,28 +26,38 @@ typedef struct pfk_flip_job {
 
 typedef struct pfk_flip_batch {
     int32_t count;
-    const pfk_flip_job *jobs;
+    const PF_GLOBAL pfk_flip_job *jobs;
 } pfk_flip_batch;
 
-PF_HD void pfk_flip_at(const pfk_flip_batch *b, int32_t n, int32_t x, int32_t y) {
-    const pfk_flip_job *j = &b->jobs[n];
+PF_HD void pfk_flip_at(const PF_GLOBAL pfk_flip_batch *b, int32_t n, int32_t x, int32_t y) {
+    const PF_GLOBAL pfk_flip_job *j = &b->jobs[n];
     if (x >= j->width || y >= j->height) return;
     int32_t sx = j->flip_x ? j->width - 1 - x : x, sy = j->flip_y ? j->height - 1 - y : y;
     const int32_t u = j->units;
     for (int32_t p = 0; p < j->planes; p++) {
-        const uint8_t *s = j->src + (ptrdiff_t)p * j->src_plane + (ptrdiff_t)sy * j->src_stride +
+        const PF_GLOBAL uint8_t *s = j->src + (ptrdiff_t)p * j->src_plane + (ptrdiff_t)sy * j->src_stride +
                            (ptrdiff_t)sx * u * j->unit;
-        uint8_t *d = j->dst + (ptrdiff_t)p * j->dst_plane + (ptrdiff_t)y * j->dst_stride + (ptrdiff_t)x * u * j->unit;
+        PF_GLOBAL uint8_t *d =
+            j->dst + (ptrdiff_t)p * j->dst_plane + (ptrdiff_t)y * j->dst_stride + (ptrdiff_t)x * u * j->unit;
         switch (j->unit) {
-        case 8:
-            for (int32_t k = 0; k < u; k++) ((uint64_t *)(void *)d)[k] = ((const uint64_t *)(const void *)s)[k];
+        case 8: {
+            PF_GLOBAL uint64_t *dw = (PF_GLOBAL uint64_t *)(PF_GLOBAL void *)d;
+            const PF_GLOBAL uint64_t *sw = (const PF_GLOBAL uint64_t *)(const PF_GLOBAL void *)s;
+            for (int32_t k = 0; k < u; k++) dw[k] = sw[k];
             break;
-        case 4:
-            for (int32_t k = 0; k < u; k++) ((uint32_t *)(void *)d)[k] = ((const uint32_t *)(const void *)s)[k];
+        }
+        case 4: {
+            PF_GLOBAL uint32_t *dw = (PF_GLOBAL uint32_t *)(PF_GLOBAL void *)d;
+            const PF_GLOBAL uint32_t *sw = (const PF_GLOBAL uint32_t *)(const PF_GLOBAL void *)s;
+            for (int32_t k = 0; k < u; k++) dw[k] = sw[k];
             break;
-        case 2:
-            for (int32_t k = 0; k < u; k++) ((uint16_t *)(void *)d)[k] = ((const uint16_t *)(const void *)s)[k];
+        }
+        case 2: {
+            PF_GLOBAL uint16_t *dw = (PF_GLOBAL uint16_t *)(PF_GLOBAL void *)d;
+            const PF_GLOBAL uint16_t *sw = (const PF_GLOBAL uint16_t *)(const PF_GLOBAL void *)s;
+            for (int32_t k = 0; k < u; k++) dw[k] = sw[k];
             break;
+        }
         default:
             for (int32_t k = 0; k < u; k++) d[k] = s[k];
             break;

@@ -10,7 +10,7 @@
  * order, gives the CPU's bits. The tables (tap indices and weights) are
  * the CPU plan's own (src/plan/resize_tables.c, resize_aa_tables.c,
  * resize_tv_tables.c), copied
- * into the launch arena by src/cuda/resize_jobs.c.
+ * into the launch arena by src/gpu/resize_jobs.c.
  *
  * Valid C11 and CUDA C++: no compound literals, VLAs, restrict or
  * designated initializers; every function is PF_HD. */
@@ -26,8 +26,8 @@
 
 /* One sample. Pointers are device addresses (emulated arena: host). */
 typedef struct pfk_resize_job {
-    const uint8_t *src;        /* pixel (0,0), channel 0 */
-    uint8_t *dst;              /* NULL when only pfk_resize_u8_value is used */
+    const PF_GLOBAL uint8_t *src;        /* pixel (0,0), channel 0 */
+    PF_GLOBAL uint8_t *dst;    /* NULL when only pfk_resize_u8_value is used */
     ptrdiff_t src_row, src_plane; /* byte strides (plane: CHW only) */
     ptrdiff_t dst_row, dst_plane;
     int32_t sw, sh, dw, dh;
@@ -41,33 +41,33 @@ typedef struct pfk_resize_job {
     int32_t vsplit;            /* elements [0, vsplit) of a row use the SIMD-lane formula */
     int32_t afx, afy;          /* AREA_FAST integer factors */
     int32_t h_shift, v_shift;  /* precision of the torchvision int16 weights (TV kinds) */
-    const int32_t *nn_x, *nn_y;              /* NN: source column / row per output */
-    const int32_t *h_idx, *v_idx;            /* SEP: dw * kh, dh * kv source pixels / rows */
-    const int16_t *h_icoef, *v_icoef;        /* OpenCV 11-bit / torch int16 weights (u8 kinds) */
-    const int32_t *h_acoef, *v_acoef;        /* Pillow 22-bit weights (antialias u8) */
-    const float *h_fcoef, *v_fcoef;          /* float weights (float kinds, u8 cubic lanes) */
+    const PF_GLOBAL int32_t *nn_x, *nn_y;              /* NN: source column / row per output */
+    const PF_GLOBAL int32_t *h_idx, *v_idx;            /* SEP: dw * kh, dh * kv source pixels / rows */
+    const PF_GLOBAL int16_t *h_icoef, *v_icoef;        /* OpenCV 11-bit / torch int16 weights (u8 kinds) */
+    const PF_GLOBAL int32_t *h_acoef, *v_acoef;        /* Pillow 22-bit weights (antialias u8) */
+    const PF_GLOBAL float *h_fcoef, *v_fcoef;          /* float weights (float kinds, u8 cubic lanes) */
 } pfk_resize_job;
 
 typedef struct pfk_resize_batch {
     int32_t count;
-    const pfk_resize_job *jobs;
+    const PF_GLOBAL pfk_resize_job *jobs;
 } pfk_resize_batch;
 
 /* ------------------------------------------------------------ loads */
 
-PF_HD float pfk_rz_ld(const pfk_resize_job *j, const uint8_t *row, int32_t e) {
+PF_HD float pfk_rz_ld(const PF_GLOBAL pfk_resize_job *j, const PF_GLOBAL uint8_t *row, int32_t e) {
     if (j->type == PFK_RZ_T_U8) return (float)row[e];
     if (j->type == PFK_RZ_T_U16) {
-        const uint8_t *p = row + (ptrdiff_t)e * 2;
-        if (j->src_aligned) return (float)*(const uint16_t *)(const void *)p;
+        const PF_GLOBAL uint8_t *p = row + (ptrdiff_t)e * 2;
+        if (j->src_aligned) return (float)*(const PF_GLOBAL uint16_t *)(const PF_GLOBAL void *)p;
         return (float)pfk_ldu_u16(p);
     }
-    const uint8_t *p = row + (ptrdiff_t)e * 4;
-    if (j->src_aligned) return *(const float *)(const void *)p;
+    const PF_GLOBAL uint8_t *p = row + (ptrdiff_t)e * 4;
+    if (j->src_aligned) return *(const PF_GLOBAL float *)(const PF_GLOBAL void *)p;
     return pfk_ldu_f32(p);
 }
 
-PF_HD const uint8_t *pfk_rz_src_row(const pfk_resize_job *j, int32_t plane, int32_t y) {
+PF_HD const PF_GLOBAL uint8_t *pfk_rz_src_row(const PF_GLOBAL pfk_resize_job *j, int32_t plane, int32_t y) {
     return j->src + (ptrdiff_t)plane * j->src_plane + (ptrdiff_t)y * j->src_row;
 }
 
@@ -77,10 +77,10 @@ PF_HD const uint8_t *pfk_rz_src_row(const pfk_resize_job *j, int32_t plane, int3
  * reference loops over all ksize taps. */
 
 /* PFK_H_U8_I32: int32 sum of u8 x int16 (exact in any order). */
-PF_HD int32_t pfk_rz_h_i32(const pfk_resize_job *j, const uint8_t *row, int32_t e) {
+PF_HD int32_t pfk_rz_h_i32(const PF_GLOBAL pfk_resize_job *j, const PF_GLOBAL uint8_t *row, int32_t e) {
     int32_t dx = e / j->cn, c = e - dx * j->cn;
-    const int32_t *ix = j->h_idx + (ptrdiff_t)dx * j->kh;
-    const int16_t *w = j->h_icoef + (ptrdiff_t)dx * j->kh;
+    const PF_GLOBAL int32_t *ix = j->h_idx + (ptrdiff_t)dx * j->kh;
+    const PF_GLOBAL int16_t *w = j->h_icoef + (ptrdiff_t)dx * j->kh;
     int32_t s = 0;
     for (int32_t k = 0; k < j->kh; k++) s += row[ix[k] * j->cn + c] * w[k];
     return s;
@@ -92,45 +92,45 @@ PF_HD int16_t pfk_rz_lin16_v(uint8_t a, uint8_t b, int16_t w0, int16_t w1) {
     return (int16_t)(s >> 4);
 }
 
-PF_HD int16_t pfk_rz_lin16(const uint8_t *row, int32_t o0, int32_t o1, int16_t w0, int16_t w1) {
+PF_HD int16_t pfk_rz_lin16(const PF_GLOBAL uint8_t *row, int32_t o0, int32_t o1, int16_t w0, int16_t w1) {
     return pfk_rz_lin16_v(row[o0], row[o1], w0, w1);
 }
 
 /* u8 LINEAR (PFK_H_U8_LIN16 + PFK_V_U8_LINEAR) for pixel x, channel c
  * of a plane, both passes (the vertical one: OpenCV's pmulhw steps). */
-PF_HD uint8_t pfk_rz_linear_u8(const pfk_resize_job *j, int32_t plane, int32_t x, int32_t y, int32_t c) {
-    const int32_t *ix = j->h_idx + (ptrdiff_t)x * 2, *sy = j->v_idx + (ptrdiff_t)y * 2;
-    const int16_t *w = j->h_icoef + (ptrdiff_t)x * 2, *bt = j->v_icoef + (ptrdiff_t)y * 2;
+PF_HD uint8_t pfk_rz_linear_u8(const PF_GLOBAL pfk_resize_job *j, int32_t plane, int32_t x, int32_t y, int32_t c) {
+    const PF_GLOBAL int32_t *ix = j->h_idx + (ptrdiff_t)x * 2, *sy = j->v_idx + (ptrdiff_t)y * 2;
+    const PF_GLOBAL int16_t *w = j->h_icoef + (ptrdiff_t)x * 2, *bt = j->v_icoef + (ptrdiff_t)y * 2;
     int32_t o0 = ix[0] * j->cn + c, o1 = ix[1] * j->cn + c;
     return pfk_v_u8_linear16(pfk_rz_lin16(pfk_rz_src_row(j, plane, sy[0]), o0, o1, w[0], w[1]),
                              pfk_rz_lin16(pfk_rz_src_row(j, plane, sy[1]), o0, o1, w[0], w[1]), bt[0], bt[1]);
 }
 
 /* PFK_H_F32: float sum, taps left to right. */
-PF_HD float pfk_rz_h_f32(const pfk_resize_job *j, const uint8_t *row, int32_t e) {
+PF_HD float pfk_rz_h_f32(const PF_GLOBAL pfk_resize_job *j, const PF_GLOBAL uint8_t *row, int32_t e) {
     int32_t dx = e / j->cn, c = e - dx * j->cn;
-    const int32_t *ix = j->h_idx + (ptrdiff_t)dx * j->kh;
-    const float *w = j->h_fcoef + (ptrdiff_t)dx * j->kh;
+    const PF_GLOBAL int32_t *ix = j->h_idx + (ptrdiff_t)dx * j->kh;
+    const PF_GLOBAL float *w = j->h_fcoef + (ptrdiff_t)dx * j->kh;
     float v = pfk_rz_ld(j, row, ix[0] * j->cn + c) * w[0];
     for (int32_t k = 1; k < j->kh; k++) v = v + pfk_rz_ld(j, row, ix[k] * j->cn + c) * w[k];
     return v;
 }
 
 /* PFK_H_AA_U8: Pillow's 22-bit pass, clipped to u8. */
-PF_HD uint8_t pfk_rz_h_aa(const pfk_resize_job *j, const uint8_t *row, int32_t e) {
+PF_HD uint8_t pfk_rz_h_aa(const PF_GLOBAL pfk_resize_job *j, const PF_GLOBAL uint8_t *row, int32_t e) {
     int32_t dx = e / j->cn, c = e - dx * j->cn;
-    const int32_t *ix = j->h_idx + (ptrdiff_t)dx * j->kh;
-    const int32_t *w = j->h_acoef + (ptrdiff_t)dx * j->kh;
+    const PF_GLOBAL int32_t *ix = j->h_idx + (ptrdiff_t)dx * j->kh;
+    const PF_GLOBAL int32_t *w = j->h_acoef + (ptrdiff_t)dx * j->kh;
     int32_t ss = 1 << (PFK_AA_BITS - 1);
     for (int32_t k = 0; k < j->kh; k++) ss += row[ix[k] * j->cn + c] * w[k];
     return pfk_aa_clip8(ss);
 }
 
 /* PFK_H_TV_U8: torch's int16 pass with the axis precision, clamped to u8. */
-PF_HD uint8_t pfk_rz_h_tv(const pfk_resize_job *j, const uint8_t *row, int32_t e) {
+PF_HD uint8_t pfk_rz_h_tv(const PF_GLOBAL pfk_resize_job *j, const PF_GLOBAL uint8_t *row, int32_t e) {
     int32_t dx = e / j->cn, c = e - dx * j->cn;
-    const int32_t *ix = j->h_idx + (ptrdiff_t)dx * j->kh;
-    const int16_t *w = j->h_icoef + (ptrdiff_t)dx * j->kh;
+    const PF_GLOBAL int32_t *ix = j->h_idx + (ptrdiff_t)dx * j->kh;
+    const PF_GLOBAL int16_t *w = j->h_icoef + (ptrdiff_t)dx * j->kh;
     int32_t acc = 1 << (j->h_shift - 1);
     for (int32_t k = 0; k < j->kh; k++) acc += row[ix[k] * j->cn + c] * w[k];
     return pfk_tv_u8(acc, j->h_shift);
@@ -143,11 +143,11 @@ PF_HD uint8_t pfk_rz_h_tv(const pfk_resize_job *j, const uint8_t *row, int32_t e
  * the area-fast result in the job's dtype. */
 
 /* Separable u8 kinds: the result as u8. */
-PF_HD uint8_t pfk_rz_sep_u8(const pfk_resize_job *j, int32_t plane, int32_t y, int32_t e) {
-    const int32_t *sy = j->v_idx + (ptrdiff_t)y * j->kv;
+PF_HD uint8_t pfk_rz_sep_u8(const PF_GLOBAL pfk_resize_job *j, int32_t plane, int32_t y, int32_t e) {
+    const PF_GLOBAL int32_t *sy = j->v_idx + (ptrdiff_t)y * j->kv;
     ptrdiff_t t = (ptrdiff_t)y * j->kv;
     if (j->vk == PFK_V_U8_CUBIC && e < j->vsplit) { /* OpenCV's float lanes */
-        const float *b = j->v_fcoef + t;
+        const PF_GLOBAL float *b = j->v_fcoef + t;
         return pfk_v_u8_cubic_float(pfk_rz_h_i32(j, pfk_rz_src_row(j, plane, sy[0]), e),
                                     pfk_rz_h_i32(j, pfk_rz_src_row(j, plane, sy[1]), e),
                                     pfk_rz_h_i32(j, pfk_rz_src_row(j, plane, sy[2]), e),
@@ -181,9 +181,9 @@ PF_HD uint8_t pfk_rz_sep_u8(const pfk_resize_job *j, int32_t plane, int32_t y, i
 
 /* PFK_V_F32 over float horizontal sums: nested (last tap first) on
  * [0, vsplit), left to right after; the caller saturates. */
-PF_HD float pfk_rz_sep_f(const pfk_resize_job *j, int32_t plane, int32_t y, int32_t e) {
-    const int32_t *sy = j->v_idx + (ptrdiff_t)y * j->kv;
-    const float *b = j->v_fcoef + (ptrdiff_t)y * j->kv;
+PF_HD float pfk_rz_sep_f(const PF_GLOBAL pfk_resize_job *j, int32_t plane, int32_t y, int32_t e) {
+    const PF_GLOBAL int32_t *sy = j->v_idx + (ptrdiff_t)y * j->kv;
+    const PF_GLOBAL float *b = j->v_fcoef + (ptrdiff_t)y * j->kv;
     int32_t k = j->kv;
     float v;
     if (e < j->vsplit) {
@@ -199,7 +199,7 @@ PF_HD float pfk_rz_sep_f(const pfk_resize_job *j, int32_t plane, int32_t y, int3
 /* OpenCV resizeAreaFast, one element (see PFI_AREA_FAST in
  * resize_rows_ref.c: the same branches and summation order). The result
  * is returned through the typed pointers for the job's dtype. */
-PF_HD void pfk_rz_area_fast(const pfk_resize_job *j, int32_t plane, int32_t y, int32_t dx, uint8_t *o8,
+PF_HD void pfk_rz_area_fast(const PF_GLOBAL pfk_resize_job *j, int32_t plane, int32_t y, int32_t dx, uint8_t *o8,
                             uint16_t *o16, float *of) {
     int32_t cn = j->cn, fx = j->afx, fy = j->afy, area = fx * fy;
     int32_t sy0 = y * fy;
@@ -210,7 +210,7 @@ PF_HD void pfk_rz_area_fast(const pfk_resize_job *j, int32_t plane, int32_t y, i
     int32_t i = (dx / cn) * fx * cn + dx % cn;
     if (dx < w) {
         if (fx == 2 && fy == 2 && (cn == 1 || cn == 3 || cn == 4) && t != PFK_RZ_T_F32) {
-            const uint8_t *r0 = pfk_rz_src_row(j, plane, sy0), *r1 = pfk_rz_src_row(j, plane, sy0 + 1);
+            const PF_GLOBAL uint8_t *r0 = pfk_rz_src_row(j, plane, sy0), *r1 = pfk_rz_src_row(j, plane, sy0 + 1);
             int32_t s = (int32_t)pfk_rz_ld(j, r0, i) + (int32_t)pfk_rz_ld(j, r0, i + cn) +
                         (int32_t)pfk_rz_ld(j, r1, i) + (int32_t)pfk_rz_ld(j, r1, i + cn) + 2;
             *o8 = (uint8_t)(s >> 2);
@@ -218,7 +218,7 @@ PF_HD void pfk_rz_area_fast(const pfk_resize_job *j, int32_t plane, int32_t y, i
             return;
         }
         if (t == PFK_RZ_T_F32 && dx < j->vsplit) { /* OpenCV SIMD lanes: pairwise */
-            const uint8_t *r0 = pfk_rz_src_row(j, plane, sy0), *r1 = pfk_rz_src_row(j, plane, sy0 + 1);
+            const PF_GLOBAL uint8_t *r0 = pfk_rz_src_row(j, plane, sy0), *r1 = pfk_rz_src_row(j, plane, sy0 + 1);
             float v = (pfk_rz_ld(j, r0, i) + pfk_rz_ld(j, r0, i + cn)) +
                       (pfk_rz_ld(j, r1, i) + pfk_rz_ld(j, r1, i + cn));
             *of = v * 0.25f;
@@ -255,7 +255,7 @@ PF_HD void pfk_rz_area_fast(const pfk_resize_job *j, int32_t plane, int32_t y, i
     int32_t isum = 0;
     float fsum = 0.f;
     for (int32_t ry = 0; ry < fy && ry < avail; ry++) {
-        const uint8_t *r = pfk_rz_src_row(j, plane, sy0 + ry);
+        const PF_GLOBAL uint8_t *r = pfk_rz_src_row(j, plane, sy0 + ry);
         for (int32_t sx = 0; sx < fx * cn && i + sx < sw; sx += cn) {
             if (t == PFK_RZ_T_U8) isum += r[i + sx];
             else fsum = fsum + pfk_rz_ld(j, r, i + sx);
@@ -272,7 +272,7 @@ PF_HD void pfk_rz_area_fast(const pfk_resize_job *j, int32_t plane, int32_t y, i
 /* Channel c of output pixel (x, y) of a u8 job (HWC or CHW source); the
  * fused preprocess calls it per output pixel. (x, y) must lie inside
  * the job's output. */
-PF_HD uint8_t pfk_resize_u8_value(const pfk_resize_job *j, int32_t x, int32_t y, int32_t c) {
+PF_HD uint8_t pfk_resize_u8_value(const PF_GLOBAL pfk_resize_job *j, int32_t x, int32_t y, int32_t c) {
     int32_t plane = j->planes > 1 ? c : 0;
     int32_t ch = j->planes > 1 ? 0 : c;
     int32_t e = x * j->cn + ch;
@@ -294,26 +294,26 @@ PF_HD uint8_t pfk_resize_u8_value(const pfk_resize_job *j, int32_t x, int32_t y,
 }
 
 /* The cheap kinds of a u8 HWC job: COPY, NN and the two-tap LINEAR. */
-PF_HD int pfk_resize_u8_cheap(const pfk_resize_job *j) {
+PF_HD int pfk_resize_u8_cheap(const PF_GLOBAL pfk_resize_job *j) {
     return j->type == PFK_RZ_T_U8 && j->planes == 1 &&
            (j->kind == PFK_RZ_COPY || j->kind == PFK_RZ_NN || (j->kind == PFK_RZ_SEP && j->vk == PFK_V_U8_LINEAR));
 }
 
 /* pfk_resize_u8_pixel for a job with pfk_resize_u8_cheap (only those
  * kinds are compiled in: a kernel specialised for them stays small). */
-PF_HD void pfk_resize_u8_pixel_cheap(const pfk_resize_job *j, int32_t x, int32_t y, uint8_t out[4]) {
+PF_HD void pfk_resize_u8_pixel_cheap(const PF_GLOBAL pfk_resize_job *j, int32_t x, int32_t y, uint8_t out[4]) {
     int32_t cn = j->cn < 4 ? j->cn : 4; /* jobs have 1..4 channels; the bound is for the compiler */
     if (j->kind == PFK_RZ_COPY || j->kind == PFK_RZ_NN) {
         int32_t sx = j->kind == PFK_RZ_NN ? j->nn_x[x] : x, sy = j->kind == PFK_RZ_NN ? j->nn_y[y] : y;
-        const uint8_t *p = pfk_rz_src_row(j, 0, sy) + sx * cn;
+        const PF_GLOBAL uint8_t *p = pfk_rz_src_row(j, 0, sy) + sx * cn;
         for (int32_t c = 0; c < cn; c++) out[c] = p[c];
         return;
     }
-    const int32_t *ix = j->h_idx + (ptrdiff_t)x * 2, *sy = j->v_idx + (ptrdiff_t)y * 2;
-    const int16_t *w = j->h_icoef + (ptrdiff_t)x * 2, *bt = j->v_icoef + (ptrdiff_t)y * 2;
+    const PF_GLOBAL int32_t *ix = j->h_idx + (ptrdiff_t)x * 2, *sy = j->v_idx + (ptrdiff_t)y * 2;
+    const PF_GLOBAL int16_t *w = j->h_icoef + (ptrdiff_t)x * 2, *bt = j->v_icoef + (ptrdiff_t)y * 2;
     int16_t w0 = w[0], w1 = w[1], b0 = bt[0], b1 = bt[1];
     int32_t o0 = ix[0] * cn, o1 = ix[1] * cn;
-    const uint8_t *r0 = pfk_rz_src_row(j, 0, sy[0]), *r1 = pfk_rz_src_row(j, 0, sy[1]);
+    const PF_GLOBAL uint8_t *r0 = pfk_rz_src_row(j, 0, sy[0]), *r1 = pfk_rz_src_row(j, 0, sy[1]);
     for (int32_t c = 0; c < cn; c++)
         out[c] = pfk_v_u8_linear16(pfk_rz_lin16_v(r0[o0 + c], r0[o1 + c], w0, w1),
                                    pfk_rz_lin16_v(r1[o0 + c], r1[o1 + c], w0, w1), b0, b1);
@@ -326,7 +326,7 @@ PF_HD void pfk_resize_u8_pixel_cheap(const pfk_resize_job *j, int32_t x, int32_t
  * steps as pfk_resize_u8_value (same bits); the float kinds (non-integer
  * AREA on u8) and AREA_FAST keep the per-channel path, they are rare in
  * preprocessing. (x, y) must lie inside the job's output. */
-PF_HD void pfk_resize_u8_pixel(const pfk_resize_job *j, int32_t x, int32_t y, uint8_t out[4]) {
+PF_HD void pfk_resize_u8_pixel(const PF_GLOBAL pfk_resize_job *j, int32_t x, int32_t y, uint8_t out[4]) {
     int32_t cn = j->cn < 4 ? j->cn : 4; /* jobs have 1..4 channels; the bound is for the compiler */
     if (pfk_resize_u8_cheap(j)) {
         pfk_resize_u8_pixel_cheap(j, x, y, out);
@@ -338,19 +338,19 @@ PF_HD void pfk_resize_u8_pixel(const pfk_resize_job *j, int32_t x, int32_t y, ui
     }
     /* integer SEP kinds: the horizontal sums of every channel per source
      * row, then the vertical step per channel */
-    const int32_t *ix = j->h_idx + (ptrdiff_t)x * j->kh;
-    const int32_t *sy = j->v_idx + (ptrdiff_t)y * j->kv;
+    const PF_GLOBAL int32_t *ix = j->h_idx + (ptrdiff_t)x * j->kh;
+    const PF_GLOBAL int32_t *sy = j->v_idx + (ptrdiff_t)y * j->kv;
     ptrdiff_t t = (ptrdiff_t)y * j->kv;
     if (j->vk == PFK_V_AA_U8) {
-        const int32_t *w = j->h_acoef + (ptrdiff_t)x * j->kh;
+        const PF_GLOBAL int32_t *w = j->h_acoef + (ptrdiff_t)x * j->kh;
         int32_t vs[4] = {1 << (PFK_AA_BITS - 1), 1 << (PFK_AA_BITS - 1), 1 << (PFK_AA_BITS - 1),
                          1 << (PFK_AA_BITS - 1)};
         for (int32_t k = 0; k < j->kv; k++) {
-            const uint8_t *row = pfk_rz_src_row(j, 0, sy[k]);
+            const PF_GLOBAL uint8_t *row = pfk_rz_src_row(j, 0, sy[k]);
             int32_t hs[4] = {1 << (PFK_AA_BITS - 1), 1 << (PFK_AA_BITS - 1), 1 << (PFK_AA_BITS - 1),
                              1 << (PFK_AA_BITS - 1)};
             for (int32_t q = 0; q < j->kh; q++) {
-                const uint8_t *p = row + ix[q] * cn;
+                const PF_GLOBAL uint8_t *p = row + ix[q] * cn;
                 for (int32_t c = 0; c < cn; c++) hs[c] += p[c] * w[q];
             }
             int32_t bv = j->v_acoef[t + k];
@@ -359,15 +359,15 @@ PF_HD void pfk_resize_u8_pixel(const pfk_resize_job *j, int32_t x, int32_t y, ui
         for (int32_t c = 0; c < cn; c++) out[c] = pfk_aa_clip8(vs[c]);
         return;
     }
-    const int16_t *w = j->h_icoef + (ptrdiff_t)x * j->kh;
+    const PF_GLOBAL int16_t *w = j->h_icoef + (ptrdiff_t)x * j->kh;
     if (j->vk == PFK_V_TV_U8) {
         int32_t hh = 1 << (j->h_shift - 1), vh = 1 << (j->v_shift - 1);
         int32_t vs[4] = {vh, vh, vh, vh};
         for (int32_t k = 0; k < j->kv; k++) {
-            const uint8_t *row = pfk_rz_src_row(j, 0, sy[k]);
+            const PF_GLOBAL uint8_t *row = pfk_rz_src_row(j, 0, sy[k]);
             int32_t hs[4] = {hh, hh, hh, hh};
             for (int32_t q = 0; q < j->kh; q++) {
-                const uint8_t *p = row + ix[q] * cn;
+                const PF_GLOBAL uint8_t *p = row + ix[q] * cn;
                 for (int32_t c = 0; c < cn; c++) hs[c] += p[c] * w[q];
             }
             int32_t bv = j->v_icoef[t + k];
@@ -379,10 +379,10 @@ PF_HD void pfk_resize_u8_pixel(const pfk_resize_job *j, int32_t x, int32_t y, ui
     int32_t cub = j->vk == PFK_V_U8_CUBIC; /* kv == 4 */
     int32_t vs[4] = {0, 0, 0, 0}, h4[4][4];
     for (int32_t k = 0; k < j->kv; k++) {
-        const uint8_t *row = pfk_rz_src_row(j, 0, sy[k]);
+        const PF_GLOBAL uint8_t *row = pfk_rz_src_row(j, 0, sy[k]);
         int32_t hs[4] = {0, 0, 0, 0};
         for (int32_t q = 0; q < j->kh; q++) {
-            const uint8_t *p = row + ix[q] * cn;
+            const PF_GLOBAL uint8_t *p = row + ix[q] * cn;
             for (int32_t c = 0; c < cn; c++) hs[c] += p[c] * w[q];
         }
         int32_t bv = j->v_icoef[t + k];
@@ -393,7 +393,7 @@ PF_HD void pfk_resize_u8_pixel(const pfk_resize_job *j, int32_t x, int32_t y, ui
     }
     for (int32_t c = 0; c < cn; c++) {
         if (cub && x * cn + c < j->vsplit) { /* OpenCV's float lanes */
-            const float *b = j->v_fcoef + t;
+            const PF_GLOBAL float *b = j->v_fcoef + t;
             out[c] = pfk_v_u8_cubic_float(h4[0][c], h4[1][c], h4[2][c], h4[3][c], b[0], b[1], b[2], b[3]);
         } else {
             out[c] = pfk_v_u8_fix22(vs[c]);
@@ -402,7 +402,8 @@ PF_HD void pfk_resize_u8_pixel(const pfk_resize_job *j, int32_t x, int32_t y, ui
 }
 
 /* Stores element e of output row y of plane `plane` (any dtype). */
-PF_HD void pfk_rz_store_elem(const pfk_resize_job *j, int32_t plane, int32_t y, int32_t e, uint8_t *drow) {
+PF_HD void pfk_rz_store_elem(const PF_GLOBAL pfk_resize_job *j, int32_t plane, int32_t y, int32_t e,
+                             PF_GLOBAL uint8_t *drow) {
     int32_t t = j->type;
     uint8_t o8 = 0;
     uint16_t o16 = 0;
@@ -412,8 +413,8 @@ PF_HD void pfk_rz_store_elem(const pfk_resize_job *j, int32_t plane, int32_t y, 
         int32_t dx = e / j->cn, c = e - dx * j->cn;
         int32_t se = (j->kind == PFK_RZ_NN ? j->nn_x[dx] : dx) * j->cn + c;
         int32_t es = t == PFK_RZ_T_U8 ? 1 : t == PFK_RZ_T_U16 ? 2 : 4;
-        const uint8_t *s = pfk_rz_src_row(j, plane, sy) + (ptrdiff_t)se * es;
-        uint8_t *d = drow + (ptrdiff_t)e * es;
+        const PF_GLOBAL uint8_t *s = pfk_rz_src_row(j, plane, sy) + (ptrdiff_t)se * es;
+        PF_GLOBAL uint8_t *d = drow + (ptrdiff_t)e * es;
         for (int32_t b = 0; b < es; b++) d[b] = s[b]; /* bit copy (keeps NaN payloads) */
         return;
     }
@@ -429,39 +430,40 @@ PF_HD void pfk_rz_store_elem(const pfk_resize_job *j, int32_t plane, int32_t y, 
     if (t == PFK_RZ_T_U8) {
         drow[e] = o8;
     } else if (t == PFK_RZ_T_U16) {
-        uint8_t *d = drow + (ptrdiff_t)e * 2;
-        if (j->dst_aligned) *(uint16_t *)(void *)d = o16;
+        PF_GLOBAL uint8_t *d = drow + (ptrdiff_t)e * 2;
+        if (j->dst_aligned) *(PF_GLOBAL uint16_t *)(PF_GLOBAL void *)d = o16;
         else pfk_stu_u16(d, o16);
     } else {
-        uint8_t *d = drow + (ptrdiff_t)e * 4;
-        if (j->dst_aligned) *(float *)(void *)d = of;
+        PF_GLOBAL uint8_t *d = drow + (ptrdiff_t)e * 4;
+        if (j->dst_aligned) *(PF_GLOBAL float *)(PF_GLOBAL void *)d = of;
         else pfk_stu_f32(d, of);
     }
 }
 
 /* Computes and stores every channel of output pixel (x, y) of sample n;
  * returns at once outside that sample's output. */
-PF_HD void pfk_resize_at(const pfk_resize_batch *b, int32_t n, int32_t x, int32_t y) {
-    const pfk_resize_job *j = &b->jobs[n];
+PF_HD void pfk_resize_at(const PF_GLOBAL pfk_resize_batch *b, int32_t n, int32_t x, int32_t y) {
+    const PF_GLOBAL pfk_resize_job *j = &b->jobs[n];
     if (x < 0 || y < 0 || x >= j->dw || y >= j->dh) return;
     if (j->type == PFK_RZ_T_U8 && j->planes == 1 && j->cn <= 4 &&
         (j->kind == PFK_RZ_SEP ? j->hk != PFK_H_F32 : j->kind != PFK_RZ_AREA_FAST)) {
         /* u8 HWC: taps and weights once for all channels */
         uint8_t px[4];
         pfk_resize_u8_pixel(j, x, y, px);
-        uint8_t *d = j->dst + (ptrdiff_t)y * j->dst_row + (ptrdiff_t)x * j->cn;
+        PF_GLOBAL uint8_t *d = j->dst + (ptrdiff_t)y * j->dst_row + (ptrdiff_t)x * j->cn;
         for (int32_t c = 0; c < j->cn; c++) d[c] = px[c];
         return;
     }
     if (j->kind == PFK_RZ_SEP && j->vk == PFK_V_U8_LINEAR) { /* the common case, without divisions */
         for (int32_t p = 0; p < j->planes; p++) {
-            uint8_t *d = j->dst + (ptrdiff_t)p * j->dst_plane + (ptrdiff_t)y * j->dst_row + (ptrdiff_t)x * j->cn;
+            PF_GLOBAL uint8_t *d =
+                j->dst + (ptrdiff_t)p * j->dst_plane + (ptrdiff_t)y * j->dst_row + (ptrdiff_t)x * j->cn;
             for (int32_t c = 0; c < j->cn; c++) d[c] = pfk_rz_linear_u8(j, p, x, y, c);
         }
         return;
     }
     for (int32_t p = 0; p < j->planes; p++) {
-        uint8_t *drow = j->dst + (ptrdiff_t)p * j->dst_plane + (ptrdiff_t)y * j->dst_row;
+        PF_GLOBAL uint8_t *drow = j->dst + (ptrdiff_t)p * j->dst_plane + (ptrdiff_t)y * j->dst_row;
         for (int32_t c = 0; c < j->cn; c++) pfk_rz_store_elem(j, p, y, x * j->cn + c, drow);
     }
 }

@@ -23,8 +23,8 @@
 
 /* One sample. Pointers are device addresses (host addresses in tests). */
 typedef struct pfk_warp_job {
-    const uint8_t *src;   /* pixel (0, 0) of plane 0 */
-    uint8_t *dst;         /* pixel (0, 0) of plane 0; NULL when a fused op stores itself */
+    const PF_GLOBAL uint8_t *src; /* pixel (0, 0) of plane 0 */
+    PF_GLOBAL uint8_t *dst;       /* pixel (0, 0) of plane 0; NULL when a fused op stores itself */
     ptrdiff_t src_row, src_plane; /* byte strides (any sign; plane: CHW only) */
     ptrdiff_t dst_row, dst_plane;
     int32_t src_w, src_h, dst_w, dst_h;
@@ -46,7 +46,7 @@ typedef struct pfk_warp_job {
 
 typedef struct pfk_warp_batch {
     int32_t count;
-    const pfk_warp_job *jobs;
+    const PF_GLOBAL pfk_warp_job *jobs;
 } pfk_warp_batch;
 
 /* ---------------------------------------------------------- positions */
@@ -59,16 +59,17 @@ typedef struct pfk_warp_batch {
  * recomputing them per pixel gives the same integers. Perspective chunks
  * on the CPU start at multiples of the block width, so the origin column
  * of pixel x is x rounded down to one. */
-PF_HD void pfk_warp_position(const pfk_warp_job *j, int interp, int32_t x, int32_t y, int32_t *sx, int32_t *sy,
-                             int32_t *e) {
+PF_HD void pfk_warp_position(const PF_GLOBAL pfk_warp_job *j, int interp, int32_t x, int32_t y, int32_t *sx,
+                             int32_t *sy, int32_t *e) {
     int nearest = interp == PF_INTERP_NEAREST;
     int16_t ix, iy;
     uint16_t a;
     if (j->perspective) {
         int32_t bx = x / j->persp_bw * j->persp_bw;
-        double o[3];
-        pfk_persp_origin(j->m, bx, y, o);
-        pfk_persp_px(j->m, o, x - bx, nearest, &ix, &iy, &a);
+        double m[9], o[3]; /* a private copy: the math takes plain pointers (OpenCL: private) */
+        for (int k = 0; k < 9; k++) m[k] = j->m[k];
+        pfk_persp_origin(m, bx, y, o);
+        pfk_persp_px(m, o, x - bx, nearest, &ix, &iy, &a);
     } else {
         int32_t X0 = pfk_affine_row(j->m[1], j->m[2], y, nearest);
         int32_t Y0 = pfk_affine_row(j->m[4], j->m[5], y, nearest);
@@ -87,14 +88,15 @@ PF_HD void pfk_warp_weights(int interp, int32_t e, float wf[16], int16_t wi[16])
 
 /* ------------------------------------------------------------ sampling */
 
-PF_HD int32_t pfk_warp_bidx(const pfk_warp_job *j, int32_t p, int32_t len) {
+PF_HD int32_t pfk_warp_bidx(const PF_GLOBAL pfk_warp_job *j, int32_t p, int32_t len) {
     return pfk_border_index(p, len, j->border == PF_BORDER_TRANSPARENT ? PF_BORDER_REFLECT_101 : j->border);
 }
 
 /* Source column/row of a tap at (sx, sy) after the border rule: as they
  * are when all the pixel's taps are inside, else pfk_warp_bidx's
  * (negative: not read, the border value instead). */
-PF_HD void pfk_warp_tap_pos(const pfk_warp_job *j, int inside, int32_t sx, int32_t sy, int32_t *bx, int32_t *by) {
+PF_HD void pfk_warp_tap_pos(const PF_GLOBAL pfk_warp_job *j, int inside, int32_t sx, int32_t sy, int32_t *bx,
+                            int32_t *by) {
     *bx = inside ? sx : pfk_warp_bidx(j, sx, j->src_w);
     *by = inside ? sy : pfk_warp_bidx(j, sy, j->src_h);
 }
@@ -102,15 +104,15 @@ PF_HD void pfk_warp_tap_pos(const pfk_warp_job *j, int inside, int32_t sx, int32
 /* Element c of source pixel (bx, by) of `plane`, as float (u16/f32) or
  * integer (u8); bx or by < 0 (outside under CONSTANT) gives the border
  * value of channel ch. */
-PF_HD float pfk_warp_tap_f(const pfk_warp_job *j, const uint8_t *plane, int32_t bx, int32_t by, int32_t c,
-                           int32_t ch) {
+PF_HD float pfk_warp_tap_f(const PF_GLOBAL pfk_warp_job *j, const PF_GLOBAL uint8_t *plane, int32_t bx, int32_t by,
+                           int32_t c, int32_t ch) {
     if (bx < 0 || by < 0) return j->dtype == PF_U16 ? (float)j->cval.u16[ch] : j->cval.f32[ch];
-    const uint8_t *p = plane + (ptrdiff_t)by * j->src_row + ((ptrdiff_t)bx * j->cn + c) * j->esize;
+    const PF_GLOBAL uint8_t *p = plane + (ptrdiff_t)by * j->src_row + ((ptrdiff_t)bx * j->cn + c) * j->esize;
     return j->dtype == PF_U16 ? (float)pfk_ld_u16(p) : pfk_ld_f32(p);
 }
 
-PF_HD int32_t pfk_warp_tap_i(const pfk_warp_job *j, const uint8_t *plane, int32_t bx, int32_t by, int32_t c,
-                             int32_t ch) {
+PF_HD int32_t pfk_warp_tap_i(const PF_GLOBAL pfk_warp_job *j, const PF_GLOBAL uint8_t *plane, int32_t bx, int32_t by,
+                             int32_t c, int32_t ch) {
     if (bx < 0 || by < 0) return j->cval.u8[ch];
     return plane[(ptrdiff_t)by * j->src_row + (ptrdiff_t)bx * j->cn + c];
 }
@@ -119,9 +121,10 @@ PF_HD int32_t pfk_warp_tap_i(const pfk_warp_job *j, const uint8_t *plane, int32_
  * reference's classification (nearest_row / linear_taps / cubic_row). */
 enum { PFK_WARP_LEAVE = 0, PFK_WARP_CVAL, PFK_WARP_INSIDE, PFK_WARP_BORDER };
 
-PF_HD int pfk_warp_class(const pfk_warp_job *j, int interp, int32_t sx, int32_t sy) {
+PF_HD int pfk_warp_class(const PF_GLOBAL pfk_warp_job *j, int interp, int32_t sx, int32_t sy) {
     int32_t w = j->src_w, h = j->src_h;
-    int transparent = j->border == PF_BORDER_TRANSPARENT, constant = j->border == PF_BORDER_CONSTANT;
+    /* (not "constant": an address space in OpenCL C, which compiles this too) */
+    int transparent = j->border == PF_BORDER_TRANSPARENT, cborder = j->border == PF_BORDER_CONSTANT;
     if (interp == PF_INTERP_NEAREST) {
         if ((uint32_t)sx < (uint32_t)w && (uint32_t)sy < (uint32_t)h) return PFK_WARP_INSIDE;
         return transparent ? PFK_WARP_LEAVE : PFK_WARP_BORDER;
@@ -129,21 +132,21 @@ PF_HD int pfk_warp_class(const pfk_warp_job *j, int interp, int32_t sx, int32_t 
     if (interp == PF_INTERP_LINEAR) {
         if ((uint32_t)sx < (uint32_t)(w - 1) && (uint32_t)sy < (uint32_t)(h - 1)) return PFK_WARP_INSIDE;
         if (transparent) return PFK_WARP_LEAVE;
-        if (constant && (sx >= w || sx + 1 < 0 || sy >= h || sy + 1 < 0)) return PFK_WARP_CVAL;
+        if (cborder && (sx >= w || sx + 1 < 0 || sy >= h || sy + 1 < 0)) return PFK_WARP_CVAL;
         return PFK_WARP_BORDER;
     }
     int32_t x0 = sx - 1, y0 = sy - 1;
     if ((uint32_t)x0 < (uint32_t)(w > 3 ? w - 3 : 0) && (uint32_t)y0 < (uint32_t)(h > 3 ? h - 3 : 0))
         return PFK_WARP_INSIDE;
     if (transparent && ((uint32_t)sx >= (uint32_t)w || (uint32_t)sy >= (uint32_t)h)) return PFK_WARP_LEAVE;
-    if (constant && (x0 >= w || x0 + 4 <= 0 || y0 >= h || y0 + 4 <= 0)) return PFK_WARP_CVAL;
+    if (cborder && (x0 >= w || x0 + 4 <= 0 || y0 >= h || y0 + 4 <= 0)) return PFK_WARP_CVAL;
     return PFK_WARP_BORDER;
 }
 
 /* u8 element c (border channel ch) of the output pixel sampled at
  * (sx, sy) with weights wi, for a pixel of class cls != LEAVE. */
-PF_HD uint8_t pfk_warp_elem_u8(const pfk_warp_job *j, int interp, const uint8_t *plane, int cls, int32_t sx,
-                               int32_t sy, const int16_t *wi, int32_t c, int32_t ch) {
+PF_HD uint8_t pfk_warp_elem_u8(const PF_GLOBAL pfk_warp_job *j, int interp, const PF_GLOBAL uint8_t *plane, int cls,
+                               int32_t sx, int32_t sy, const int16_t *wi, int32_t c, int32_t ch) {
     if (cls == PFK_WARP_CVAL) return j->cval.u8[ch];
     int inside = cls == PFK_WARP_INSIDE;
     if (interp == PF_INTERP_NEAREST) {
@@ -184,8 +187,8 @@ PF_HD uint8_t pfk_warp_elem_u8(const pfk_warp_job *j, int interp, const uint8_t 
 
 /* u16/f32 element as float (u16 values are exact in float; the caller
  * saturates u16 results as the reference's store does). */
-PF_HD float pfk_warp_elem_f(const pfk_warp_job *j, int interp, const uint8_t *plane, int cls, int32_t sx,
-                            int32_t sy, const float *wf, int32_t c, int32_t ch) {
+PF_HD float pfk_warp_elem_f(const PF_GLOBAL pfk_warp_job *j, int interp, const PF_GLOBAL uint8_t *plane, int cls,
+                            int32_t sx, int32_t sy, const float *wf, int32_t c, int32_t ch) {
     if (cls == PFK_WARP_CVAL) return pfk_warp_tap_f(j, plane, -1, -1, c, ch);
     int inside = cls == PFK_WARP_INSIDE;
     if (interp == PF_INTERP_NEAREST) {
@@ -230,8 +233,8 @@ PF_HD float pfk_warp_elem_f(const pfk_warp_job *j, int interp, const uint8_t *pl
 /* Channels [c0, c0 + nc) of output pixel (x, y) of a u8 HWC job into
  * out[0 .. nc), for one interpolation (a constant after inlining). 0 when
  * TRANSPARENT leaves the pixel untouched (out not written). */
-PF_HD int pfk_warp_u8_channels(const pfk_warp_job *j, int interp, int32_t x, int32_t y, int32_t c0, int32_t nc,
-                               uint8_t *out) {
+PF_HD int pfk_warp_u8_channels(const PF_GLOBAL pfk_warp_job *j, int interp, int32_t x, int32_t y, int32_t c0,
+                               int32_t nc, uint8_t *out) {
     int32_t sx, sy, e;
     float wf[16];
     int16_t wi[16];
@@ -243,7 +246,7 @@ PF_HD int pfk_warp_u8_channels(const pfk_warp_job *j, int interp, int32_t x, int
     return 1;
 }
 
-PF_HD int pfk_warp_u8_channels_any(const pfk_warp_job *j, int32_t x, int32_t y, int32_t c0, int32_t nc,
+PF_HD int pfk_warp_u8_channels_any(const PF_GLOBAL pfk_warp_job *j, int32_t x, int32_t y, int32_t c0, int32_t nc,
                                    uint8_t *out) {
     if (j->interp == PF_INTERP_NEAREST) return pfk_warp_u8_channels(j, PF_INTERP_NEAREST, x, y, c0, nc, out);
     if (j->interp == PF_INTERP_LINEAR) return pfk_warp_u8_channels(j, PF_INTERP_LINEAR, x, y, c0, nc, out);
@@ -255,7 +258,7 @@ PF_HD int pfk_warp_u8_channels_any(const pfk_warp_job *j, int32_t x, int32_t y, 
  * every pixel has a value, the border value where OpenCV writes it; under
  * TRANSPARENT the pixels OpenCV leaves untouched give 0 (a fused op that
  * needs them must use pfk_warp_u8_pixel). */
-PF_HD uint8_t pfk_warp_u8_value(const pfk_warp_job *j, int32_t x, int32_t y, int32_t c) {
+PF_HD uint8_t pfk_warp_u8_value(const PF_GLOBAL pfk_warp_job *j, int32_t x, int32_t y, int32_t c) {
     uint8_t v = 0;
     pfk_warp_u8_channels_any(j, x, y, c, 1, &v);
     return v;
@@ -264,7 +267,7 @@ PF_HD uint8_t pfk_warp_u8_value(const pfk_warp_job *j, int32_t x, int32_t y, int
 /* All j->cn channels of output pixel (x, y) of a u8 HWC job at once (one
  * position and one set of weights for the pixel): 1 with out[0 .. cn)
  * filled, 0 where TRANSPARENT leaves the pixel untouched. */
-PF_HD int pfk_warp_u8_pixel(const pfk_warp_job *j, int32_t x, int32_t y, uint8_t out[4]) {
+PF_HD int pfk_warp_u8_pixel(const PF_GLOBAL pfk_warp_job *j, int32_t x, int32_t y, uint8_t out[4]) {
     return pfk_warp_u8_channels_any(j, x, y, 0, j->cn, out);
 }
 
@@ -272,7 +275,7 @@ PF_HD int pfk_warp_u8_pixel(const pfk_warp_job *j, int32_t x, int32_t y, uint8_t
  * and dtype class. The callers pass constants, so after inlining each
  * combination is its own straight-line code (LINEAR: four weights in
  * registers, no per-pixel branching on the options). */
-PF_HD void pfk_warp_store(const pfk_warp_job *j, int interp, int is_u8, int32_t x, int32_t y) {
+PF_HD void pfk_warp_store(const PF_GLOBAL pfk_warp_job *j, int interp, int is_u8, int32_t x, int32_t y) {
     int32_t sx, sy, e;
     float wf[16];
     int16_t wi[16];
@@ -281,8 +284,8 @@ PF_HD void pfk_warp_store(const pfk_warp_job *j, int interp, int is_u8, int32_t 
     if (cls == PFK_WARP_LEAVE) return;
     if (cls != PFK_WARP_CVAL) pfk_warp_weights(interp, e, wf, wi);
     for (int32_t p = 0; p < j->planes; p++) {
-        const uint8_t *plane = j->src + (ptrdiff_t)p * j->src_plane;
-        uint8_t *out = j->dst + (ptrdiff_t)p * j->dst_plane + (ptrdiff_t)y * j->dst_row +
+        const PF_GLOBAL uint8_t *plane = j->src + (ptrdiff_t)p * j->src_plane;
+        PF_GLOBAL uint8_t *out = j->dst + (ptrdiff_t)p * j->dst_plane + (ptrdiff_t)y * j->dst_row +
                        (ptrdiff_t)x * j->cn * j->esize;
         for (int32_t c = 0; c < j->cn; c++) {
             int32_t ch = j->planes > 1 ? p : c;
@@ -302,15 +305,15 @@ PF_HD void pfk_warp_store(const pfk_warp_job *j, int interp, int is_u8, int32_t 
  * u16/f32 (0): the body of the launcher's specialised kernels. Nothing
  * outside that sample's output, nor where TRANSPARENT leaves the
  * destination untouched. */
-PF_HD void pfk_warp_at_as(const pfk_warp_batch *b, int32_t n, int32_t x, int32_t y, int interp, int is_u8) {
-    const pfk_warp_job *j = &b->jobs[n];
+PF_HD void pfk_warp_at_as(const PF_GLOBAL pfk_warp_batch *b, int32_t n, int32_t x, int32_t y, int interp, int is_u8) {
+    const PF_GLOBAL pfk_warp_job *j = &b->jobs[n];
     if (x >= j->dst_w || y >= j->dst_h) return;
     pfk_warp_store(j, interp, is_u8, x, y);
 }
 
 /* The same for any batch: the options are read from the job. */
-PF_HD void pfk_warp_at(const pfk_warp_batch *b, int32_t n, int32_t x, int32_t y) {
-    const pfk_warp_job *j = &b->jobs[n];
+PF_HD void pfk_warp_at(const PF_GLOBAL pfk_warp_batch *b, int32_t n, int32_t x, int32_t y) {
+    const PF_GLOBAL pfk_warp_job *j = &b->jobs[n];
     int is_u8 = j->dtype == PF_U8;
     if (j->interp == PF_INTERP_NEAREST) {
         if (is_u8) pfk_warp_at_as(b, n, x, y, PF_INTERP_NEAREST, 1);

@@ -1,6 +1,6 @@
 /* The conversion ops' shared checks (channel orders, in-place rules) and
  * the samples of the element map they all run on: the CPU engine
- * (src/cpu/convert_exec.c) and the GPU job builder (src/cuda/convert_jobs.c)
+ * (src/cpu/convert_exec.c) and the GPU job builder (src/gpu/convert_jobs.c)
  * take the same samples. */
 #include <stdlib.h>
 #include <string.h>

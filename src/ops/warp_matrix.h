@@ -1,5 +1,5 @@
 /* Warp helpers shared by the CPU backend (src/cpu/warp_cpu.c) and the GPU job
- * builders (src/cuda/warp_jobs.c), so both use the same inverse matrix
+ * builders (src/gpu/warp_jobs.c), so both use the same inverse matrix
  * and the same saturated border value. */
 #ifndef PF_OPS_WARP_MATRIX_H
 #define PF_OPS_WARP_MATRIX_H

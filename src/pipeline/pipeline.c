@@ -117,7 +117,8 @@ static pf_status check_config(const pf_pipeline_config *c) {
             pf_device_props_get(c->augment_device, &a);
             pf_device_props_get(pf_stream_device(c->consumer_stream), &s);
             BAD("config.consumer_stream is a stream of %s device %d but config.augment_device is %s device %d",
-                s.kind == PF_DEVICE_CUDA ? "CUDA" : "CPU", (int)s.index, a.kind == PF_DEVICE_CUDA ? "CUDA" : "CPU", (int)a.index);
+                s.kind == PF_DEVICE_CUDA ? "CUDA" : s.kind == PF_DEVICE_OPENCL ? "OpenCL" : "CPU", (int)s.index,
+                a.kind == PF_DEVICE_CUDA ? "CUDA" : a.kind == PF_DEVICE_OPENCL ? "OpenCL" : "CPU", (int)a.index);
         }
     }
 #undef BAD

@@ -51,8 +51,10 @@ pf_status pli_device_setup(pf_pipeline *p) {
     pf_status st = pf_device_props_get(c->augment_device, &props);
     if (st != PF_OK) return fail_setup(st, "reading the device");
     if ((st = pf_device_open(props.kind, props.index, &d->dev)) != PF_OK) return fail_setup(st, "opening the device");
-    d->mem = props.kind == PF_DEVICE_CUDA ? PF_MEM_CUDA : PF_MEM_HOST;
-    d->index = props.kind == PF_DEVICE_CUDA ? props.index : 0;
+    /* the views of the device's memory (an OpenCL device's fused preprocess
+     * answers PF_ERR_UNSUPPORTED until the OpenCL backend has it) */
+    d->mem = props.kind == PF_DEVICE_CUDA ? PF_MEM_CUDA : props.kind == PF_DEVICE_OPENCL ? PF_MEM_OPENCL : PF_MEM_HOST;
+    d->index = props.kind != PF_DEVICE_CPU ? props.index : 0;
     d->staging_cap = c->staging_bytes;
     if (d->staging_cap == 0) {
         d->staging_cap = (size_t)c->batch_size * MIB * (size_t)(c->prefetch_batches + 2);

@@ -1,5 +1,5 @@
 /* GPU emulation of the post-processing kernels: the job builders
- * (src/cuda/post_jobs.c) fill an emulated arena, the kernel bodies
+ * (src/gpu/post_jobs.c) fill an emulated arena, the kernel bodies
  * (src/kernels/gpu_nms.h, gpu_post.h) run over their launch grids on the
  * CPU (the NMS block's threads one after another, each decision reduced
  * over all of them as the barrier does), and the results are compared
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda/post_jobs.h"
+#include "gpu/post_jobs.h"
 #include "post_cases.h"
 #include "test_util.h"
 

@@ -9,23 +9,28 @@ cmake_minimum_required(VERSION 3.25) # this CMake's policies (if IN_LIST)
 # ------------------------------------------------------------- includes
 # Room: the include prefixes it must not use. A room may include its own
 # headers, the public pixflow/ headers and the rooms below it:
-#   core <- kernels, plan <- ref <- ops, augment <- cpu, cuda (siblings), post
+#   core <- kernels, plan <- ref <- ops, augment <- gpu <- cpu, cuda, opencl (siblings), post
+# gpu holds the device backends' shared host side (the job builders of the
+# kernel bodies and their parameter arena): cuda and opencl use it, the
+# CPU backend does not need it.
 #   codec <- core only;  pipeline <- everything but the backends' internals
 # plan (the plan and table builders) sits under ref: it must not use the
 # reference rows, so the specification's rows and the tables every path
 # reads stay apart.
 set(deny_rules
-  "src/core:plan/,ref/,kernels/,ops/,augment/,cpu/,cuda/,codec/,post/,pipeline/"
-  "src/kernels:core/,plan/,ref/,ops/,augment/,cpu/,cuda/,codec/,post/,pipeline/"
-  "src/plan:ref/,ops/,augment/,cpu/,cuda/,codec/,post/,pipeline/"
-  "src/ref:ops/,augment/,cpu/,cuda/,codec/,post/,pipeline/"
-  "src/ops:augment/,cpu/,cuda/,codec/,post/,pipeline/"
-  "src/augment:cpu/,cuda/,codec/,post/,pipeline/"
-  "src/cpu:cuda/,codec/,post/,pipeline/"
-  "src/cuda:cpu/,codec/,post/,pipeline/"
-  "src/codec:plan/,ref/,kernels/,ops/,augment/,cpu/,cuda/,post/,pipeline/"
-  "src/post:cpu/,cuda/,codec/,pipeline/"
-  "src/pipeline:cpu/,cuda/")
+  "src/core:plan/,ref/,kernels/,ops/,augment/,gpu/,cpu/,cuda/,opencl/,codec/,post/,pipeline/"
+  "src/kernels:core/,plan/,ref/,ops/,augment/,gpu/,cpu/,cuda/,opencl/,codec/,post/,pipeline/"
+  "src/plan:ref/,ops/,augment/,gpu/,cpu/,cuda/,opencl/,codec/,post/,pipeline/"
+  "src/ref:ops/,augment/,gpu/,cpu/,cuda/,opencl/,codec/,post/,pipeline/"
+  "src/ops:augment/,gpu/,cpu/,cuda/,opencl/,codec/,post/,pipeline/"
+  "src/augment:gpu/,cpu/,cuda/,opencl/,codec/,post/,pipeline/"
+  "src/gpu:cpu/,cuda/,opencl/,codec/,post/,pipeline/"
+  "src/cpu:gpu/,cuda/,opencl/,codec/,post/,pipeline/"
+  "src/cuda:cpu/,opencl/,codec/,post/,pipeline/"
+  "src/opencl:cpu/,cuda/,codec/,post/,pipeline/"
+  "src/codec:plan/,ref/,kernels/,ops/,augment/,gpu/,cpu/,cuda/,opencl/,post/,pipeline/"
+  "src/post:cpu/,cuda/,opencl/,codec/,pipeline/"
+  "src/pipeline:cpu/,cuda/,opencl/")
 # Rooms of the public API only: a quoted include is a pixflow/ header or a
 # file next to the includer (no directory part).
 set(public_only tools python)
@@ -78,23 +83,26 @@ set(symbol_rules
   "ops:core,plan,ref,ops"
   "augment:core,plan,ref,ops,augment"
   "cpu:core,plan,ref,ops,augment,cpu"
-  "cuda:core,plan,ref,ops,augment,cuda"
+  "gpu:core,plan,ref,ops,augment,gpu"
+  "cuda:core,plan,ref,ops,augment,gpu,cuda"
+  "opencl:core,plan,ref,ops,augment,gpu,opencl"
   "codec:core,codec"
   "post:core,plan,ref,ops,augment,post"
   "pipeline:core,plan,ref,ops,augment,codec,post,pipeline")
 # The one exception: the runtime's registry names each backend's table.
 set(registry_object "core/backend_registry.c")
-set(registry_symbols pfi_backend_cpu pfi_backend_cuda)
+set(registry_symbols pfi_backend_cpu pfi_backend_cuda pfi_backend_opencl)
 # Backends execute, front-ends decide: an object of a backend room must
 # not reference a public pf_ function defined in an op front-end room. Such
 # a call (cpu/preprocess_canvas.c calling pf_warp_affine, say) checks and
 # routes again only to come back down to a backend; a backend calls the
 # executors instead (its own pfi_cpu_* entries, pfi_resize_image, the
-# families' tables; CUDA: its job builders, the kernels/ math). Allowed:
+# families' tables; CUDA and OpenCL: the job builders of src/gpu, the
+# kernels/ math). Allowed:
 # the value constructors, which check and route nothing (pf_*_defaults,
 # pf_aug_params_identity). The runtime's pf_ functions (pf_stream_*,
 # pf_image_*, pf_last_error, ...) are core's, which every room may use.
-set(backend_rooms cpu cuda)
+set(backend_rooms cpu cuda opencl gpu)
 set(frontend_rooms ops augment post)
 set(frontend_values "^pf_[a-z0-9_]+_defaults$|^pf_aug_params_identity$")
 

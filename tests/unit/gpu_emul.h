@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda/gpu_arena.h"
+#include "gpu/gpu_arena.h"
 #include "pixflow/core.h"
 #include "test_util.h"
 

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cuda/color_jobs.h"
+#include "gpu/color_jobs.h"
 #include "gpu_emul.h"
 #include "pixflow/ops.h"
 

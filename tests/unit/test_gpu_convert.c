@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "ops/convert_args.h"
-#include "cuda/convert_jobs.h"
+#include "gpu/convert_jobs.h"
 #include "gpu_emul.h"
 #include "pixflow/ops.h"
 

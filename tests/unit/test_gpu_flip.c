@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cuda/flip_jobs.h"
+#include "gpu/flip_jobs.h"
 #include "gpu_emul.h"
 #include "pixflow/ops.h"
 #include "pixflow/runtime.h"

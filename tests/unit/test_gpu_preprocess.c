@@ -16,7 +16,7 @@
  * the output size (the copy sampler). Re-run one: test_gpu_preprocess <case>.
  */
 #include "augment/preprocess_plan.h"
-#include "cuda/preprocess_jobs.h"
+#include "gpu/preprocess_jobs.h"
 #include "gpu_pp_cases.h"
 
 typedef struct stats {

@@ -14,8 +14,8 @@
  * tests. Re-run one case: test_gpu_preprocess_yuv <case>.
  */
 #include "augment/preprocess_plan.h"
-#include "cuda/preprocess_jobs.h"
-#include "cuda/preprocess_yuv_jobs.h"
+#include "gpu/preprocess_jobs.h"
+#include "gpu/preprocess_yuv_jobs.h"
 #include "gpu_pp_cases.h"
 
 static int g_samples, g_cases, g_on_the_fly, g_scratch, g_cheap_batches, g_area2;

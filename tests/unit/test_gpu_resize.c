@@ -1,4 +1,4 @@
-/* The GPU resize path on the CPU: jobs built by src/cuda/resize_jobs.c
+/* The GPU resize path on the CPU: jobs built by src/gpu/resize_jobs.c
  * into an emulated arena (device address == host address), the grid run
  * by a plain loop over pfk_resize_at (src/kernels/gpu_resize.h), and the
  * result compared BIT-EXACTLY with pf_resize on the CPU, including the
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda/resize_jobs.h"
+#include "gpu/resize_jobs.h"
 #include "pixflow/pixflow.h"
 #include "test_util.h"
 

@@ -10,7 +10,7 @@
  * past int16. Also checks pfk_warp_u8_value (the fused preprocess's
  * entry) against the same CPU output. Re-run one case:
  *   test_gpu_warp <case>   */
-#include "cuda/warp_jobs.h"
+#include "gpu/warp_jobs.h"
 #include "unit/warp_cases.h"
 
 static int run_case(int cs, int *u8_values_checked) {

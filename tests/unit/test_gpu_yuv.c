@@ -3,7 +3,7 @@
  * compared byte for byte (padding included) with the public CPU op. */
 #include <stdio.h>
 
-#include "cuda/yuv_jobs.h"
+#include "gpu/yuv_jobs.h"
 #include "gpu_emul.h"
 #include "pixflow/ops.h"
 

@@ -58,15 +58,16 @@ int cmd_info(int argc, char **argv) {
         if (pf_post_dispatch_entry(i, &name, &isa) == PF_OK) printf("  %-22s %s\n", name, pf_isa_name(isa));
     }
     printf("devices:\n");
-    pf_device_kind kinds[2] = {PF_DEVICE_CPU, PF_DEVICE_CUDA};
-    for (int k = 0; k < 2; k++) {
+    pf_device_kind kinds[3] = {PF_DEVICE_CPU, PF_DEVICE_CUDA, PF_DEVICE_OPENCL};
+    const char *kname[3] = {"cpu", "cuda", "opencl"};
+    for (int k = 0; k < 3; k++) {
         int n = 0;
         if (pf_device_count(kinds[k], &n) != PF_OK) n = 0;
         for (int i = 0; i < n; i++) {
             pf_device *d;
             pf_device_props p;
             if (pf_device_open(kinds[k], i, &d) != PF_OK) {
-                printf("  %s %d: %s\n", k ? "cuda" : "cpu", i, pf_last_error());
+                printf("  %s %d: %s\n", kname[k], i, pf_last_error());
                 continue;
             }
             if (pf_device_props_get(d, &p) == PF_OK) {
@@ -74,6 +75,9 @@ int cmd_info(int argc, char **argv) {
                     printf("  cuda %d: %s, sm_%d%d, %d SMs, %.1f GiB, %.0f GB/s peak\n", i, p.name, p.compute_major,
                            p.compute_minor, p.multiprocessors, (double)p.total_memory / (1024.0 * 1024 * 1024),
                            p.peak_bandwidth_gbs);
+                else if (kinds[k] == PF_DEVICE_OPENCL)
+                    printf("  opencl %d: %s, %s, driver %s, %d compute units, %.1f GiB\n", i, p.name, p.version,
+                           p.driver, p.multiprocessors, (double)p.total_memory / (1024.0 * 1024 * 1024));
                 else
                     printf("  cpu %d: %s, %d cores\n", i, p.name, p.multiprocessors);
             }
@@ -85,6 +89,13 @@ int cmd_info(int argc, char **argv) {
                 printf("  cuda: not built (PIXFLOW_CUDA=OFF or no nvcc)\n");
             else if (pf_device_open(PF_DEVICE_CUDA, 0, &d) != PF_OK)
                 printf("  cuda: built, no usable device (%s)\n", pf_last_error());
+        }
+        if (kinds[k] == PF_DEVICE_OPENCL && n == 0) {
+            pf_device *d = NULL;
+            if (strstr(pf_build_info(), "opencl=on") == NULL)
+                printf("  opencl: not built (PIXFLOW_OPENCL=OFF or no OpenCL ICD loader)\n");
+            else if (pf_device_open(PF_DEVICE_OPENCL, 0, &d) != PF_OK)
+                printf("  opencl: built, %s\n", pf_last_error());
         }
     }
     return 0;
