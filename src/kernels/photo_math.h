@@ -70,7 +70,7 @@ PF_HD float pfk_blend_f32(float x, float ratio, float other, float alpha) {
 /* adjust_brightness of one u8 value: x * factor (factor in float32),
  * clamped to [0, 255] and truncated. The CPU op's u8 table
  * (cpu/photo_lut_cpu.c) and the GPU fused preprocess's brightness table
- * (cuda/preprocess_jobs.c) are both this function of the 256 values. */
+ * (gpu/preprocess_jobs.c) are both this function of the 256 values. */
 PF_HD uint8_t pfk_brightness_u8(uint8_t x, float factor) {
     return pfk_trunc_u8(pfk_clampf((float)x * factor, 0.0f, 255.0f));
 }
