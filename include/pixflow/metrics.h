@@ -39,8 +39,8 @@
  *        summed into the counter above (rate / workers = utilization)
  *   pixflow_device_busy_ratio{device}                     gauge: busy /
  *        (workers * elapsed) since the pipeline was created
- *   pixflow_batch_latency_seconds{quantile="0.5"|"0.99"}  gauge (summary-
- *        like) over the last 1024 batches
+ *   pixflow_batch_latency_p50_seconds, pixflow_batch_latency_p99_seconds
+ *        gauges: first read to batch ready, over the last 1024 batches
  *   pixflow_elapsed_seconds                               gauge
  *  pools (labels: pool, device); the pipeline's own staging pools (device
  *  placement) are added as pool="staging_pinned" and "staging_device"
@@ -54,7 +54,8 @@
  *   pixflow_video_decode_errors_total, pixflow_video_batches_total  counters
  *   pixflow_video_consumer_wait_seconds_total, pixflow_video_decode_seconds_total
  *   pixflow_video_streams_ended, pixflow_video_streams_failed  gauges
- *   pixflow_video_latency_seconds{quantile="0.5"|"0.99"|"1"}  capture to tensor
+ *   pixflow_video_latency_p50_seconds, _p99_seconds, _max_seconds  gauges:
+ *        capture to tensor over the last 4096 frames
  *  infer (a pf_infer_stats the caller filled: pf_infer_run writes it when it
  *  returns, so these are final values, not live ones)
  *   pixflow_infer_batches_total, pixflow_infer_frames_total

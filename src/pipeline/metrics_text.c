@@ -140,9 +140,12 @@ static void pipeline_text(wr *w, const pf_metrics_snapshot *s) {
     double denom = p->elapsed_s * (g->threads > 0 ? g->threads : 1);
     one(w, "pixflow_device_busy_ratio", "gauge", "Busy fraction of the preprocess stage since the pipeline started.",
         denom > 0 ? g->busy_s / denom : 0.0, "device", dev);
-    head(w, "pixflow_batch_latency_seconds", "gauge", "Batch latency (first read to ready) over the last 1024 batches.");
-    sample(w, "pixflow_batch_latency_seconds", p->latency_p50_ms / 1e3, "quantile", "0.5", NULL, NULL);
-    sample(w, "pixflow_batch_latency_seconds", p->latency_p99_ms / 1e3, "quantile", "0.99", NULL, NULL);
+    /* gauges, not a summary: the percentiles come from a window of the
+     * last batches, with no _sum/_count to go with them */
+    one(w, "pixflow_batch_latency_p50_seconds", "gauge", "Median batch latency (first read to ready), last 1024 batches.",
+        p->latency_p50_ms / 1e3, "device", dev);
+    one(w, "pixflow_batch_latency_p99_seconds", "gauge", "99th percentile batch latency, last 1024 batches.",
+        p->latency_p99_ms / 1e3, "device", dev);
 }
 
 static void pools_text(wr *w, const pf_metrics_snapshot *s) {
@@ -190,10 +193,12 @@ static void video_text(wr *w, const pf_metrics_snapshot *s) {
     one(w, "pixflow_video_streams_ended", "gauge", "Streams at their end.", (double)v->streams_ended, "source", src);
     one(w, "pixflow_video_streams_failed", "gauge", "Streams stopped by an error.", (double)v->streams_failed, "source",
         src);
-    head(w, "pixflow_video_latency_seconds", "gauge", "Capture-to-tensor latency over the last 4096 frames.");
-    sample(w, "pixflow_video_latency_seconds", v->latency_p50_ms / 1e3, "source", src, "quantile", "0.5");
-    sample(w, "pixflow_video_latency_seconds", v->latency_p99_ms / 1e3, "source", src, "quantile", "0.99");
-    sample(w, "pixflow_video_latency_seconds", v->latency_max_ms / 1e3, "source", src, "quantile", "1");
+    one(w, "pixflow_video_latency_p50_seconds", "gauge", "Median capture-to-tensor latency, last 4096 frames.",
+        v->latency_p50_ms / 1e3, "source", src);
+    one(w, "pixflow_video_latency_p99_seconds", "gauge", "99th percentile capture-to-tensor latency, last 4096 frames.",
+        v->latency_p99_ms / 1e3, "source", src);
+    one(w, "pixflow_video_latency_max_seconds", "gauge", "Largest capture-to-tensor latency, last 4096 frames.",
+        v->latency_max_ms / 1e3, "source", src);
 }
 
 static void infer_text(wr *w, const pf_metrics_snapshot *s) {

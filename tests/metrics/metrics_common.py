@@ -42,10 +42,11 @@ def make_dataset(root, n=24, classes=2, broken=1):
 
 
 class Run:
-    """A `pixflow run ... --metrics 127.0.0.1:0` child; .url once it listens."""
+    """A `pixflow run ... --metrics ADDR` child (default 127.0.0.1:0: a free
+    port); .url once it listens."""
 
-    def __init__(self, pixflow, args, timeout=20.0):
-        self.proc = subprocess.Popen([pixflow, "run", *args, "--metrics", "127.0.0.1:0", "--quiet"],
+    def __init__(self, pixflow, args, timeout=20.0, addr="127.0.0.1:0"):
+        self.proc = subprocess.Popen([pixflow, "run", *args, "--metrics", addr, "--quiet"],
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.url = None
         self.stderr_head = ""

@@ -75,6 +75,10 @@ static void test_buckets(void) {
     CHECK(b[0] > 0 && b[PF_METRICS_BUCKETS - 1] >= 1.0);
 }
 
+/* argv[1] (optional): where to write the pipeline + pool exposition, for
+ * promtool check metrics and prometheus_client's parser (tests/metrics/) */
+static const char *dump_path;
+
 static void test_pipeline_and_pool(void) {
     char dir[512];
     fx_tmpdir(dir, sizeof dir, "metrics");
@@ -152,6 +156,14 @@ static void test_pipeline_and_pool(void) {
         CHECK(strncmp(l, "# ", 2) == 0 || strncmp(l, "pixflow_", 8) == 0);
         if (!strchr(l, '\n')) break;
     }
+    if (dump_path) {
+        FILE *f = fopen(dump_path, "w");
+        CHECK(f != NULL);
+        if (f) {
+            fputs(t, f);
+            fclose(f);
+        }
+    }
     free(t);
 
     /* the infer stats are copied as they are */
@@ -175,7 +187,8 @@ static void test_pipeline_and_pool(void) {
     fx_rm_rf(dir);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    dump_path = argc > 1 ? argv[1] : NULL;
     test_escape();
     test_args();
     test_buckets();
