@@ -5,7 +5,8 @@ pixflow_samples_total equal to the run's final count, and the injected
 stall (--consumer-delay-ms: a slow consumer, --prefetch 10 buffers) must
 have fired PixflowBacklog from deploy/prometheus/pixflow.rules.yml (loaded
 with its `for:` shortened to 0s so 10 s suffice; the expression is the
-file's own). Usage: e2e_prometheus.py SOURCE_DIR PIXFLOW WORKDIR"""
+file's own). Every query of deploy/grafana/pixflow.json must run, and
+have data unless it is about pools or video. Usage: e2e_prometheus.py SOURCE_DIR PIXFLOW WORKDIR"""
 import json
 import os
 import re
@@ -126,8 +127,24 @@ def main():
         hist = query(base, 'sum(pixflow_stage_latency_seconds_count{job="pixflow",stage="decode_augment"})')
         if not hist or float(hist[0]["value"][1]) != epochs * (n + broken):
             fails.append(f"decode_augment histogram count {hist}, want {epochs * (n + broken)}")
+        # every query of the Grafana dashboard is valid PromQL and, except
+        # pools and video (a CPU folder run has neither), has data
+        with open(os.path.join(src, "deploy/grafana/pixflow.json")) as f:
+            dash = json.load(f)
+        nq = 0
+        for p in dash["panels"]:
+            for t in p["targets"]:
+                q = t["expr"].replace("$__rate_interval", "5s").replace("$job", ".*").replace("$instance", ".*")
+                nq += 1
+                try:
+                    res = query(base, f"max_over_time(({q})[1m:1s])")
+                except (OSError, AssertionError) as e:
+                    fails.append(f"dashboard panel {p['title']!r}: {q}: {e}")
+                    continue
+                if not res and "pool" not in q and "video" not in q:
+                    fails.append(f"dashboard panel {p['title']!r}: no data for {q}")
         print(f"metrics_e2e: {nscrapes:.0f} scrapes, samples {val:.0f} == {fin[1]}, "
-              f"max backlog {backlog[0]['value'][1] if backlog else '?'}, PixflowBacklog fired: {bool(fired)}")
+              f"max backlog {backlog[0]['value'][1] if backlog else '?'}, PixflowBacklog fired: {bool(fired)}, {nq} dashboard queries")
     finally:
         stop(prom)
         log.close()
