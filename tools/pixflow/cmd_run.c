@@ -180,6 +180,13 @@ int cmd_run(int argc, char **argv) {
         fprintf(stderr, "pixflow run: --metrics-linger must be 0..3600 and needs --metrics; --consumer-delay-ms 0..60000, --prefetch 0..4096\n");
         return 2;
     }
+    if (metrics_addr) { /* a malformed address is a usage error, found before any work */
+        char host[256], port[16], err[512];
+        if (metrics_http_parse(metrics_addr, host, sizeof host, port, sizeof port, err, sizeof err) != 0) {
+            fprintf(stderr, "pixflow run: --metrics %s\n", err);
+            return 2;
+        }
+    }
     if (batch < 1 || batch > 65536 || workers < 0 || workers > 1024 || epochs < 1) {
         fprintf(stderr, "pixflow run: --batch must be 1..65536, --workers 0..1024 (0: one per CPU), --epochs >= 1\n");
         return 2;
