@@ -186,4 +186,17 @@ if [ ! -f "$tdata_stamp" ] || [ "$(cat "$tdata_stamp")" != "$want_tdata" ]; then
 assert torch.__version__.split("+")[0] == "2.15.0", torch.__version__' >&2
   echo "$want_tdata" > "$tdata_stamp"
 fi
+
+# prometheus_client for the metrics tests (tests/python/test_metrics.py
+# parses pixflow's exposition with its parser) and pixflow.data's
+# metrics_port: pure Python, no dependencies; its own stamp.
+promc=(prometheus_client==0.26.0)
+promc_stamp="$venv/.pixflow-prometheus-pins"
+want_promc="$(printf '%s\n' "${promc[@]}")"
+if [ ! -f "$promc_stamp" ] || [ "$(cat "$promc_stamp")" != "$want_promc" ]; then
+  echo "python_venv: adding ${promc[*]}" >&2
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-input --no-deps "${promc[@]}" >&2
+  "$venv/bin/python" -c 'import prometheus_client.parser' >&2
+  echo "$want_promc" > "$promc_stamp"
+fi
 echo "$venv"

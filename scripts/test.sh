@@ -86,8 +86,8 @@ fi
 step "ctest uncapped (level $active)"
 run_ctest build-test-gcc
 for cap in scalar sse4 avx2 avx512; do
-  step "ctest with PIXFLOW_CPU=$cap (all but the bench smoke tests)"
-  PIXFLOW_CPU=$cap run_ctest build-test-gcc -LE bench
+  step "ctest with PIXFLOW_CPU=$cap (all but the bench smoke tests and the metrics serving tests)"
+  PIXFLOW_CPU=$cap run_ctest build-test-gcc -LE 'bench|metrics'
 done
 
 build build-test-clang -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DPIXFLOW_CUDA=OFF -DPIXFLOW_OPENCL=ON

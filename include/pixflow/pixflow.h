@@ -11,5 +11,6 @@
 #include "pixflow/pipeline.h"
 #include "pixflow/codec.h"
 #include "pixflow/post.h"
+#include "pixflow/metrics.h"
 
 #endif /* PIXFLOW_H */

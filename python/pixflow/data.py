@@ -134,11 +134,15 @@ class Loader:
     asynchronous copy and no pinned copy of each batch is made (torch's ``.pin_memory()``).
     True pins for CUDA device 0 when there is a GPU and falls back to the CPU device's
     ordinary host memory (the same allocator path) when there is none; "cuda:N" or "cpu"
-    name the device. Not with device= (those batches are device memory already)."""
+    name the device. Not with device= (those batches are device memory already).
+    metrics_port: serve Prometheus metrics (pixflow.metrics: the C snapshot of the running
+    pipeline) at http://metrics_addr:metrics_port/metrics (loopback by default; 0 picks a free
+    port, see ``loader.metrics.port``; close() stops it); needs prometheus_client."""
 
     def __init__(self, source, transform=None, recipe=None, batch_size=32, workers=0, shuffle=True, seed=0,
                  drop_last=False, rank=0, world_size=1, device=None, on_error="skip", pin_memory=False,
-                 progress=False, output="torch", extensions=None, shard_mode="pad", prefetch_batches=0):
+                 progress=False, output="torch", extensions=None, shard_mode="pad", prefetch_batches=0,
+                 metrics_port=None, metrics_addr="127.0.0.1"):
         if on_error not in ("skip", "raise"):
             raise _P.InvalidArgument(f"on_error = {on_error!r}; use 'skip' or 'raise'")
         if output not in ("torch", "numpy"):
@@ -163,6 +167,11 @@ class Loader:
         self.pin_memory, self.progress = self.pin_device is not None, progress
         self._epoch, self._position = 0, 0
         self._pipe, self._pipe_at, self._iter_id = None, None, 0
+        self.metrics = None
+        if metrics_port is not None:
+            from . import metrics as _metrics
+
+            self.metrics = _metrics.serve(self, metrics_port, metrics_addr)
 
     @staticmethod
     def _pin_device(pin_memory, device):
@@ -296,6 +305,9 @@ class Loader:
         p, self._pipe, self._pipe_at = self._pipe, None, None
         if p is not None:
             p.close()
+        m, self.metrics = getattr(self, "metrics", None), None
+        if m is not None:
+            m.close()
 
     def __del__(self):
         try:

@@ -219,7 +219,7 @@ void *pli_collator_main(void *arg) {
             c.batch_index = 0;
         }
         bool ok = p->cfg.on_error == PF_ON_ERROR_FAIL ? collate_fail_policy(&c, b) : collate_skip_policy(&c, b);
-        p->st_collate.busy_ns += pli_now_ns() - t1;
+        pli_stage_observe(&p->st_collate, pli_now_ns() - t1);
         if (!ok) return NULL;
     }
 }

@@ -266,7 +266,7 @@ static void *device_main(void *arg) {
         b->dt = NULL;
         if (b->fail_status == PF_OK) device_batch(p, b, &dt_wait);
         else pli_staged_release(p, b);
-        p->st_device.busy_ns += pli_now_ns() - t0 - dt_wait;
+        pli_stage_observe(&p->st_device, pli_now_ns() - t0 - dt_wait);
         p->st_device.wait_ns += dt_wait;
         p->st_device.items++;
         if (pli_queue_put(&p->ready_q, b, -1, NULL) != PLI_Q_OK) return NULL;

@@ -62,9 +62,23 @@ typedef struct pli_buf {
     struct pli_buf *next_free;
 } pli_buf;
 
+/* PLI_HIST_BOUNDS_NS: the fixed latency buckets of every stage's
+ * histogram (pf_metrics_bucket_bounds, include/pixflow/metrics.h): the
+ * upper bounds in ns; hist[PLI_HIST_BUCKETS] counts the rest (+Inf). */
+#define PLI_HIST_BUCKETS 15
+#define PLI_HIST_BOUNDS_NS {50000u, 100000u, 250000u, 500000u, 1000000u, 2500000u, 5000000u, 10000000u, \
+        25000000u, 50000000u, 100000000u, 250000000u, 500000000u, 1000000000u, 2500000000u}
+
 typedef struct pli_stage {
     _Atomic uint64_t items, busy_ns, wait_ns;
+    /* one count per busy interval (pli_stage_observe): non-cumulative */
+    _Atomic uint64_t hist[PLI_HIST_BUCKETS + 1];
 } pli_stage;
+
+/* Adds one busy interval of ns to the stage's busy time and to its
+ * latency histogram: a short scan and two atomic adds, cheap next to the
+ * work it times (pipeline_metrics.c). */
+void pli_stage_observe(pli_stage *s, uint64_t ns);
 
 struct pf_pipeline {
     pf_pipeline_config cfg;

@@ -75,7 +75,7 @@ void *pli_reader_main(void *arg) {
                 if (c->readahead > 0 && ahead < L) pli_source_readahead(&p->src, p->order[ahead]);
                 read_item(p, it);
                 if (p->src.kind == PF_SOURCE_CALLBACK) {
-                    p->st_read.busy_ns += pli_now_ns() - t0;
+                    pli_stage_observe(&p->st_read, pli_now_ns() - t0);
                     p->st_read.items++;
                 }
                 if (pli_queue_put(&p->read_q, it, -1, &waited) != PLI_Q_OK) return NULL;
@@ -120,7 +120,7 @@ static void process_item(pf_pipeline *p, int32_t worker, void *state, pli_file_r
         pfi_clear_error();
         pf_status rst = pli_source_read_file(&p->src, rd, it->index, &in.size);
         *read_ns = pli_now_ns() - t0;
-        p->st_read.busy_ns += *read_ns;
+        pli_stage_observe(&p->st_read, *read_ns);
         p->st_read.items++;
         if (rst != PF_OK) {
             it->status = rst;
@@ -167,7 +167,7 @@ void *pli_worker_main(void *arg) {
         if (p->dev) pli_device_worker_begin(p);
         process_item(p, wa->index, state, &p->file_readers[wa->index], it, &read_ns);
         pli_bytes_release(&it->bytes);
-        p->st_work.busy_ns += pli_now_ns() - t0 - read_ns; /* the read is the read stage's */
+        pli_stage_observe(&p->st_work, pli_now_ns() - t0 - read_ns); /* the read is the read stage's */
         p->st_work.items++;
         pli_buf *b = it->buf;
         pthread_mutex_lock(&p->done_mu);

@@ -2,7 +2,9 @@
  * [--seed S] [--out DIR] [--preview PNG] [--device D]: the main job. Runs the data
  * pipeline over a folder (ImageFolder layout), a file list (.txt/.lst) or
  * .tar shards (comma-separated), with a progress line, then prints the
- * stage table, consumer starvation, batch latency and throughput. */
+ * stage table, consumer starvation, batch latency and throughput.
+ * --metrics ADDR serves the live metrics (include/pixflow/metrics.h) at
+ * http://ADDR/metrics while it runs (metrics_http.c). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +13,7 @@
 #include <time.h>
 
 #include "commands.h"
+#include "metrics_http.h"
 #include "pixflow/pixflow.h"
 #include "run_output.h"
 
@@ -20,11 +23,18 @@ static void usage(FILE *f) {
             "                  [--workers N] [--epochs N] [--seed S] [--out DIR] [--preview PNG]\n"
             "                  [--rank R --world-size W] [--on-error skip|fail]\n"
             "                  [--device cpu|cuda[:N]] [--staging-mb N] [--quiet]\n"
+            "                  [--metrics [HOST:]PORT [--metrics-linger S]] [--consumer-delay-ms N]\n"
+            "                  [--prefetch N]\n"
             "  --on-error: skip (default) drops bad samples and lists them at the end; fail ends the\n"
             "            run at the first batch holding one (exit 1, naming the sample)\n"
             "  --device: decode on the CPU workers, augment on that device (the pipeline's device\n"
             "            placement); batches are the same bits as without it\n"
             "  --staging-mb: with --device, the cap of the decoded-image staging pool (default: auto)\n"
+            "  --metrics: serve Prometheus metrics at http://HOST:PORT/metrics while running (HOST\n"
+            "            defaults to 127.0.0.1; PORT 0 picks a free one, printed on stderr);\n"
+            "            --metrics-linger keeps serving S seconds after the run so the last values get scraped\n"
+            "  --prefetch: batches prepared ahead of the consumer (default: auto)\n"
+            "  --consumer-delay-ms: sleep N ms per batch (a slow consumer, for testing backlog alerts)\n"
             "SOURCE: a folder (class sub-folders give labels), a list file (.txt/.lst: path [label]),\n"
             "        or .tar shards (comma-separated; WebDataset layout)\n"
             "Exit status: 0 done, 1 the run failed (the pipeline stopped, a failed batch, nothing\n"
@@ -128,7 +138,8 @@ int cmd_run(int argc, char **argv) {
     const char *on_error = "skip";
     unsigned long long seed = 0;
     int quiet = 0;
-    const char *device = NULL;
+    const char *device = NULL, *metrics_addr = NULL;
+    long linger_s = 0, delay_ms = 0, prefetch = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -147,6 +158,10 @@ int cmd_run(int argc, char **argv) {
         else if (strcmp(a, "--device") == 0) device = argv[++i];
         else if (strcmp(a, "--on-error") == 0) on_error = argv[++i];
         else if (strcmp(a, "--staging-mb") == 0) staging_mb = strtol(argv[++i], NULL, 10);
+        else if (strcmp(a, "--prefetch") == 0) prefetch = strtol(argv[++i], NULL, 10);
+        else if (strcmp(a, "--metrics") == 0) metrics_addr = argv[++i];
+        else if (strcmp(a, "--metrics-linger") == 0) linger_s = strtol(argv[++i], NULL, 10);
+        else if (strcmp(a, "--consumer-delay-ms") == 0) delay_ms = strtol(argv[++i], NULL, 10);
         else if (a[0] == '-') { fprintf(stderr, "pixflow run: unknown option %s\n", a); usage(stderr); return 2; }
         else if (source == NULL) source = a;
         else { fprintf(stderr, "pixflow run: more than one SOURCE (%s)\n", a); usage(stderr); return 2; }
@@ -159,6 +174,18 @@ int cmd_run(int argc, char **argv) {
     if (staging_mb < 0 || staging_mb > (1L << 20) || (staging_mb > 0 && device == NULL)) {
         fprintf(stderr, "pixflow run: --staging-mb must be 1..1048576 and needs --device\n");
         return 2;
+    }
+    if (linger_s < 0 || linger_s > 3600 || (linger_s > 0 && metrics_addr == NULL) || delay_ms < 0 || delay_ms > 60000 ||
+        prefetch < 0 || prefetch > 4096) {
+        fprintf(stderr, "pixflow run: --metrics-linger must be 0..3600 and needs --metrics; --consumer-delay-ms 0..60000, --prefetch 0..4096\n");
+        return 2;
+    }
+    if (metrics_addr) { /* a malformed address is a usage error, found before any work */
+        char host[256], port[16], err[512];
+        if (metrics_http_parse(metrics_addr, host, sizeof host, port, sizeof port, err, sizeof err) != 0) {
+            fprintf(stderr, "pixflow run: --metrics %s\n", err);
+            return 2;
+        }
     }
     if (batch < 1 || batch > 65536 || workers < 0 || workers > 1024 || epochs < 1) {
         fprintf(stderr, "pixflow run: --batch must be 1..65536, --workers 0..1024 (0: one per CPU), --epochs >= 1\n");
@@ -193,6 +220,7 @@ int cmd_run(int argc, char **argv) {
     c.world_size = (int32_t)world;
     c.on_error = strcmp(on_error, "fail") == 0 ? PF_ON_ERROR_FAIL : PF_ON_ERROR_SKIP;
     c.staging_bytes = (size_t)staging_mb << 20;
+    c.prefetch_batches = (int32_t)prefetch;
     if (out_dir && mkdir(out_dir, 0755) != 0 && errno != EEXIST) {
         fprintf(stderr, "pixflow run: cannot create %s: %s\n", out_dir, strerror(errno));
         free(shard_list);
@@ -210,6 +238,16 @@ int cmd_run(int argc, char **argv) {
     pf_pipeline *p;
     if (pf_pipeline_create(&c, &p) != PF_OK) {
         fprintf(stderr, "pixflow run: %s\n", pf_last_error());
+        pf_device_close(dev);
+        free(shard_list);
+        return 1;
+    }
+    /* the server reads the pipeline until metrics_http_stop, which comes
+     * before pf_pipeline_destroy on every path */
+    pf_metrics_sources msrc = {.pipeline = p, .device = device ? device : "cpu"};
+    metrics_http *mhttp = NULL;
+    if (metrics_addr && metrics_http_start(metrics_addr, &msrc, &mhttp) != 0) {
+        pf_pipeline_destroy(p);
         pf_device_close(dev);
         free(shard_list);
         return 1;
@@ -257,6 +295,10 @@ int cmd_run(int argc, char **argv) {
         if (!rc && sheet && !sheet_full) sheet_full = run_sheet_add(sheet, hb);
         pf_batch_release(p, b);
         if (rc) break;
+        if (delay_ms > 0) {
+            struct timespec d = {delay_ms / 1000, (delay_ms % 1000) * 1000000L};
+            nanosleep(&d, NULL);
+        }
         double t = now_s();
         if (!quiet && t - last_print > 0.25) {
             last_print = t;
@@ -288,6 +330,12 @@ int cmd_run(int argc, char **argv) {
         else rc = 1;
         run_sheet_destroy(sheet);
     }
+    if (mhttp && linger_s > 0) {
+        fflush(stdout);
+        struct timespec d = {linger_s, 0};
+        nanosleep(&d, NULL);
+    }
+    metrics_http_stop(mhttp);
     pf_pipeline_destroy(p);
     pf_device_close(dev);
     free(host_buf);
