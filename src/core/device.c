@@ -13,8 +13,8 @@
 #define PFI_MAX_DEVICES 64
 
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
-static pf_device *g_devices[2][PFI_MAX_DEVICES];
-static atomic_bool g_cuda_used;
+static pf_device *g_devices[PFI_DEVICE_KINDS][PFI_MAX_DEVICES];
+static atomic_bool g_used[PFI_DEVICE_KINDS]; /* a device of the kind was opened */
 
 static const char *kind_name(pf_device_kind k) {
     return k == PF_DEVICE_CPU ? "PF_DEVICE_CPU" : k == PF_DEVICE_CUDA ? "PF_DEVICE_CUDA" : "?";
@@ -76,7 +76,7 @@ pf_status pf_device_open(pf_device_kind kind, int index, pf_device **out) {
     d->refs = 1;
     d->be = be;
     g_devices[kind][index] = d;
-    if (kind == PF_DEVICE_CUDA) atomic_store(&g_cuda_used, true);
+    atomic_store(&g_used[kind], true);
     pthread_mutex_unlock(&g_lock);
     *out = d;
     return PF_OK;
@@ -112,7 +112,10 @@ pf_device *pfi_device_cpu(void) {
     return g_cpu;
 }
 
-bool pfi_cuda_in_use(void) { return atomic_load(&g_cuda_used); }
+bool pfi_device_kind_in_use(pf_device_kind kind) {
+    return (int)kind >= 0 && kind < PFI_DEVICE_KINDS && atomic_load(&g_used[kind]);
+}
+bool pfi_cuda_in_use(void) { return pfi_device_kind_in_use(PF_DEVICE_CUDA); }
 
 pf_status pf_device_props_get(const pf_device *d, pf_device_props *props) {
     pfi_clear_error();

@@ -18,7 +18,9 @@ struct pf_device {
 pf_device *pfi_device_ref(pf_device *d);
 /* The CPU device (always open, never freed). */
 pf_device *pfi_device_cpu(void);
-/* True once any CUDA device was opened in this process. */
+/* True once a device of `kind` was opened in this process. */
+bool pfi_device_kind_in_use(pf_device_kind kind);
+/* pfi_device_kind_in_use(PF_DEVICE_CUDA). */
 bool pfi_cuda_in_use(void);
 
 #endif

@@ -194,6 +194,7 @@ static const pfi_kernels cpu_kernels = {
 static const pfi_backend cpu_backend = {
     .name = "cpu",
     .kind = PF_DEVICE_CPU,
+    .mem = PF_MEM_HOST,
     .device_count = cpu_count,
     .device_probe = cpu_probe,
     .device_synchronize = cpu_sync_device,

@@ -322,6 +322,7 @@ static const pfi_kernels cuda_kernels = {
 static const pfi_backend cuda_backend = {
     .name = "cuda",
     .kind = PF_DEVICE_CUDA,
+    .mem = PF_MEM_CUDA,
     .device_count = cu_count,
     .device_probe = cu_probe,
     .device_synchronize = cu_sync_device,
