@@ -22,13 +22,10 @@ typedef struct pfi_post_kernels {
     pfi_best_row_fn best_row;       /* largest channel value, NaN-propagating */
 } pfi_post_kernels;
 
-/* The table of `level` (levels above the CPU hold the CPU's best). */
-static inline const pfi_post_kernels *pfi_post_kernels_at(pf_isa level) {
-    return (const pfi_post_kernels *)pfi_kfamily_table(pfi_kfamilies[PFI_FAMILY_POST], level);
-}
-/* The table of the stream's ISA level (NULL: the current cap). */
+/* The table of the stream's ISA level (NULL: the current cap; levels
+ * above the CPU hold the CPU's best). */
 static inline const pfi_post_kernels *pfi_post_kernels_for(const pf_stream *stream) {
-    return pfi_post_kernels_at(pf_stream_isa(stream));
+    return (const pfi_post_kernels *)pfi_kfamily_table(pfi_kfamilies[PFI_FAMILY_POST], pf_stream_isa(stream));
 }
 
 #endif
