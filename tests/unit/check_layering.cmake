@@ -18,9 +18,9 @@ cmake_minimum_required(VERSION 3.25) # this CMake's policies (if IN_LIST)
 # reads stay apart. The reference rows use nothing above plan: no
 # dispatch, no front-end, no backend. Nothing but a backend includes a
 # backend room (cpu/, cuda/); the CPU backend may include the post
-# room's table type (post/post_kernels.h), as it includes ops' and
-# augment's, while the post room reaches the post family only through
-# the engine (dispatch/kfamily.h's registry).
+# room's table type (post/post_kernels.h, include_exceptions below) and
+# nothing else of post/, while the post room reaches the post family only
+# through the engine (dispatch/kfamily.h's registry).
 set(backend_rooms cpu cuda)
 set(deny_rules
   "src/core:dispatch/,plan/,ref/,kernels/,ops/,augment/,cpu/,cuda/,codec/,post/,pipeline/"
@@ -30,11 +30,15 @@ set(deny_rules
   "src/ref:dispatch/,ops/,augment/,cpu/,cuda/,codec/,post/,pipeline/"
   "src/ops:augment/,cpu/,cuda/,codec/,post/,pipeline/"
   "src/augment:cpu/,cuda/,codec/,post/,pipeline/"
-  "src/cpu:cuda/,codec/,pipeline/"
+  "src/cpu:cuda/,codec/,post/,pipeline/"
   "src/cuda:cpu/,codec/,post/,pipeline/"
   "src/codec:dispatch/,plan/,ref/,kernels/,ops/,augment/,cpu/,cuda/,post/,pipeline/"
   "src/post:cpu/,cuda/,codec/,pipeline/"
   "src/pipeline:cpu/,cuda/")
+# The one include a room takes from a room its rule denies: the CPU
+# backend's post family (cpu/post_exec.h) includes the post room's table
+# type, because the post room's executors read that table.
+set(include_exceptions "src/cpu:post/post_kernels.h")
 # Rooms of the public API only: a quoted include is a pixflow/ header or a
 # file next to the includer (no directory part).
 set(public_only tools python)
@@ -78,6 +82,10 @@ foreach(rule ${deny_rules})
   foreach(f ${files})
     file(STRINGS "${f}" incs REGEX "^#[ ]*include[ ]+\"")
     foreach(inc ${incs})
+      string(REGEX REPLACE "^#[ ]*include[ ]+\"([^\"]*)\".*" "\\1" inc_path "${inc}")
+      if("${dir}:${inc_path}" IN_LIST include_exceptions)
+        continue()
+      endif()
       foreach(fb ${forbidden})
         if(inc MATCHES "\"${fb}")
           violation("${f} includes ${inc} (${dir} must not include ${fb})")
