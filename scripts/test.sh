@@ -125,6 +125,8 @@ for model in Haswell Nehalem; do
   # post_nms is left out here: under TCG it now runs over 10 minutes per model (its random
   # batches at every level, the torch-order sort cases), near ctest's 1200 s limit; natively it
   # runs at all five ISA levels, and test_dispatch_levels checks post's levels under each model.
+  # Post's kernels themselves do run here: simd_post (tests/simd/test_simd_post.c, under a
+  # second per model) compares every post slot with the reference at the model's levels.
   # The *_scalar variants (PIXFLOW_CPU=scalar set by the test itself) are left out too: capped to
   # scalar they run no SIMD code, which is what the emulated CPU is here to check, and the native
   # scalar cap runs them already

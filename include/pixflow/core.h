@@ -215,9 +215,13 @@ PF_API pf_isa pf_cpu_cap(void);
 /* Highest ISA the CPU has that is <= the cap. */
 PF_API pf_isa pf_cpu_active_isa(void);
 
-/* Which ISA the current dispatch chose for each optimized kernel family.
- * Iterate i = 0 .. pf_dispatch_count()-1; names are like "resize.v_u8_linear".
- * Returns PF_ERR_INVALID_ARGUMENT past the end. */
+/* Which ISA the current dispatch chose for each optimized kernel: one
+ * table of every kernel family, the image ops' and post.h's alike (`pixflow
+ * info` prints it). Iterate i = 0 .. pf_dispatch_count()-1; names are
+ * "<family>.<kernel>" ("resize.v_u8_linear", "post.iou_row"), and the ISA
+ * is the one the slot really runs at under the current default level,
+ * never above what the CPU has. Returns PF_ERR_INVALID_ARGUMENT past the
+ * end. */
 PF_API int pf_dispatch_count(void);
 PF_API pf_status pf_dispatch_entry(int i, const char **kernel, pf_isa *isa);
 

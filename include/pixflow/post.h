@@ -47,12 +47,8 @@
 extern "C" {
 #endif
 
-/* The post kernels' dispatch (their own table, beside pf_dispatch_count /
- * pf_dispatch_entry of the image ops): slot i's name ("post.iou_row")
- * and the ISA it runs at under the current default level, never above
- * what the CPU has. PF_ERR_INVALID_ARGUMENT past the end. */
-PF_API int pf_post_dispatch_count(void);
-PF_API pf_status pf_post_dispatch_entry(int i, const char **kernel, pf_isa *isa);
+/* The post kernels' dispatch is listed with every other family's by
+ * pf_dispatch_count / pf_dispatch_entry (core.h): slots "post.*". */
 
 /* ================================================================ boxes */
 

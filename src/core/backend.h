@@ -148,7 +148,7 @@ typedef struct pfi_backend {
 
     /* Optional: the device index owning ptr (device or managed memory), or
      * -1 for host memory (pageable or pinned). NULL: every pointer is host
-     * memory to this backend. */
+     * memory to this backend. pfi_route_ptrs asks every device backend. */
     int (*ptr_device)(const void *ptr);
 
     pf_status (*copy_2d)(int device, void *stream, void *dst, size_t dpitch, const void *src,
@@ -217,6 +217,26 @@ pf_status pfi_route(const char *op, pf_stream *stream, const pfi_view_ref views[
 /* The common case: count src and count dst images. */
 pf_status pfi_route_images(const char *op, pf_stream *stream, int count, const pf_image src[],
                            const pf_image dst[], const pfi_backend **be, pf_stream **stream_out);
+/* For ops on plain pointers (post.h's pf_nms, pf_masks_from_logits): one
+ * array of the call, its pointer and its name in messages (name and index,
+ * "samples.boxes[3]"; index -1: the name alone). */
+typedef struct pfi_ptr_ref {
+    const void *p;
+    const char *name;
+    int index;
+} pfi_ptr_ref;
+/* pfi_route for pointers: each non-NULL pointer becomes a view of the
+ * memory that owns it (the first device backend whose ptr_device claims
+ * it, else host memory) and pfi_route decides from those views and the
+ * stream. A backend is asked only once a device of its kind was opened or
+ * the stream is one of its streams (before that no pixflow memory of it
+ * exists, and asking could start its runtime), as the copies do
+ * (core/memory.c). Mixed memory fails naming the first offender. */
+pf_status pfi_route_ptrs(const char *op, pf_stream *stream, const pfi_ptr_ref ptrs[], int n,
+                         const pfi_backend **be, pf_stream **stream_out);
+/* For ops with no device path that read plain host pointers (no view to
+ * route): PF_ERR_UNSUPPORTED naming op when stream is a device stream. */
+pf_status pfi_route_host_only(const char *op, const pf_stream *stream);
 /* PF_ERR_UNSUPPORTED: op has no entry on backend be. */
 pf_status pfi_unsupported_on(const char *op, const pfi_backend *be);
 

@@ -120,7 +120,9 @@ pf_device *pfi_device_cpu(void) {
     return g_cpu;
 }
 
-bool pfi_kind_in_use(pf_device_kind kind) { return atomic_load(&g_kind_used[kind]); }
+bool pfi_kind_in_use(pf_device_kind kind) {
+    return (int)kind >= 0 && kind < PFI_DEVICE_KINDS && atomic_load(&g_kind_used[kind]);
+}
 bool pfi_cuda_in_use(void) { return pfi_kind_in_use(PF_DEVICE_CUDA); }
 
 pf_status pf_device_props_get(const pf_device *d, pf_device_props *props) {

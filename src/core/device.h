@@ -18,7 +18,6 @@ struct pf_device {
 pf_device *pfi_device_ref(pf_device *d);
 /* The CPU device (always open, never freed). */
 pf_device *pfi_device_cpu(void);
-/* True once any CUDA device was opened in this process. */
 /* True once a device of kind was opened (copies then ask its backend who
  * owns a pointer). */
 bool pfi_kind_in_use(pf_device_kind kind);

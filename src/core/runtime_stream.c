@@ -260,6 +260,42 @@ pf_status pfi_route_images(const char *op, pf_stream *stream, int count, const p
     return route_stream(op, stream, &first, be, stream_out);
 }
 
+/* The view of one pointer: host memory unless a device backend owns it. */
+static pfi_view_ref ptr_view(const pf_stream *stream, const pfi_ptr_ref *p) {
+    for (int k = 0; k < PFI_DEVICE_KINDS; k++) {
+        const pfi_backend *b = pfi_backend_get((pf_device_kind)k);
+        if (b == NULL || b->kind == PF_DEVICE_CPU || b->ptr_device == NULL) continue;
+        if (!pfi_kind_in_use(b->kind) && pfi_stream_kind(stream) != b->kind) continue;
+        int d = b->ptr_device(p->p);
+        if (d >= 0) return (pfi_view_ref){pfi_mem_of_kind(b->kind), d, p->name, p->index};
+    }
+    return (pfi_view_ref){PF_MEM_HOST, 0, p->name, p->index};
+}
+
+pf_status pfi_route_ptrs(const char *op, pf_stream *stream, const pfi_ptr_ref ptrs[], int n,
+                         const pfi_backend **be, pf_stream **stream_out) {
+    pfi_view_ref *v = malloc((n > 0 ? (size_t)n : 1) * sizeof *v);
+    if (v == NULL) {
+        *be = NULL;
+        *stream_out = stream;
+        return pfi_fail(PF_ERR_OUT_OF_MEMORY, "%s: out of memory", op);
+    }
+    int m = 0;
+    for (int i = 0; i < n; i++)
+        if (ptrs[i].p != NULL) v[m++] = ptr_view(stream, &ptrs[i]);
+    pf_status st = pfi_route(op, stream, v, m, be, stream_out);
+    free(v);
+    return st;
+}
+
+pf_status pfi_route_host_only(const char *op, const pf_stream *stream) {
+    if (stream != NULL && stream->kind != PF_DEVICE_CPU)
+        return pfi_fail(PF_ERR_UNSUPPORTED,
+                        "%s: a device stream was given; this function reads host memory and runs on a CPU stream "
+                        "(or NULL)", op);
+    return PF_OK;
+}
+
 pf_status pfi_unsupported_on(const char *op, const pfi_backend *be) {
     return pfi_fail(PF_ERR_UNSUPPORTED, "%s is not available on the %s backend", op, be ? be->name : "?");
 }

@@ -4,7 +4,7 @@
 #ifndef PF_CPU_COLOR_EXEC_H
 #define PF_CPU_COLOR_EXEC_H
 
-#include "cpu/kfamily.h"
+#include "dispatch/kfamily.h"
 #include "ref/color_rows.h"
 
 enum {

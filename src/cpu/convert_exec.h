@@ -7,7 +7,7 @@
 #ifndef PF_CPU_CONVERT_EXEC_H
 #define PF_CPU_CONVERT_EXEC_H
 
-#include "cpu/kfamily.h"
+#include "dispatch/kfamily.h"
 #include "ops/convert_args.h"
 #include "ref/convert_rows.h"
 

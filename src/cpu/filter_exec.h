@@ -8,7 +8,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
-#include "cpu/kfamily.h"
+#include "dispatch/kfamily.h"
 #include "ops/filter_plan.h"
 #include "pixflow/ops.h"
 #include "ref/filter_rows.h"

@@ -4,7 +4,7 @@
 #ifndef PF_CPU_GEOM_EXEC_H
 #define PF_CPU_GEOM_EXEC_H
 
-#include "cpu/kfamily.h"
+#include "dispatch/kfamily.h"
 #include "ref/geom_rows.h"
 
 /* Transposes an 8x8 tile of px-byte pixels: destination row k (at

@@ -2,7 +2,7 @@
 #ifndef PF_CPU_LUT_EXEC_H
 #define PF_CPU_LUT_EXEC_H
 
-#include "cpu/kfamily.h"
+#include "dispatch/kfamily.h"
 #include "ref/lut_rows.h"
 
 typedef struct pfi_lut_kernels {

@@ -6,7 +6,7 @@
 #ifndef PF_CPU_PHOTO_EXEC_H
 #define PF_CPU_PHOTO_EXEC_H
 
-#include "cpu/kfamily.h"
+#include "dispatch/kfamily.h"
 #include "ref/photo_rows.h"
 
 enum {

@@ -14,7 +14,7 @@
 
 #include <stdint.h>
 
-#include "cpu/kfamily.h"
+#include "dispatch/kfamily.h"
 
 enum { PFI_PP_NORM_F32 = 0, PFI_PP_NORM_F16, PFI_PP_SLOTS };
 

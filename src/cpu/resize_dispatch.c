@@ -1,7 +1,7 @@
 /* Resize kernel family (kfamily.h): the reference rows of src/ref
  * everywhere; SSE4.1, AVX2, AVX-512 and AVX-512 VBMI on x86,
  * NEON on Arm override the slots they accelerate. */
-#include "cpu/kfamily.h"
+#include "dispatch/kfamily.h"
 #include "cpu/resize_exec.h"
 #include "ref/resize_tv.h"
 

@@ -2,7 +2,7 @@
 #ifndef PF_CPU_RESIZE_EXEC_H
 #define PF_CPU_RESIZE_EXEC_H
 
-#include "cpu/kfamily.h"
+#include "dispatch/kfamily.h"
 #include "ref/resize_rows.h"
 
 /* One implementation of each row kernel (ref/resize_rows.h) per ISA

@@ -5,7 +5,7 @@
 #ifndef PF_CPU_WARP_EXEC_H
 #define PF_CPU_WARP_EXEC_H
 
-#include "cpu/kfamily.h"
+#include "dispatch/kfamily.h"
 #include "pixflow/ops.h"
 #include "ref/warp_rows.h"
 

@@ -10,7 +10,7 @@
 #include "kernels/box_math.h"
 #include "pixflow/post.h"
 #include "post/post_kernels.h"
-#include "post/post_route.h"
+#include "core/backend.h"
 
 typedef struct iou_job {
     pf_iou_kind kind;
@@ -67,7 +67,7 @@ pf_status pf_box_iou(pf_stream *stream, pf_iou_kind kind, int32_t n, const float
                      float eps, float *out) {
     static const char op[] = "pf_box_iou";
     pfi_clear_error();
-    pf_status hs = pfi_post_host_stream(op, stream);
+    pf_status hs = pfi_route_host_only(op, stream);
     if (hs != PF_OK) return hs;
     if ((unsigned)kind > PF_CIOU) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: kind %d is not a pf_iou_kind", op, (int)kind);
     if (n < 0 || m < 0) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: n (%d) and m (%d) must be >= 0", op, n, m);

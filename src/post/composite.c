@@ -10,7 +10,7 @@
 #include "core/stream.h"
 #include "pixflow/post.h"
 #include "post/post_kernels.h"
-#include "post/post_route.h"
+#include "core/backend.h"
 
 typedef struct comp_job {
     const pf_image *fg, *bg, *mask;

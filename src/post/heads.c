@@ -13,7 +13,7 @@
 #include "kernels/box_math.h"
 #include "post/nms_internal.h"
 #include "post/post_kernels.h"
-#include "post/post_route.h"
+#include "core/backend.h"
 
 /* ----------------------------------------------------------- candidates */
 
@@ -298,7 +298,7 @@ pf_status pf_yolo_decode(pf_stream *stream, const pf_yolo_opts *opts, const floa
     static const char op[] = "pf_yolo_decode";
     pfi_clear_error();
     pf_yolo_opts o = opts ? *opts : pf_yolo_opts_defaults();
-    pf_status hs = pfi_post_host_stream(op, stream);
+    pf_status hs = pfi_route_host_only(op, stream);
     if (hs != PF_OK) return hs;
     if ((unsigned)o.layout > PF_YOLO_V8)
         return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: opts.layout %d is not a pf_yolo_layout", op, (int)o.layout);
@@ -341,7 +341,7 @@ pf_status pf_anchor_decode(pf_stream *stream, const pf_anchor_opts *opts, const 
                            pf_detection dets[], int64_t capacity) {
     static const char op[] = "pf_anchor_decode";
     pfi_clear_error();
-    pf_status hs = pfi_post_host_stream(op, stream);
+    pf_status hs = pfi_route_host_only(op, stream);
     if (hs != PF_OK) return hs;
     if (opts == NULL || opts->anchors == NULL)
         return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: opts%s is NULL", op, opts ? ".anchors" : "");

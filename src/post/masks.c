@@ -12,7 +12,7 @@
 #include "kernels/mask_math.h"
 #include "pixflow/post.h"
 #include "post/post_kernels.h"
-#include "post/post_route.h"
+#include "core/backend.h"
 
 pf_mask_opts pf_mask_opts_defaults(void) {
     pf_mask_opts o;
@@ -83,8 +83,8 @@ pf_status pf_masks_from_logits(pf_stream *stream, const float *logits, int32_t n
         return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: the shape overflows", op);
     const pfi_backend *be = NULL;
     pf_stream *rs = stream;
-    const pfi_post_ptr arrays[] = {{logits, "logits", -1}, {masks, "masks", -1}};
-    pf_status st = pfi_post_route_ptrs(op, stream, arrays, 2, &be, &rs);
+    const pfi_ptr_ref arrays[] = {{logits, "logits", -1}, {masks, "masks", -1}};
+    pf_status st = pfi_route_ptrs(op, stream, arrays, 2, &be, &rs);
     if (st != PF_OK) return st;
     if (be != NULL) return PFI_KERNEL(be, op, masks_from_logits, rs, logits, n, channels, height, width, masks, &o);
     logits_job j = {logits, masks, n, channels, height, width, 1, 1, o, pfi_post_kernels_for(stream)};
@@ -203,7 +203,7 @@ pf_status pf_proto_masks(pf_stream *stream, const pf_proto_opts *opts, int count
     static const char op[] = "pf_proto_masks";
     pfi_clear_error();
     pf_proto_opts o = opts ? *opts : pf_proto_opts_defaults();
-    pf_status hs = pfi_post_host_stream(op, stream);
+    pf_status hs = pfi_route_host_only(op, stream);
     if (hs != PF_OK) return hs;
     if (count < 0 || num_masks < 1 || proto_h < 1 || proto_w < 1)
         return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: count %d, num_masks %d, proto %dx%d: need count >= 0, the rest >= 1",

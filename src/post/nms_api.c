@@ -11,7 +11,7 @@
 #include "post/nms_internal.h"
 #include "post/post_kernels.h"
 #include "post/post_sort.h"
-#include "post/post_route.h"
+#include "core/backend.h"
 
 pf_nms_opts pf_nms_opts_defaults(void) {
     pf_nms_opts o;
@@ -195,18 +195,18 @@ int32_t pfi_nms_sample_run(const pfi_nms_cfg *c, const pf_nms_sample *s, int32_t
 static pf_status route_nms(const char *op, pf_stream *stream, int count, const pf_nms_sample samples[],
                            const int64_t offsets[], const int32_t keep[], const float upd[], const pfi_backend **be,
                            pf_stream **rs) {
-    pfi_post_ptr *p = malloc(((size_t)count * 3 + 3) * sizeof *p);
+    pfi_ptr_ref *p = malloc(((size_t)count * 3 + 3) * sizeof *p);
     if (p == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "%s: out of memory for %d samples", op, count);
     int n = 0;
     for (int i = 0; i < count; i++) {
-        p[n++] = (pfi_post_ptr){samples[i].boxes, "samples.boxes", i};
-        p[n++] = (pfi_post_ptr){samples[i].scores, "samples.scores", i};
-        p[n++] = (pfi_post_ptr){samples[i].classes, "samples.classes", i};
+        p[n++] = (pfi_ptr_ref){samples[i].boxes, "samples.boxes", i};
+        p[n++] = (pfi_ptr_ref){samples[i].scores, "samples.scores", i};
+        p[n++] = (pfi_ptr_ref){samples[i].classes, "samples.classes", i};
     }
-    p[n++] = (pfi_post_ptr){offsets, "offsets", -1};
-    p[n++] = (pfi_post_ptr){keep, "keep", -1};
-    p[n++] = (pfi_post_ptr){upd, "updated_scores", -1};
-    pf_status st = pfi_post_route_ptrs(op, stream, p, n, be, rs);
+    p[n++] = (pfi_ptr_ref){offsets, "offsets", -1};
+    p[n++] = (pfi_ptr_ref){keep, "keep", -1};
+    p[n++] = (pfi_ptr_ref){upd, "updated_scores", -1};
+    pf_status st = pfi_route_ptrs(op, stream, p, n, be, rs);
     free(p);
     return st;
 }

@@ -8,6 +8,7 @@
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 #include <pthread.h>
+#include <time.h>
 
 #include "opencl_util.h"
 
@@ -186,11 +187,23 @@ static void wrapped_queue(pf_device *d) {
     CHECK_STATUS(pf_memcpy_async(s, pin, b, N), PF_OK);
     CHECK_STATUS(pf_stream_synchronize(s), PF_OK);
     CHECK(pin[0] == 0x5a && pin[N - 1] == 0x5a);
+    /* The caller holds two references; after pf_stream_destroy exactly
+     * those two must remain: one fewer means pixflow released the caller's
+     * queue, one more that it kept one. The count is polled (bounded):
+     * commands and events retain their queue until the implementation
+     * releases them, which PoCL does on its own threads after they
+     * complete, so right after the destroy the count can still be higher. */
+    CHECK(clRetainCommandQueue(q) == CL_SUCCESS);
     pf_stream_destroy(s);
-    cl_uint refs = 0;
-    CHECK(clGetCommandQueueInfo(q, CL_QUEUE_REFERENCE_COUNT, sizeof refs, &refs, NULL) == CL_SUCCESS);
-    CHECK(refs == 1);
     CHECK(clFinish(q) == CL_SUCCESS); /* still the caller's, still usable */
+    cl_uint refs = 0;
+    for (int tries = 0; tries < 500; tries++) { /* up to 5 s */
+        CHECK(clGetCommandQueueInfo(q, CL_QUEUE_REFERENCE_COUNT, sizeof refs, &refs, NULL) == CL_SUCCESS);
+        if (refs <= 2) break;
+        nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+    }
+    CHECK(refs == 2);
+    CHECK(clReleaseCommandQueue(q) == CL_SUCCESS);
     /* a queue of another context is refused: its SVM is not pixflow's */
     cl_context other = clCreateContext(NULL, 1, &dev_id, NULL, NULL, &e);
     cl_command_queue oq = clCreateCommandQueueWithProperties(other, dev_id, NULL, &e);

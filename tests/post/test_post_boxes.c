@@ -1,6 +1,7 @@
 /* Boxes: box_convert (round trips, in place), clip (NaN, -0), remove small,
- * the IoU matrices (every ISA level vs the reference rows, NaN and
- * degenerate boxes, thread counts), and un-mapping (exact inverse of the
+ * the IoU matrices (NaN and degenerate boxes, thread counts, the
+ * per-element functions; the row kernels at every ISA level are compared
+ * with the reference in tests/simd/test_simd_post.c), and un-mapping (exact inverse of the
  * letterbox geometry incl. flips and crops; ultralytics' scale_boxes on
  * the 1920x1080 -> 640 case). torchvision itself is the oracle in
  * tests/python/test_post_boxes.py. */
@@ -9,8 +10,6 @@
 #include <string.h>
 
 #include "kernels/box_math.h"
-#include "post/post_kernels.h"
-#include "simd/simd_harness.h"
 #include "test_util.h"
 #include "pixflow/post.h"
 
@@ -77,54 +76,8 @@ static void convert_clip_small(void) {
     CHECK(kept == 2 && keep[1] == 1);
 }
 
-static void iou_levels(void) {
-    pf_isa levels[4];
-    int nlev = simd_levels(levels, "post_boxes");
+static void iou_matrix(void) {
     uint64_t r = 4242;
-    int rows = 0;
-    static const pfi_iou_row_fn refs[3] = {pfi_iou_row_ref, pfi_giou_row_ref, pfi_diou_row_ref};
-    for (int it = 0; it < 600; it++) {
-        int m = (int)(pft_rand(&r) % 90);
-        float a[4], *b = malloc((size_t)(m + 1) * 4 * sizeof(float));
-        random_boxes(&r, 1, a);
-        random_boxes(&r, m, b);
-        guarded gc[5];
-        float *col[5];
-        for (int k = 0; k < 5; k++) {
-            gc[k] = guarded_alloc((size_t)(m > 0 ? m : 1) * sizeof(float)); /* ends at a guard page */
-            col[k] = (float *)(void *)gc[k].data;
-        }
-        for (int j = 0; j < m; j++) {
-            pfk_iou_box bb = pfk_iou_box_of(b + 4 * j);
-            col[0][j] = bb.x1;
-            col[1][j] = bb.y1;
-            col[2][j] = bb.x2;
-            col[3][j] = bb.y2;
-            col[4][j] = bb.area;
-        }
-        pfk_iou_box ab = pfk_iou_box_of(a);
-        float a5[5] = {ab.x1, ab.y1, ab.x2, ab.y2, ab.area};
-        pfi_nms_cols bc = {col[0], col[1], col[2], col[3], col[4]};
-        float ref[96], out[96];
-        for (int kind = 0; kind < 3; kind++) {
-            refs[kind](a5, &bc, m, 1e-7f, ref);
-            for (int l = 0; l < nlev; l++) {
-                const pfi_post_kernels *t = pfi_post_kernels_at(levels[l]);
-                pfi_iou_row_fn fn = t->iou_row[kind];
-                int32_t done = fn(a5, &bc, m, 1e-7f, out);
-                pfi_nms_cols rest = {col[0] + done, col[1] + done, col[2] + done, col[3] + done, col[4] + done};
-                refs[kind](a5, &rest, m - done, 1e-7f, out + done);
-                int ok = memcmp(ref, out, (size_t)m * sizeof(float)) == 0;
-                if (!ok) fprintf(stderr, "iou kind %d level %s m %d differs\n", kind, pf_isa_name(levels[l]), m);
-                CHECK(ok);
-                rows++;
-            }
-        }
-        for (int k = 0; k < 5; k++) guarded_free(gc[k]);
-        free(b);
-    }
-    printf("post_boxes: IoU/GIoU/DIoU rows bit-identical to the reference (%d rows)\n", rows);
-
     /* the public matrix: every kind, 1 vs 2 threads vs the per-element functions */
     int n = 37, m = 53;
     float *a = malloc((size_t)n * 16), *b = malloc((size_t)m * 16);
@@ -228,7 +181,7 @@ static void unmap(void) {
 
 int main(void) {
     convert_clip_small();
-    iou_levels();
+    iou_matrix();
     unmap();
     return pft_summary("post_boxes");
 }

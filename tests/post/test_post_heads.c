@@ -1,16 +1,15 @@
 /* Detector heads and masks: pf_yolo_decode (v5 / v8, best class and
  * multi-label) against the composition "candidates by the documented steps
  * -> reference NMS", at every ISA level and thread count; pf_anchor_decode
- * on a hand case; mask kernels (argmax / threshold / proto / composite)
- * against the reference at every level; masks_to_boxes on empty masks;
- * masks_unmap's crop; drawing stays inside the image. */
+ * on a hand case; the composite blend formula over every input (the mask
+ * row kernels at every level: tests/simd/test_simd_post.c); masks_to_boxes
+ * on empty masks; masks_unmap's crop; drawing stays inside the image. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kernels/mask_math.h"
 #include "post/nms_internal.h"
-#include "post/post_kernels.h"
 #include "simd/simd_harness.h"
 #include "test_util.h"
 #include "pixflow/post.h"
@@ -204,87 +203,7 @@ static void anchors(void) {
 
 /* ----------------------------------------------------------------- masks */
 
-static void mask_kernels(void) {
-    pf_isa levels[4];
-    int nlev = simd_levels(levels, "post_heads");
-    uint64_t r = 5;
-    int rows = 0;
-    for (int it = 0; it < 400; it++) {
-        int n = (int)(pft_rand(&r) % 200), C = 1 + (int)(pft_rand(&r) % 40), cn = 1 + (int)(pft_rand(&r) % 4);
-        int dcn = cn == 3 && pft_rand(&r) % 2 ? 4 : cn;
-        float *pl = malloc((size_t)(n + 1) * C * sizeof(float));
-        const float *planes[64];
-        for (int c = 0; c < C; c++) {
-            planes[c] = pl + (size_t)c * (n + 1);
-            for (int x = 0; x <= n; x++) {
-                float v = (float)(pft_rand(&r) % 7) - 3.0f; /* ties */
-                if (pft_rand(&r) % 50 == 0) v = NAN;
-                pl[(size_t)c * (n + 1) + x] = v;
-            }
-        }
-        uint8_t *fg = malloc((size_t)n * 4 + 1), *bg = malloc((size_t)n * 4 + 1), *m = malloc((size_t)n + 1);
-        for (int x = 0; x < n * 4; x++) fg[x] = (uint8_t)pft_rand(&r), bg[x] = (uint8_t)pft_rand(&r);
-        for (int x = 0; x < n; x++) m[x] = (uint8_t)pft_rand(&r);
-        uint8_t a_ref[256], a_got[256], c_ref[1024], c_got[1024];
-        float p_ref[256], p_got[256], coeff[40];
-        for (int k = 0; k < C; k++) coeff[k] = frand(&r) * 2 - 1;
-        pfi_argmax_row_ref(planes, C, n, a_ref);
-        pfi_composite_row_ref(fg, bg, m, c_ref, n, cn, dcn);
-        pfi_proto_row_ref(coeff, C, pl, n + 1, n, p_ref);
-        for (int l = 0; l < nlev; l++) {
-            const pfi_post_kernels *t = pfi_post_kernels_at(levels[l]);
-            int32_t d = t->argmax_row(planes, C, n, a_got);
-            const float *rest[64];
-            for (int c = 0; c < C; c++) rest[c] = planes[c] + d;
-            pfi_argmax_row_ref(rest, C, n - d, a_got + d);
-            CHECK(memcmp(a_ref, a_got, (size_t)n) == 0);
-            {
-                float b_ref[256], b_got[256];
-                int32_t i_ref[256], i_got[256];
-                pfi_best_row_ref(pl, n + 1, C, n, b_ref, i_ref);
-                int32_t e = t->best_row(pl, n + 1, C, n, b_got, i_got);
-                pfi_best_row_ref(pl + e, n + 1, C, n - e, b_got + e, i_got + e);
-                int same = 1;
-                for (int x = 0; x < n; x++)
-                    same &= (isnan(b_ref[x]) && isnan(b_got[x])) || (b_ref[x] == b_got[x] && i_ref[x] == i_got[x]);
-                CHECK(same);
-            }
-            d = t->thresh_row(planes[0], n, 0.5f, 200, a_got);
-            pfi_thresh_row_ref(planes[0] + d, n - d, 0.5f, 200, a_got + d);
-            for (int x = 0; x < n; x++) CHECK(a_got[x] == pfk_threshold_u8(planes[0][x], 0.5f, 200));
-            d = t->composite_row(fg, bg, m, c_got, n, cn, dcn);
-            pfi_composite_row_ref(fg + d * cn, bg + d * cn, m + d, c_got + d * dcn, n - d, cn, dcn);
-            CHECK(memcmp(c_ref, c_got, (size_t)n * dcn) == 0);
-            d = t->proto_row(coeff, C, pl, n + 1, n, p_got);
-            pfi_proto_row_ref(coeff, C, pl + d, n + 1, n - d, p_got + d);
-            int same = 1;
-            for (int x = 0; x < n; x++)
-                if (!(isnan(p_ref[x]) && isnan(p_got[x])) && memcmp(&p_ref[x], &p_got[x], 4)) same = 0;
-            CHECK(same);
-            rows++;
-        }
-        free(pl);
-        free(fg);
-        free(bg);
-        free(m);
-    }
-    { /* best_row over more columns than one of its L1 spans, with NaNs */
-        enum { N = 2600, CH = 7 };
-        float *pl = malloc((size_t)N * CH * sizeof(float)), *b_ref = malloc(N * sizeof(float)),
-              *b_got = malloc(N * sizeof(float));
-        int32_t *i_ref = malloc(N * sizeof(int32_t)), *i_got = malloc(N * sizeof(int32_t));
-        for (int i = 0; i < N * CH; i++) pl[i] = pft_rand(&r) % 97 == 0 ? NAN : (float)(pft_rand(&r) % 100) - 50;
-        pfi_best_row_ref(pl, N, CH, N - 3, b_ref, i_ref);
-        for (int l = 0; l < nlev; l++) {
-            int32_t e = pfi_post_kernels_at(levels[l])->best_row(pl, N, CH, N - 3, b_got, i_got);
-            pfi_best_row_ref(pl + e, N, CH, N - 3 - e, b_got + e, i_got + e);
-            for (int x = 0; x < N - 3; x++)
-                CHECK((isnan(b_ref[x]) && isnan(b_got[x])) || (b_ref[x] == b_got[x] && i_ref[x] == i_got[x]));
-        }
-        free(pl), free(b_ref), free(b_got), free(i_ref), free(i_got);
-    }
-    printf("post_heads: argmax/threshold/composite/proto rows = reference (%d rows x 4 kernels)\n", rows);
-
+static void blend_formula(void) {
     /* the blend formula over all 2^24 inputs: range, endpoints, and how
      * often CV-CUDA's build would differ if nvcc fused its multiply-add */
     long fused_diff = 0;
@@ -441,7 +360,7 @@ static void composite_public(void) {
 int main(void) {
     yolo();
     anchors();
-    mask_kernels();
+    blend_formula();
     masks_public();
     composite_public();
     return pft_summary("post_heads");

@@ -2,15 +2,15 @@
  * (thresholds met exactly, equal scores, zero areas, NaN scores, empty
  * input, caps, class order), and the optimized path (class groups, SIMD
  * kernels, threads) against the reference loop on random batches at every
- * ISA level. Agreement with torchvision / OpenCV / onnxruntime themselves
- * is tested in tests/python/test_post_nms.py. */
+ * ISA level. The kernels themselves are compared with the reference rows
+ * in tests/simd/test_simd_post.c. Agreement with torchvision / OpenCV /
+ * onnxruntime themselves is tested in tests/python/test_post_nms.py. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "post/nms_internal.h"
-#include "post/post_kernels.h"
 #include "post_cases.h"
 #include "simd/simd_harness.h"
 #include "test_util.h"
@@ -283,82 +283,6 @@ static void random_batches(void) {
     free(u_opt);
 }
 
-/* The family's torchvision kernel against the reference on random kept
- * lists (whole vectors + tails), guard page after every column. */
-static void kernel_vs_ref(void) {
-    pf_isa levels[4];
-    int nlev = simd_levels(levels, "post_nms");
-    uint64_t r = 12345;
-    int checked = 0;
-    for (int l = 0; l < nlev; l++) {
-        const pfi_post_kernels *t = pfi_post_kernels_at(levels[l]);
-        pfi_nms_tv_fn fn = t->nms_tv;
-        for (int it = 0; it < 3000; it++) {
-            int n = (int)(pft_rand(&r) % 70);
-            guarded g[5];
-            float *col[5];
-            for (int j = 0; j < 5; j++) {
-                g[j] = guarded_alloc((size_t)(n > 0 ? n : 1) * sizeof(float));
-                col[j] = (float *)(void *)g[j].data;
-            }
-            for (int i = 0; i < n; i++) {
-                float x = frand(&r) * 50, y = frand(&r) * 50, w = frand(&r) * 30, h = frand(&r) * 30;
-                if (pft_rand(&r) % 13 == 0) w = NAN;
-                col[0][i] = x;
-                col[1][i] = y;
-                col[2][i] = x + w;
-                col[3][i] = y + h;
-                col[4][i] = w * h;
-            }
-            float c[5] = {frand(&r) * 50, frand(&r) * 50, 0, 0, 0};
-            c[2] = c[0] + frand(&r) * 30;
-            c[3] = c[1] + frand(&r) * 30;
-            c[4] = (c[2] - c[0]) * (c[3] - c[1]);
-            float off = pft_rand(&r) % 4 == 0 ? 1.0f : 0.0f, thr = frand(&r);
-            pfi_nms_cols k = {col[0], col[1], col[2], col[3], col[4]};
-            int hit_ref, hit = 0;
-            pfi_nms_tv_ref(&k, n, c, off, thr, &hit_ref);
-            int32_t done = fn(&k, n, c, off, thr, &hit);
-            if (!hit && done < n) {
-                pfi_nms_cols rest = {col[0] + done, col[1] + done, col[2] + done, col[3] + done, col[4] + done};
-                pfi_nms_tv_ref(&rest, n - done, c, off, thr, &hit);
-            }
-            CHECK(hit == hit_ref);
-            checked++;
-            for (int j = 0; j < 5; j++) guarded_free(g[j]);
-        }
-    }
-    printf("post_nms: torchvision kernel = reference on %d kept lists\n", checked);
-    /* the family runs at AVX2 / AVX-512 where the CPU has them, and nowhere above the CPU */
-    {
-        int acc = 0, above = 0;
-        pf_isa best = nlev > 0 ? levels[nlev - 1] : PF_ISA_SCALAR;
-        for (int l = 0; l < nlev; l++)
-            for (int i = 0; i < PFI_POST_SLOTS; i++) acc += pfi_post_slot_isa(levels[l], i) == levels[l];
-        for (int l = PF_ISA_SCALAR; l <= PF_ISA_AVX512VBMI; l++)
-            for (int i = 0; i < PFI_POST_SLOTS; i++) above += pfi_post_slot_isa((pf_isa)l, i) > best;
-        int reach = best != PF_ISA_NEON && best >= PF_ISA_AVX2;
-        CHECK(reach ? acc > 0 : acc == 0);
-        CHECK(above == 0);
-        printf("post_nms: %d (slot, level) pairs run SIMD kernels on this CPU (best %s)\n", acc, pf_isa_name(best));
-    }
-    /* the public report (pixflow info): every slot, named, at the active level's choice */
-    {
-        CHECK(pf_post_dispatch_count() == PFI_POST_SLOTS);
-        pf_isa active = pf_cpu_active_isa();
-        for (int i = 0; i < pf_post_dispatch_count(); i++) {
-            const char *name = NULL;
-            pf_isa isa = PF_ISA_NEON;
-            CHECK_STATUS(pf_post_dispatch_entry(i, &name, &isa), PF_OK);
-            CHECK(name != NULL && strncmp(name, "post.", 5) == 0);
-            CHECK(isa == pfi_post_slot_isa(active, i) && isa <= active);
-        }
-        CHECK_STATUS(pf_post_dispatch_entry(pf_post_dispatch_count(), NULL, NULL), PF_ERR_INVALID_ARGUMENT);
-        CHECK_MSG("index");
-    }
-    pf_cpu_set_cap(PF_ISA_NEON);
-}
-
 /* 100k boxes in one sample: clustered, one class, fast path vs reference,
  * and the wall time of both. */
 static void large(void) {
@@ -397,7 +321,6 @@ static void large(void) {
 int main(void) {
     hand_cases();
     arg_checks();
-    kernel_vs_ref();
     random_batches();
     large();
     return pft_summary("post_nms");

@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include "pixflow/core.h"
-#include "pixflow/post.h"
 
 typedef struct guarded { void *map; size_t map_len; char *data; } guarded;
 
@@ -41,15 +40,15 @@ static inline int simd_levels(pf_isa levels[4], const char *test) {
     return n;
 }
 
-/* Number of dispatch slots (pf_dispatch_entry's, then post.h's) whose name
- * starts with `prefix` that run at exactly `isa` under the current cap. */
+/* Number of dispatch slots (pf_dispatch_entry's, post's included) whose
+ * name starts with `prefix` that run at exactly `isa` under the current
+ * cap. */
 static inline int slots_at(const char *prefix, pf_isa isa) {
-    int k = 0, nd = pf_dispatch_count();
-    for (int i = 0; i < nd + pf_post_dispatch_count(); i++) {
+    int k = 0;
+    for (int i = 0; i < pf_dispatch_count(); i++) {
         const char *name;
         pf_isa at;
-        if ((i < nd ? pf_dispatch_entry(i, &name, &at) : pf_post_dispatch_entry(i - nd, &name, &at)) != PF_OK)
-            continue;
+        if (pf_dispatch_entry(i, &name, &at) != PF_OK) continue;
         size_t pl = 0;
         while (prefix[pl] && name[pl] == prefix[pl]) pl++;
         if (prefix[pl] == 0 && at == isa) k++;

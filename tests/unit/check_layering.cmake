@@ -9,28 +9,41 @@ cmake_minimum_required(VERSION 3.25) # this CMake's policies (if IN_LIST)
 # ------------------------------------------------------------- includes
 # Room: the include prefixes it must not use. A room may include its own
 # headers, the public pixflow/ headers and the rooms below it:
-#   core <- kernels, plan <- ref <- ops, augment <- gpu <- cpu, cuda, opencl (siblings), post
+#   core <- dispatch (the one kernel-dispatch engine, for every room above)
+#   core <- kernels <- plan <- ref <- ops, augment, post (front-ends)
+#        <- gpu <- cpu, cuda, opencl (the backends: siblings)
 # gpu holds the device backends' shared host side (the job builders of the
 # kernel bodies and their parameter arena): cuda and opencl use it, the
 # CPU backend does not need it.
 #   codec <- core only;  pipeline <- everything but the backends' internals
 # plan (the plan and table builders) sits under ref: it must not use the
 # reference rows, so the specification's rows and the tables every path
-# reads stay apart.
+# reads stay apart. The reference rows use nothing above plan: no
+# dispatch, no front-end, no backend. Nothing but a backend includes a
+# backend room (cpu/, cuda/, opencl/, gpu/); the CPU backend may include the post
+# room's table type (post/post_kernels.h, include_exceptions below) and
+# nothing else of post/, while the post room reaches the post family only
+# through the engine (dispatch/kfamily.h's registry).
+set(backend_rooms cpu cuda opencl gpu)
 set(deny_rules
-  "src/core:plan/,ref/,kernels/,ops/,augment/,gpu/,cpu/,cuda/,opencl/,codec/,post/,pipeline/"
-  "src/kernels:core/,plan/,ref/,ops/,augment/,gpu/,cpu/,cuda/,opencl/,codec/,post/,pipeline/"
-  "src/plan:ref/,ops/,augment/,gpu/,cpu/,cuda/,opencl/,codec/,post/,pipeline/"
-  "src/ref:ops/,augment/,gpu/,cpu/,cuda/,opencl/,codec/,post/,pipeline/"
+  "src/core:dispatch/,plan/,ref/,kernels/,ops/,augment/,gpu/,cpu/,cuda/,opencl/,codec/,post/,pipeline/"
+  "src/dispatch:plan/,ref/,kernels/,ops/,augment/,gpu/,cpu/,cuda/,opencl/,codec/,post/,pipeline/"
+  "src/kernels:core/,dispatch/,plan/,ref/,ops/,augment/,gpu/,cpu/,cuda/,opencl/,codec/,post/,pipeline/"
+  "src/plan:dispatch/,ref/,ops/,augment/,gpu/,cpu/,cuda/,opencl/,codec/,post/,pipeline/"
+  "src/ref:dispatch/,ops/,augment/,gpu/,cpu/,cuda/,opencl/,codec/,post/,pipeline/"
   "src/ops:augment/,gpu/,cpu/,cuda/,opencl/,codec/,post/,pipeline/"
   "src/augment:gpu/,cpu/,cuda/,opencl/,codec/,post/,pipeline/"
   "src/gpu:cpu/,cuda/,opencl/,codec/,post/,pipeline/"
   "src/cpu:gpu/,cuda/,opencl/,codec/,post/,pipeline/"
   "src/cuda:cpu/,opencl/,codec/,post/,pipeline/"
   "src/opencl:cpu/,cuda/,codec/,post/,pipeline/"
-  "src/codec:plan/,ref/,kernels/,ops/,augment/,gpu/,cpu/,cuda/,opencl/,post/,pipeline/"
-  "src/post:cpu/,cuda/,opencl/,codec/,pipeline/"
-  "src/pipeline:cpu/,cuda/,opencl/")
+  "src/codec:dispatch/,plan/,ref/,kernels/,ops/,augment/,gpu/,cpu/,cuda/,opencl/,post/,pipeline/"
+  "src/post:gpu/,cpu/,cuda/,opencl/,codec/,pipeline/"
+  "src/pipeline:gpu/,cpu/,cuda/,opencl/")
+# The one include a room takes from a room its rule denies: the CPU
+# backend's post family (cpu/post_exec.h) includes the post room's table
+# type, because the post room's executors read that table.
+set(include_exceptions "src/cpu:post/post_kernels.h")
 # Rooms of the public API only: a quoted include is a pixflow/ header or a
 # file next to the includer (no directory part).
 set(public_only tools python)
@@ -41,6 +54,32 @@ macro(violation msg)
   set(bad 1)
 endmacro()
 
+# Every room of src/ has a rule, and every room but the backends denies
+# every backend room (so a new room cannot forget the rule).
+file(GLOB src_rooms LIST_DIRECTORIES true RELATIVE "${ROOT}/src" "${ROOT}/src/*")
+foreach(r ${src_rooms})
+  if(NOT IS_DIRECTORY "${ROOT}/src/${r}")
+    continue()
+  endif()
+  set(rule_of_r "")
+  foreach(rule ${deny_rules})
+    if(rule MATCHES "^src/${r}:(.*)$")
+      set(rule_of_r ",${CMAKE_MATCH_1},")
+    endif()
+  endforeach()
+  if(rule_of_r STREQUAL "")
+    violation("src/${r} has no include rule (add it to deny_rules)")
+    continue()
+  endif()
+  foreach(b ${backend_rooms})
+    # a backend's own rule says which sibling rooms it may use (cuda and
+    # opencl: gpu/); every other room must deny them all
+    if(NOT r IN_LIST backend_rooms AND NOT rule_of_r MATCHES ",${b}/,")
+      violation("src/${r} may include the backend room ${b}/ (only backends may)")
+    endif()
+  endforeach()
+endforeach()
+
 foreach(rule ${deny_rules})
   string(REPLACE ":" ";" parts "${rule}")
   string(REPLACE "," ";" parts "${parts}")
@@ -50,6 +89,10 @@ foreach(rule ${deny_rules})
   foreach(f ${files})
     file(STRINGS "${f}" incs REGEX "^#[ ]*include[ ]+\"")
     foreach(inc ${incs})
+      string(REGEX REPLACE "^#[ ]*include[ ]+\"([^\"]*)\".*" "\\1" inc_path "${inc}")
+      if("${dir}:${inc_path}" IN_LIST include_exceptions)
+        continue()
+      endif()
       foreach(fb ${forbidden})
         if(inc MATCHES "\"${fb}")
           violation("${f} includes ${inc} (${dir} must not include ${fb})")
@@ -78,20 +121,24 @@ endforeach()
 # a symbol defined in no object (libc, libjpeg, CUDA, ...) is not checked.
 set(symbol_rules
   "core:core"
+  "dispatch:core,dispatch"
   "plan:core,plan"
   "ref:core,plan,ref"
-  "ops:core,plan,ref,ops"
-  "augment:core,plan,ref,ops,augment"
-  "cpu:core,plan,ref,ops,augment,cpu"
-  "gpu:core,plan,ref,ops,augment,gpu"
-  "cuda:core,plan,ref,ops,augment,gpu,cuda"
-  "opencl:core,plan,ref,ops,augment,gpu,opencl"
+  "ops:core,dispatch,plan,ref,ops"
+  "augment:core,dispatch,plan,ref,ops,augment"
+  "cpu:core,dispatch,plan,ref,ops,augment,cpu"
+  "gpu:core,dispatch,plan,ref,ops,augment,gpu"
+  "cuda:core,dispatch,plan,ref,ops,augment,gpu,cuda"
+  "opencl:core,dispatch,plan,ref,ops,augment,gpu,opencl"
   "codec:core,codec"
-  "post:core,plan,ref,ops,augment,post"
-  "pipeline:core,plan,ref,ops,augment,codec,post,pipeline")
-# The one exception: the runtime's registry names each backend's table.
-set(registry_object "core/backend_registry.c")
-set(registry_symbols pfi_backend_cpu pfi_backend_cuda pfi_backend_opencl)
+  "post:core,dispatch,plan,ref,ops,augment,post"
+  "pipeline:core,dispatch,plan,ref,ops,augment,codec,post,pipeline")
+# The exceptions, one per registry: the runtime's registry names each
+# backend's table, the dispatch engine's registry each kernel family
+# (defined with its ISA fills by the CPU backend).
+set(registries
+  "core/backend_registry.c:^pfi_backend_(cpu|cuda|opencl)$"
+  "dispatch/dispatch_report.c:^pfi_[a-z0-9]+_family$")
 # Backends execute, front-ends decide: an object of a backend room must
 # not reference a public pf_ function defined in an op front-end room. Such
 # a call (cpu/preprocess_canvas.c calling pf_warp_affine, say) checks and
@@ -102,7 +149,7 @@ set(registry_symbols pfi_backend_cpu pfi_backend_cuda pfi_backend_opencl)
 # the value constructors, which check and route nothing (pf_*_defaults,
 # pf_aug_params_identity). The runtime's pf_ functions (pf_stream_*,
 # pf_image_*, pf_last_error, ...) are core's, which every room may use.
-set(backend_rooms cpu cuda opencl gpu)
+# backend_rooms: set with the include rules above.
 set(frontend_rooms ops augment post)
 set(frontend_values "^pf_[a-z0-9_]+_defaults$|^pf_aug_params_identity$")
 
@@ -187,7 +234,14 @@ foreach(ref ${undefined})
   list(FIND "allow_${room}" "${from}" ok)
   if(ok EQUAL -1)
     string(REGEX REPLACE "\\.o(bj)?$" "" src "${name}")
-    if(src STREQUAL registry_object AND sym IN_LIST registry_symbols)
+    set(allowed_by_registry 0)
+    foreach(reg ${registries})
+      string(REGEX MATCH "^([^:]+):(.*)$" _ "${reg}")
+      if(src STREQUAL CMAKE_MATCH_1 AND sym MATCHES "${CMAKE_MATCH_2}")
+        set(allowed_by_registry 1)
+      endif()
+    endforeach()
+    if(allowed_by_registry)
       continue()
     endif()
     violation("${name} references ${sym}, defined in ${from}/ (${room} objects may use ${allow_${room}})")

@@ -33,14 +33,10 @@ static const model k_models[] = {
      PF_CPU_AVX512F | PF_CPU_AVX512BW | PF_CPU_AVX512DQ | PF_CPU_AVX512VL | PF_CPU_AVX512VBMI},
 };
 
-/* Kernel i of the full report (`pixflow info`): pf_dispatch_entry's
- * families, then post.h's own table. */
-static int entry_count(void) { return pf_dispatch_count() + pf_post_dispatch_count(); }
-static void entry(int i, const char **name, pf_isa *at) {
-    int n = pf_dispatch_count();
-    if (i < n) CHECK_STATUS(pf_dispatch_entry(i, name, at), PF_OK);
-    else CHECK_STATUS(pf_post_dispatch_entry(i - n, name, at), PF_OK);
-}
+/* Kernel i of the full report (`pixflow info`): every family, post's
+ * included. */
+static int entry_count(void) { return pf_dispatch_count(); }
+static void entry(int i, const char **name, pf_isa *at) { CHECK_STATUS(pf_dispatch_entry(i, name, at), PF_OK); }
 
 /* Highest level any kernel reports under the current cap; fails on a level
  * above `limit`. */

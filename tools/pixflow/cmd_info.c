@@ -52,11 +52,6 @@ int cmd_info(int argc, char **argv) {
         pf_isa isa;
         if (pf_dispatch_entry(i, &name, &isa) == PF_OK) printf("  %-22s %s\n", name, pf_isa_name(isa));
     }
-    for (int i = 0; i < pf_post_dispatch_count(); i++) { /* post.h's own table */
-        const char *name;
-        pf_isa isa;
-        if (pf_post_dispatch_entry(i, &name, &isa) == PF_OK) printf("  %-22s %s\n", name, pf_isa_name(isa));
-    }
     printf("devices:\n");
     pf_device_kind kinds[3] = {PF_DEVICE_CPU, PF_DEVICE_CUDA, PF_DEVICE_OPENCL};
     const char *kname[3] = {"cpu", "cuda", "opencl"};

@@ -6,7 +6,7 @@
 #include "kernels/box_math.h"
 #include "kernels/mask_math.h"
 #include "kernels/nms_math.h"
-#include "post/post_kernels.h"
+#include "ref/post_rows.h"
 
 int32_t pfi_nms_tv_ref(const pfi_nms_cols *k, int32_t n, const float c[5], float off, float thr, int *hit) {
     *hit = 0;

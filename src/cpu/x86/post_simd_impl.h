@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #include "kernels/mask_math.h"
-#include "post/post_kernels.h"
+#include "cpu/post_exec.h"
 
 #if defined(PFI_POST_AVX512)
 #  include <immintrin.h>

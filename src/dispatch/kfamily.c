@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "core/cpu.h"
-#include "cpu/kfamily.h"
+#include "dispatch/kfamily.h"
 
 /* pthread_once takes no argument, so the family being built is handed
  * over through a thread-local; pthread_once runs the initializer on the

@@ -1,3 +1,3 @@
 /* AVX2 build of the post family kernels (post_simd_impl.h). */
 #define PFI_POST_AVX2 1
-#include "post/post_simd_impl.h"
+#include "cpu/x86/post_simd_impl.h"

@@ -1,5 +1,8 @@
 /*
- * Kernel families: the CPU dispatch tables, one per op family.
+ * Kernel families: the one dispatch engine, a table per op family and ISA
+ * level. Infrastructure, not CPU-backend code: every room may use it (the
+ * CPU backend's families, and the post room's executors, which read the
+ * post family through the registry below).
  *
  * A family's table is a struct of typed function pointers (e.g.
  * pfi_color_kernels in color_exec.h); its slots are listed once, with
@@ -18,10 +21,10 @@
  *                      PFI_X86(pfi_color_fill_avx2), NULL, PFI_X86(pfi_color_fill_avx512vbmi), NULL);
  * where each fill is a void (*)(pfi_color_kernels *); callers use
  *   const pfi_color_kernels *k = pfi_kfamily_table(&pfi_color_family, pf_stream_isa(stream));
- * and the family is registered in src/cpu/dispatch_report.c.
+ * and the family is registered in src/dispatch/dispatch_report.c.
  */
-#ifndef PF_CPU_KFAMILY_H
-#define PF_CPU_KFAMILY_H
+#ifndef PF_DISPATCH_KFAMILY_H
+#define PF_DISPATCH_KFAMILY_H
 
 #include <pthread.h>
 #include <stddef.h>
@@ -33,6 +36,9 @@
 /* The fill levels: PF_ISA_SCALAR .. PF_ISA_NEON, one table each. */
 #define PFI_KLEVELS (PF_ISA_NEON + 1)
 
+/* The engine's slot-comparison type: the builder compares one slot of two
+ * tables as this many bytes (every slot is one function pointer, which
+ * PFI_KSLOT checks); no table is ever read through it. */
 typedef void (*pfi_kfn)(void);
 
 /* One slot: its name and where the function pointer sits in the table.
@@ -83,8 +89,26 @@ const void *pfi_kfamily_table(pfi_kfamily *family, pf_isa isa);
  * keep a lower level's kernel). */
 pf_isa pfi_kfamily_slot_isa(pfi_kfamily *family, pf_isa isa, int slot);
 
-/* Families known to pf_dispatch_entry, NULL-terminated (dispatch_report.c). */
-extern pfi_kfamily *const pfi_kfamilies[];
+/* The registered families (dispatch_report.c), in the order
+ * pf_dispatch_entry and `pixflow info` list them. A room that may not name
+ * a family's definition reaches it here by id: the post room's executors
+ * (src/post) read the post family, which the CPU backend defines with its
+ * ISA fills (src/cpu/post_dispatch.c). */
+typedef enum pfi_family_id {
+    PFI_FAMILY_RESIZE,
+    PFI_FAMILY_COLOR,
+    PFI_FAMILY_YUV,
+    PFI_FAMILY_CONVERT,
+    PFI_FAMILY_LUT,
+    PFI_FAMILY_GEOM,
+    PFI_FAMILY_WARP,
+    PFI_FAMILY_PHOTO,
+    PFI_FAMILY_FILTER,
+    PFI_FAMILY_PREPROCESS,
+    PFI_FAMILY_POST,
+    PFI_FAMILY_COUNT
+} pfi_family_id;
+extern pfi_kfamily *const pfi_kfamilies[PFI_FAMILY_COUNT];
 
 /* Compile-time availability of ISA fill functions, so a family can name
  * them unconditionally: PFI_X86(f) is f on x86 builds, NULL elsewhere. */
