@@ -476,6 +476,7 @@ static const pfi_kernels opencl_kernels = {
     .cvt_color_from_yuv = pfi_cl_cvt_color_from_yuv,
     .warp_affine = pfi_cl_warp_affine,
     .warp_perspective = pfi_cl_warp_perspective,
+    .preprocess = pfi_cl_preprocess,
 };
 
 static const pfi_backend opencl_backend = {
