@@ -477,6 +477,7 @@ static const pfi_kernels opencl_kernels = {
     .warp_affine = pfi_cl_warp_affine,
     .warp_perspective = pfi_cl_warp_perspective,
     .preprocess = pfi_cl_preprocess,
+    .preprocess_yuv = pfi_cl_preprocess_yuv,
 };
 
 static const pfi_backend opencl_backend = {

@@ -154,6 +154,9 @@ pf_status pfi_cl_warp_perspective(pf_stream *s, int count, const pf_image src[],
                                   const double matrices[], int nmatrices, const pf_warp_opts *opts);
 pf_status pfi_cl_preprocess(pf_preprocess_plan *plan, pf_stream *s, int count, const pf_image src[],
                             const pf_aug_params params[], pf_tensor *dst, pf_letterbox_info info[]);
+pf_status pfi_cl_preprocess_yuv(pf_preprocess_plan *plan, pf_stream *s, int count, const pf_yuv src[],
+                                const pf_color_code codes[], const pf_color_opts opts[],
+                                const pf_aug_params params[], pf_tensor *dst, pf_letterbox_info info[]);
 pf_status pfi_cl_cvt_color_from_yuv(pf_stream *s, int count, const pf_yuv src[], pf_image dst[], pf_color_code code,
                                     const pf_color_opts *opts);
 

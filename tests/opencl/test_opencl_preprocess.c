@@ -10,7 +10,8 @@
  * fixed seed (as the recipe is, and with its colour jitter on), byte
  * identical to the CPU's. Skips (77) without an OpenCL device, except
  * under CI=true (tests/skip_policy.h).
- * Re-run one case: test_opencl_preprocess <case>.
+ * The 150 4:2:0 cases run pf_preprocess_run_yuv the same way.
+ * Re-run one case: test_opencl_preprocess <case> | test_opencl_preprocess yuv <case>.
  */
 #include "../gpu_pp_cases.h"
 #include "opencl_util.h"
@@ -102,6 +103,70 @@ static int run_case(int k, pf_stream *stream, int *contrast) {
     return bad;
 }
 
+/* Frame f's views moved to OpenCL buffer `to` (pp_yuv_moved says CUDA). */
+static pf_yuv yuv_on_opencl(const pf_yuv *f, const uint8_t *from, uint8_t *to) {
+    pf_yuv m = pp_yuv_moved(f, from, to, 0);
+    pf_image *planes[4] = {&m.y, &m.uv, &m.u, &m.v};
+    for (int p = 0; p < 4; p++)
+        if (planes[p]->data != NULL) planes[p]->mem = PF_MEM_OPENCL;
+    return m;
+}
+
+/* 4:2:0 case k (pf_preprocess_run_yuv) on the device vs the CPU. */
+static int run_yuv_case(int k, pf_stream *stream) {
+    pp_yuv_case c;
+    if (pp_yuv_case_make(k, &c)) {
+        CHECK(0);
+        pp_yuv_case_free(&c);
+        return 1;
+    }
+    pf_preprocess_plan *plan = NULL;
+    CHECK_STATUS(pf_preprocess_plan_create(&c.d, &plan), PF_OK);
+    uint8_t *cpu = malloc(c.total), *back = malloc(c.total);
+    void *dbuf[PP_MAX_BATCH] = {0}, *dten = NULL;
+    pf_yuv dev[PP_MAX_BATCH];
+    const pf_color_opts *opts = c.use_opts ? c.opts : NULL;
+    int bad = 1;
+    if (plan == NULL || cpu == NULL || back == NULL) goto done;
+    memset(cpu, PP_CANARY, c.total);
+    memset(back, PP_CANARY, c.total);
+    pf_letterbox_info info_cpu[PP_MAX_BATCH], info_dev[PP_MAX_BATCH];
+    pf_tensor t = c.t;
+    t.data = cpu;
+    CHECK_STATUS(pf_preprocess_run_yuv(plan, NULL, c.count, c.src, c.codes, opts, c.params, &t, info_cpu), PF_OK);
+    for (int i = 0; i < c.count; i++) {
+        CHECK_STATUS(pf_malloc(g_dev, PF_ALLOC_DEVICE, c.buf_bytes[i], &dbuf[i]), PF_OK);
+        if (dbuf[i] == NULL) goto done;
+        CHECK_STATUS(pf_memcpy_async(stream, dbuf[i], c.buf[i], c.buf_bytes[i]), PF_OK);
+        dev[i] = yuv_on_opencl(&c.src[i], c.buf[i], dbuf[i]);
+    }
+    CHECK_STATUS(pf_malloc(g_dev, PF_ALLOC_DEVICE, c.total, &dten), PF_OK);
+    if (dten == NULL) goto done;
+    CHECK_STATUS(pf_memcpy_async(stream, dten, back, c.total), PF_OK);
+    pf_tensor dt = c.t;
+    dt.data = dten;
+    dt.mem = PF_MEM_OPENCL;
+    dt.device = 0;
+    CHECK_STATUS(pf_preprocess_run_yuv(plan, stream, c.count, dev, c.codes, opts, c.params, &dt, info_dev), PF_OK);
+    CHECK_STATUS(pf_memcpy_async(stream, back, dten, c.total), PF_OK);
+    if (stream) CHECK_STATUS(pf_stream_synchronize(stream), PF_OK);
+    size_t first, diff = pp_diff(cpu, back, c.total, &first);
+    if (diff)
+        fprintf(stderr, "yuv case %d: %zu of %zu bytes differ, first at %zu\n", k, diff, c.total, first);
+    CHECK(diff == 0);
+    CHECK(memcmp(info_cpu, info_dev, (size_t)c.count * sizeof info_cpu[0]) == 0);
+    bad = diff != 0;
+done:
+    if (stream) pf_stream_synchronize(stream);
+    for (int i = 0; i < c.count; i++) pf_free(g_dev, PF_ALLOC_DEVICE, dbuf[i]);
+    pf_free(g_dev, PF_ALLOC_DEVICE, dten);
+    free(cpu);
+    free(back);
+    pf_preprocess_plan_destroy(plan);
+    pp_yuv_case_free(&c);
+    return bad;
+}
+
 #ifdef PF_DATA_DIR
 /* The imagenet-train recipe batch on the photos of data/, seed 20251, as
  * the recipe is (jitter 0: colour jitter off) and with its colour jitter
@@ -186,14 +251,20 @@ int main(int argc, char **argv) {
     pf_stream *s = NULL;
     CHECK_STATUS(pf_stream_create(g_dev, &s), PF_OK);
     int contrast = 0;
-    if (argc > 1) {
+    if (argc > 2 && strcmp(argv[1], "yuv") == 0) {
+        run_yuv_case(atoi(argv[2]), s);
+    } else if (argc > 1) {
         run_case(atoi(argv[1]), s, &contrast);
     } else {
         int failed = 0, cases = 0;
         for (int k = 0; k < 200 && failed < 5; k++, cases++) failed += run_case(k, k % 4 == 3 ? NULL : s, &contrast);
         for (int k = 0; k < 60 && failed < 5; k++, cases++) failed += run_case(100000 + k, s, &contrast);
-        printf("opencl_preprocess: %d random cases, %d differ (%d samples with contrast)\n", cases, failed,
-               contrast);
+        int yuv_failed = 0;
+        for (int k = 0; k < 150 && yuv_failed < 5; k++) yuv_failed += run_yuv_case(k, k % 4 == 3 ? NULL : s);
+        printf("opencl_preprocess: %d random cases, %d differ (%d samples with contrast); 150 4:2:0 cases, %d "
+               "differ\n",
+               cases, failed, contrast, yuv_failed);
+        failed += yuv_failed;
         CHECK(contrast > 0); /* the pre-pass ran */
 #ifdef PF_DATA_DIR
         failed += run_recipe(s, 0);

@@ -2,7 +2,8 @@
  * pfk_pp_at (src/kernels/gpu_preprocess.h), the code the CPU tests and
  * the CUDA kernels (src/cuda/preprocess_kernels.cu) run. A batch is one
  * launch, plus the contrast pre-pass before it when some sample has
- * contrast (its mean needs the whole canvas first). */
+ * contrast (its mean needs the whole canvas first), and for 4:2:0 frames
+ * the conversion pass when some sample needs it. */
 
 /* Contrast pre-pass, work-item (x, y, n): the 32 x 8 work-group
  * (pfi_cl_launch's fixed size) sums its canvas pixels' terms in local
@@ -34,4 +35,12 @@ __kernel void pfi_cl_pp_sum(__global const pfk_pp_batch *b) {
  * channel. */
 __kernel void pfi_cl_pp(__global const pfk_pp_batch *b) {
     pfk_pp_at(b, (int32_t)get_global_id(2), (int32_t)get_global_id(0), (int32_t)get_global_id(1));
+}
+
+/* pf_preprocess_run_yuv's conversion pass, work-item (x, y, n): pixel
+ * (x, y) of sample n's crop rectangle decoded into scratch
+ * (pfk_yuv_crop_at, src/kernels/gpu_yuv_crop.h), for the samples whose
+ * sampler cannot convert its taps on the fly. */
+__kernel void pfi_cl_pp_yuv_crop(__global const pfk_yuv_crop_batch *b) {
+    pfk_yuv_crop_at(b, (int32_t)get_global_id(2), (int32_t)get_global_id(0), (int32_t)get_global_id(1));
 }
