@@ -68,7 +68,31 @@ set(PF_OPENCL_PROGRAM_resize
   src/kernels/resize_math.h
   src/kernels/gpu_resize.h
   src/opencl/kernels/resize.cl)
-set(PF_OPENCL_PROGRAMS pointwise convert color warp resize)
+# pf_preprocess_run (fp64: the contrast mean is a double division, as on
+# the CPU; the pre-pass's 64-bit sums need cl_khr_int64_base_atomics, which
+# src/opencl/preprocess_opencl.c checks before a batch with contrast)
+set(PF_OPENCL_PROGRAM_preprocess
+  src/opencl/kernels/cl_prelude.h
+  src/opencl/kernels/cl_fp64.h
+  include/pixflow/core.h@pf_dtype
+  include/pixflow/ops.h@pf_interp
+  include/pixflow/ops.h@pf_border
+  include/pixflow/ops.h@macro:PF_BORDER_TRANSPARENT
+  include/pixflow/augment.h@anon:PF_JITTER_BRIGHTNESS
+  src/kernels/pf_hd.h
+  src/kernels/border_math.h
+  src/kernels/gpu_mem.h
+  src/kernels/resize_math.h
+  src/kernels/gpu_resize.h
+  src/kernels/warp_math.h
+  src/kernels/gpu_warp.h
+  src/kernels/yuv_math.h
+  src/kernels/gpu_yuv_crop.h
+  src/kernels/photo_math.h
+  src/kernels/preprocess_chain.h
+  src/kernels/gpu_preprocess.h
+  src/opencl/kernels/preprocess.cl)
+set(PF_OPENCL_PROGRAMS pointwise convert color warp resize preprocess)
 
 # The C files with the programs' sources, for PF_ALL_SOURCES.
 function(pf_opencl_embedded_sources out)

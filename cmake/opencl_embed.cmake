@@ -6,8 +6,9 @@
 # first, stands in for the C headers, and FILES lists the bodies in
 # dependency order. An entry `<file>@<name>` takes only the declaration
 # `typedef enum <name> {...} <name>;` from file, `<file>@macro:<NAME>` only
-# the line `#define <NAME> ...` (the public enums and constants the bodies
-# use, e.g. include/pixflow/core.h@pf_dtype: one definition, never a
+# the line `#define <NAME> ...`, `<file>@anon:<NAME>` only the anonymous
+# `enum { <NAME> ... };` whose first constant is NAME (the public enums
+# and constants the bodies use, e.g. include/pixflow/core.h@pf_dtype: one definition, never a
 # copy). One string per line keeps every literal short
 # (-Woverlength-strings).
 string(REPLACE "|" ";" files "${FILES}")
@@ -19,6 +20,8 @@ foreach(f IN LISTS files)
     file(READ "${ROOT}/${f}" all)
     if(enum MATCHES "^macro:(.*)$") # file@macro:NAME: the line `#define NAME ...`
       string(REGEX MATCH "#define ${CMAKE_MATCH_1} [^\n]*" text "${all}")
+    elseif(enum MATCHES "^anon:(.*)$") # file@anon:NAME: `enum { NAME ... };`
+      string(REGEX MATCH "enum {[ \t\n]*${CMAKE_MATCH_1}[^}]*};" text "${all}")
     else()
       string(REGEX MATCH "typedef enum ${enum} {[^}]*} ${enum};" text "${all}")
     endif()

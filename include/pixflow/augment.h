@@ -145,6 +145,10 @@ typedef struct pf_letterbox_info {
  * != 1 (its mean). The per-sample parameters go up in one pinned upload
  * through the stream's parameter arena; info[] is filled on the host
  * before the call returns. Mixing host and device views is an error.
+ * OpenCL device views (PF_MEM_OPENCL) run the same way with the same bits
+ * (pf_preprocess_run_yuv too); the contrast pre-pass needs the device's
+ * cl_khr_int64_base_atomics, and a batch with contrast != 1 on a device
+ * without it fails with PF_ERR_UNSUPPORTED naming the extension.
  */
 PF_API pf_status pf_preprocess_run(pf_preprocess_plan *plan, pf_stream *stream, int count,
                                    const pf_image src[], const pf_aug_params params[],

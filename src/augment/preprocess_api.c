@@ -2,7 +2,8 @@
  * pf_preprocess_run and pf_preprocess_run_yuv: where the call runs (from
  * the first source and the tensor, then every view), the whole-batch
  * checks, and the backend's entry (CPU: src/cpu/preprocess_run.c,
- * preprocess_yuv_cpu.c; CUDA: src/cuda/preprocess_cuda.c).
+ * preprocess_yuv_cpu.c; CUDA: src/cuda/preprocess_cuda.c; OpenCL:
+ * src/opencl/preprocess_opencl.c).
  */
 #include <stdlib.h>
 

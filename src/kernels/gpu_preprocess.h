@@ -36,7 +36,7 @@ typedef struct pfk_pp_job {
     int32_t sampler;          /* PFK_PP_* */
     int32_t sc;               /* source channels (1 or 3) */
     /* COPY: the crop itself (its size equals the canvas) */
-    const uint8_t *src;
+    const PF_GLOBAL uint8_t *src;
     ptrdiff_t src_stride;
     union {                   /* RESIZE: crop -> rw x rh; WARP: crop -> out size (= rw x rh) */
         pfk_resize_job resize;
@@ -58,22 +58,22 @@ typedef struct pfk_pp_job {
     int8_t order[4];          /* output channel c reads canvas channel order[c] */
     int8_t ops[4];            /* jitter_order with skipped (identity) ops as PFK_PP_OP_NONE */
     int32_t contrast_at;      /* index in ops of contrast, -1 when skipped */
-    const uint8_t *bright_lut; /* 256 entries */
-    const uint8_t *gamma_lut; /* 256 entries, NULL: gamma 1 */
+    const PF_GLOBAL uint8_t *bright_lut; /* 256 entries */
+    const PF_GLOBAL uint8_t *gamma_lut;  /* 256 entries, NULL: gamma 1 */
     float con_ratio, con_alpha;
-    uint64_t *con_sum;        /* the pre-pass's integer sum (zeroed by the upload) */
+    PF_GLOBAL uint64_t *con_sum; /* the pre-pass's integer sum (zeroed by the upload) */
     float sat_ratio, sat_alpha;
     float hue;
     /* output sample: element (c, y, x) at out + c * plane + y * row + x * px */
-    uint8_t *out;
+    PF_GLOBAL uint8_t *out;
     ptrdiff_t out_row, out_plane, out_px;
 } pfk_pp_job;
 
 typedef struct pfk_pp_batch {
     int32_t count;
-    const pfk_pp_job *jobs;
+    const PF_GLOBAL pfk_pp_job *jobs;
     int32_t out_w, out_h, out_c, esize;
-    const uint8_t *lut;       /* the plan's normalized output elements: channel c, value v at
+    const PF_GLOBAL uint8_t *lut; /* the plan's normalized output elements: channel c, value v at
                                  lut + c * lut_row + v * esize */
     int32_t lut_row;
     int32_t aligned;          /* every output element is esize-aligned (typed stores on the device) */
@@ -86,9 +86,9 @@ typedef struct pfk_pp_batch {
  * converted rectangle, and a converted pixel depends only on its own luma
  * and its 2x2 block's chroma, so converting each tap (pfk_yuv_fetch) and
  * applying the resize steps to those values gives the CPU's bits. */
-PF_HD void pfk_pp_yuv_pixel(const pfk_pp_job *j, int32_t x, int32_t y, uint8_t px[4]) {
-    const pfk_yuv_crop_job *f = &j->yuv;
-    const pfk_resize_job *r = &j->geo.resize;
+PF_HD void pfk_pp_yuv_pixel(const PF_GLOBAL pfk_pp_job *j, int32_t x, int32_t y, uint8_t px[4]) {
+    const PF_GLOBAL pfk_yuv_crop_job *f = &j->yuv;
+    const PF_GLOBAL pfk_resize_job *r = &j->geo.resize;
     int32_t cn = j->sc < 3 ? j->sc : 3;
     int32_t kind = j->sampler == PFK_PP_COPY ? PFK_RZ_COPY : r->kind;
     if (kind == PFK_RZ_COPY || kind == PFK_RZ_NN) {
@@ -123,8 +123,8 @@ PF_HD void pfk_pp_yuv_pixel(const pfk_pp_job *j, int32_t x, int32_t y, uint8_t p
         return;
     }
     /* two-tap LINEAR */
-    const int32_t *ix = r->h_idx + (ptrdiff_t)x * 2, *sy = r->v_idx + (ptrdiff_t)y * 2;
-    const int16_t *w = r->h_icoef + (ptrdiff_t)x * 2, *bt = r->v_icoef + (ptrdiff_t)y * 2;
+    const PF_GLOBAL int32_t *ix = r->h_idx + (ptrdiff_t)x * 2, *sy = r->v_idx + (ptrdiff_t)y * 2;
+    const PF_GLOBAL int16_t *w = r->h_icoef + (ptrdiff_t)x * 2, *bt = r->v_icoef + (ptrdiff_t)y * 2;
     int16_t w0 = w[0], w1 = w[1], b0 = bt[0], b1 = bt[1];
     pfk_yuv_fetch(f, f->x0 + ix[0], f->y0 + sy[0], a);
     pfk_yuv_fetch(f, f->x0 + ix[1], f->y0 + sy[0], b);
@@ -136,7 +136,7 @@ PF_HD void pfk_pp_yuv_pixel(const pfk_pp_job *j, int32_t x, int32_t y, uint8_t p
 
 /* Whether job j's sampler is cheap: a 4:2:0 sample converted on the fly,
  * a copy, or a resize of a cheap kind (pfk_resize_u8_cheap). */
-PF_HD int pfk_pp_job_cheap(const pfk_pp_job *j) {
+PF_HD int pfk_pp_job_cheap(const PF_GLOBAL pfk_pp_job *j) {
     return j->yuv_src || j->sampler == PFK_PP_COPY ||
            (j->sampler == PFK_PP_RESIZE && pfk_resize_u8_cheap(&j->geo.resize));
 }
@@ -145,7 +145,7 @@ PF_HD int pfk_pp_job_cheap(const pfk_pp_job *j) {
  * whole pixel at once (taps, weights or the warp position once per
  * pixel). cheap (a constant at each call site): the batch has only cheap
  * samplers, so the others are not compiled into that variant. */
-PF_HD void pfk_pp_sample(const pfk_pp_job *j, int cheap, int32_t x, int32_t y, uint8_t px[4]) {
+PF_HD void pfk_pp_sample(const PF_GLOBAL pfk_pp_job *j, int cheap, int32_t x, int32_t y, uint8_t px[4]) {
     if (j->yuv_src) {
         pfk_pp_yuv_pixel(j, x, y, px);
     } else if (j->sampler == PFK_PP_RESIZE) {
@@ -155,7 +155,7 @@ PF_HD void pfk_pp_sample(const pfk_pp_job *j, int cheap, int32_t x, int32_t y, u
         px[0] = px[1] = px[2] = px[3] = 0; /* TRANSPARENT leaves 0, as pfk_warp_u8_value (not used here) */
         pfk_warp_u8_pixel(&j->geo.warp, x, y, px);
     } else {
-        const uint8_t *p = j->src + (ptrdiff_t)y * j->src_stride + (ptrdiff_t)x * j->sc;
+        const PF_GLOBAL uint8_t *p = j->src + (ptrdiff_t)y * j->src_stride + (ptrdiff_t)x * j->sc;
         for (int32_t c = 0; c < j->sc; c++) px[c] = p[c];
     }
 }
@@ -164,12 +164,12 @@ PF_HD void pfk_pp_sample(const pfk_pp_job *j, int cheap, int32_t x, int32_t y, u
  * (the CPU's expression: double sum / double area, rounded to float).
  * A function of the sample alone: the CUDA kernel evaluates it once per
  * block, not per pixel. 0 when the sample has no contrast. */
-PF_HD float pfk_pp_con_other(const pfk_pp_job *j) {
+PF_HD float pfk_pp_con_other(const PF_GLOBAL pfk_pp_job *j) {
     if (j->contrast_at < 0) return 0.f;
     return (float)((double)*j->con_sum / ((double)j->rw * (double)j->rh));
 }
 
-PF_HD void pfk_pp_contrast(const pfk_pp_job *j, uint8_t *px, int32_t ch, float other) {
+PF_HD void pfk_pp_contrast(const PF_GLOBAL pfk_pp_job *j, uint8_t *px, int32_t ch, float other) {
     for (int32_t c = 0; c < ch; c++) px[c] = pfk_blend_u8(px[c], j->con_ratio, other, j->con_alpha);
 }
 
@@ -178,8 +178,8 @@ PF_HD void pfk_pp_contrast(const pfk_pp_job *j, uint8_t *px, int32_t ch, float o
  * 1-channel gray. con_other: pfk_pp_con_other(j) (unused when upto stops
  * before contrast). cheap: as pfk_pp_sample. Returns the channel count of
  * px. */
-PF_HD int32_t pfk_pp_canvas(const pfk_pp_job *j, int cheap, int32_t x, int32_t y, int32_t upto, float con_other,
-                            uint8_t px[4]) {
+PF_HD int32_t pfk_pp_canvas(const PF_GLOBAL pfk_pp_job *j, int cheap, int32_t x, int32_t y, int32_t upto,
+                            float con_other, uint8_t px[4]) {
     int32_t ch = j->sc;
     pfk_pp_sample(j, cheap, x, y, px);
     if (j->swap_first) {
@@ -211,14 +211,14 @@ PF_HD int32_t pfk_pp_canvas(const pfk_pp_job *j, int cheap, int32_t x, int32_t y
 
 /* Pre-pass: canvas pixel (x, y)'s term of sample n's contrast sum (0 when
  * the sample has no contrast or (x, y) is outside its canvas). */
-PF_HD uint32_t pfk_pp_sum_job(const pfk_pp_job *j, int cheap, int32_t x, int32_t y) {
+PF_HD uint32_t pfk_pp_sum_job(const PF_GLOBAL pfk_pp_job *j, int cheap, int32_t x, int32_t y) {
     if (j->contrast_at < 0 || x >= j->rw || y >= j->rh) return 0;
     uint8_t px[4];
     int32_t ch = pfk_pp_canvas(j, cheap, x, y, j->contrast_at, 0.f, px);
     return ch == 3 ? pfk_gray_floor_u8(px[0], px[1], px[2]) : (uint32_t)px[0];
 }
 
-PF_HD uint32_t pfk_pp_sum_at(const pfk_pp_batch *b, int32_t n, int32_t x, int32_t y) {
+PF_HD uint32_t pfk_pp_sum_at(const PF_GLOBAL pfk_pp_batch *b, int32_t n, int32_t x, int32_t y) {
     if (n >= b->count) return 0;
     return b->cheap ? pfk_pp_sum_job(&b->jobs[n], 1, x, y) : pfk_pp_sum_job(&b->jobs[n], 0, x, y);
 }
@@ -226,8 +226,9 @@ PF_HD uint32_t pfk_pp_sum_at(const pfk_pp_batch *b, int32_t n, int32_t x, int32_
 /* Element c of an output pixel: the normalization table's entry for v
  * (lut: the batch's table, or a copy of its first out_c rows in shared
  * memory; 32-bit offsets, the table is 4 KiB). */
-PF_HD void pfk_pp_store(const pfk_pp_batch *b, const uint8_t *lut, uint8_t *d, int32_t c, uint8_t v) {
-    const uint8_t *e = lut + c * b->lut_row + (int32_t)v * b->esize;
+PF_HD void pfk_pp_store(const PF_GLOBAL pfk_pp_batch *b, const PF_GLOBAL uint8_t *lut, PF_GLOBAL uint8_t *d, int32_t c,
+                        uint8_t v) {
+    const PF_GLOBAL uint8_t *e = lut + c * b->lut_row + (int32_t)v * b->esize;
 #if defined(__CUDA_ARCH__)
     if (b->aligned) { /* one store per element instead of esize byte stores */
         if (b->esize == 4) {
@@ -247,8 +248,8 @@ PF_HD void pfk_pp_store(const pfk_pp_batch *b, const uint8_t *lut, uint8_t *d, i
  * (the caller checks b->out_w / out_h). lut and con_other as above: the
  * CUDA kernel passes its per-block copies, the CPU emulation the batch's
  * table and pfk_pp_con_other(j). cheap: b->cheap, as a constant. */
-PF_HD void pfk_pp_px(const pfk_pp_batch *b, const pfk_pp_job *j, int cheap, const uint8_t *lut, float con_other,
-                     int32_t x, int32_t y) {
+PF_HD void pfk_pp_px(const PF_GLOBAL pfk_pp_batch *b, const PF_GLOBAL pfk_pp_job *j, int cheap,
+                     const PF_GLOBAL uint8_t *lut, float con_other, int32_t x, int32_t y) {
     uint8_t v[4];
     int32_t ix = x - j->left, iy = y - j->top;
     if (ix < 0 || iy < 0 || ix >= j->rw || iy >= j->rh) {
@@ -258,14 +259,14 @@ PF_HD void pfk_pp_px(const pfk_pp_batch *b, const pfk_pp_job *j, int cheap, cons
         pfk_pp_canvas(j, cheap, j->flip_h ? j->rw - 1 - ix : ix, j->flip_v ? j->rh - 1 - iy : iy, 4, con_other, px);
         for (int32_t c = 0; c < b->out_c; c++) v[c] = px[j->order[c]];
     }
-    uint8_t *o = j->out + (ptrdiff_t)y * j->out_row + (ptrdiff_t)x * j->out_px;
+    PF_GLOBAL uint8_t *o = j->out + (ptrdiff_t)y * j->out_row + (ptrdiff_t)x * j->out_px;
     for (int32_t c = 0; c < b->out_c; c++) pfk_pp_store(b, lut, o + (ptrdiff_t)c * j->out_plane, c, v[c]);
 }
 
 /* Computes and stores output pixel (x, y) of sample n (all channels). */
-PF_HD void pfk_pp_at(const pfk_pp_batch *b, int32_t n, int32_t x, int32_t y) {
+PF_HD void pfk_pp_at(const PF_GLOBAL pfk_pp_batch *b, int32_t n, int32_t x, int32_t y) {
     if (n >= b->count || x >= b->out_w || y >= b->out_h) return;
-    const pfk_pp_job *j = &b->jobs[n];
+    const PF_GLOBAL pfk_pp_job *j = &b->jobs[n];
     if (b->cheap) pfk_pp_px(b, j, 1, b->lut, pfk_pp_con_other(j), x, y);
     else pfk_pp_px(b, j, 0, b->lut, pfk_pp_con_other(j), x, y);
 }

@@ -476,6 +476,8 @@ static const pfi_kernels opencl_kernels = {
     .cvt_color_from_yuv = pfi_cl_cvt_color_from_yuv,
     .warp_affine = pfi_cl_warp_affine,
     .warp_perspective = pfi_cl_warp_perspective,
+    .preprocess = pfi_cl_preprocess,
+    .preprocess_yuv = pfi_cl_preprocess_yuv,
 };
 
 static const pfi_backend opencl_backend = {

@@ -3,6 +3,7 @@
  * and queue at its first probe (pf_device_open), which also refuses
  * devices without what the backend needs (SVM, 64-bit addresses). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
@@ -188,4 +189,24 @@ pf_status pfi_cl_device_ready(int index, pfi_cl_device **out) {
     pthread_mutex_unlock(&g_lock);
     *out = d;
     return PF_OK;
+}
+
+bool pfi_cl_device_has_extension(int index, const char *ext) {
+    pfi_cl_device *d = pfi_cl_device_at(index);
+    if (d == NULL || ext == NULL || ext[0] == '\0') return false;
+    size_t n = 0;
+    if (clGetDeviceInfo(d->id, CL_DEVICE_EXTENSIONS, 0, NULL, &n) != CL_SUCCESS || n == 0) return false;
+    char *all = malloc(n + 1);
+    if (all == NULL) return false;
+    bool found = false;
+    if (clGetDeviceInfo(d->id, CL_DEVICE_EXTENSIONS, n, all, NULL) == CL_SUCCESS) {
+        all[n] = '\0';
+        size_t len = strlen(ext);
+        /* a space-separated list: match whole names only (the int64 base
+         * atomics' name is a prefix of no other, but be exact anyway) */
+        for (const char *p = strstr(all, ext); p != NULL && !found; p = strstr(p + 1, ext))
+            found = (p == all || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0');
+    }
+    free(all);
+    return found;
 }

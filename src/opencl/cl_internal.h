@@ -24,7 +24,7 @@
 #define PFI_CL_MAX_DEVICES 64
 
 /* The embedded programs (src/opencl/cl_programs.c lists their sources). */
-typedef enum pfi_cl_prog_id { PFI_CL_PROG_POINTWISE = 0, PFI_CL_PROG_CONVERT, PFI_CL_PROG_COLOR, PFI_CL_PROG_WARP, PFI_CL_PROG_RESIZE, PFI_CL_PROG_COUNT } pfi_cl_prog_id;
+typedef enum pfi_cl_prog_id { PFI_CL_PROG_POINTWISE = 0, PFI_CL_PROG_CONVERT, PFI_CL_PROG_COLOR, PFI_CL_PROG_WARP, PFI_CL_PROG_RESIZE, PFI_CL_PROG_PREPROCESS, PFI_CL_PROG_COUNT } pfi_cl_prog_id;
 
 /* Where a program came from on its last build (tests check the cache). */
 typedef enum pfi_cl_prog_origin { PFI_CL_FROM_SOURCE = 1, PFI_CL_FROM_DISK = 2, PFI_CL_FROM_MEMORY = 3 } pfi_cl_prog_origin;
@@ -83,6 +83,9 @@ pf_status pfi_cl_device_ready(int index, pfi_cl_device **dev);
 void pfi_cl_lock(void);
 void pfi_cl_unlock(void);
 
+/* Whether device index offers OpenCL extension ext (a name of
+ * CL_DEVICE_EXTENSIONS, matched as a whole word). */
+bool pfi_cl_device_has_extension(int index, const char *ext);
 /* SVM registry: every allocation the backend made, so a pointer maps to
  * its device, kind and base (the SVM pointers a kernel uses are passed
  * with clSetKernelExecInfo). */
@@ -149,6 +152,11 @@ pf_status pfi_cl_warp_affine(pf_stream *s, int count, const pf_image src[], pf_i
                              int nmatrices, const pf_warp_opts *opts);
 pf_status pfi_cl_warp_perspective(pf_stream *s, int count, const pf_image src[], pf_image dst[],
                                   const double matrices[], int nmatrices, const pf_warp_opts *opts);
+pf_status pfi_cl_preprocess(pf_preprocess_plan *plan, pf_stream *s, int count, const pf_image src[],
+                            const pf_aug_params params[], pf_tensor *dst, pf_letterbox_info info[]);
+pf_status pfi_cl_preprocess_yuv(pf_preprocess_plan *plan, pf_stream *s, int count, const pf_yuv src[],
+                                const pf_color_code codes[], const pf_color_opts opts[],
+                                const pf_aug_params params[], pf_tensor *dst, pf_letterbox_info info[]);
 pf_status pfi_cl_cvt_color_from_yuv(pf_stream *s, int count, const pf_yuv src[], pf_image dst[], pf_color_code code,
                                     const pf_color_opts *opts);
 

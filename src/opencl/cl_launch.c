@@ -78,7 +78,9 @@ pf_status pfi_cl_arena_begin(pf_stream *s, const char *op, size_t bytes, size_t 
         if (sl->dev) clSVMFree(d->ctx, sl->dev);
         sl->cap = 0;
         sl->host = aligned_alloc(256, c);
-        sl->dev = clSVMAlloc(d->ctx, CL_MEM_READ_ONLY, c, 0);
+        /* read-write: the fused preprocess's contrast pre-pass adds its
+         * sums into words of the parameter block (zeroed by the upload) */
+        sl->dev = clSVMAlloc(d->ctx, CL_MEM_READ_WRITE, c, 0);
         if (sl->host == NULL || sl->dev == NULL) {
             free(sl->host);
             if (sl->dev) clSVMFree(d->ctx, sl->dev);

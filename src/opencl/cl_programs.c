@@ -14,6 +14,8 @@ extern const char *const pfi_cl_src_warp[];
 extern const unsigned pfi_cl_src_warp_count;
 extern const char *const pfi_cl_src_resize[];
 extern const unsigned pfi_cl_src_resize_count;
+extern const char *const pfi_cl_src_preprocess[];
+extern const unsigned pfi_cl_src_preprocess_count;
 
 const char *const *pfi_cl_program_sources(pfi_cl_prog_id id, unsigned *count) {
     switch (id) {
@@ -22,6 +24,7 @@ const char *const *pfi_cl_program_sources(pfi_cl_prog_id id, unsigned *count) {
     case PFI_CL_PROG_COLOR: *count = pfi_cl_src_color_count; return pfi_cl_src_color;
     case PFI_CL_PROG_WARP: *count = pfi_cl_src_warp_count; return pfi_cl_src_warp;
     case PFI_CL_PROG_RESIZE: *count = pfi_cl_src_resize_count; return pfi_cl_src_resize;
+    case PFI_CL_PROG_PREPROCESS: *count = pfi_cl_src_preprocess_count; return pfi_cl_src_preprocess;
     case PFI_CL_PROG_COUNT: break;
     }
     *count = 0;
@@ -35,11 +38,13 @@ const char *pfi_cl_program_name(pfi_cl_prog_id id) {
     case PFI_CL_PROG_COLOR: return "color";
     case PFI_CL_PROG_WARP: return "warp";
     case PFI_CL_PROG_RESIZE: return "resize";
+    case PFI_CL_PROG_PREPROCESS: return "preprocess";
     case PFI_CL_PROG_COUNT: break;
     }
     return "?";
 }
 
 bool pfi_cl_program_needs_fp64(pfi_cl_prog_id id) {
-    return id == PFI_CL_PROG_CONVERT || id == PFI_CL_PROG_COLOR || id == PFI_CL_PROG_WARP;
+    return id == PFI_CL_PROG_CONVERT || id == PFI_CL_PROG_COLOR || id == PFI_CL_PROG_WARP ||
+           id == PFI_CL_PROG_PREPROCESS;
 }
