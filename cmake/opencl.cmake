@@ -68,7 +68,14 @@ set(PF_OPENCL_PROGRAM_resize
   src/kernels/resize_math.h
   src/kernels/gpu_resize.h
   src/opencl/kernels/resize.cl)
-set(PF_OPENCL_PROGRAMS pointwise convert color warp resize)
+# pf_masks_from_logits and pf_composite (pixel-parallel post-processing)
+set(PF_OPENCL_PROGRAM_post
+  src/opencl/kernels/cl_prelude.h
+  src/kernels/pf_hd.h
+  src/kernels/mask_math.h
+  src/kernels/gpu_post.h
+  src/opencl/kernels/post.cl)
+set(PF_OPENCL_PROGRAMS pointwise convert color warp resize post)
 
 # The C files with the programs' sources, for PF_ALL_SOURCES.
 function(pf_opencl_embedded_sources out)

@@ -14,6 +14,8 @@ extern const char *const pfi_cl_src_warp[];
 extern const unsigned pfi_cl_src_warp_count;
 extern const char *const pfi_cl_src_resize[];
 extern const unsigned pfi_cl_src_resize_count;
+extern const char *const pfi_cl_src_post[];
+extern const unsigned pfi_cl_src_post_count;
 
 const char *const *pfi_cl_program_sources(pfi_cl_prog_id id, unsigned *count) {
     switch (id) {
@@ -22,6 +24,7 @@ const char *const *pfi_cl_program_sources(pfi_cl_prog_id id, unsigned *count) {
     case PFI_CL_PROG_COLOR: *count = pfi_cl_src_color_count; return pfi_cl_src_color;
     case PFI_CL_PROG_WARP: *count = pfi_cl_src_warp_count; return pfi_cl_src_warp;
     case PFI_CL_PROG_RESIZE: *count = pfi_cl_src_resize_count; return pfi_cl_src_resize;
+    case PFI_CL_PROG_POST: *count = pfi_cl_src_post_count; return pfi_cl_src_post;
     case PFI_CL_PROG_COUNT: break;
     }
     *count = 0;
@@ -35,6 +38,7 @@ const char *pfi_cl_program_name(pfi_cl_prog_id id) {
     case PFI_CL_PROG_COLOR: return "color";
     case PFI_CL_PROG_WARP: return "warp";
     case PFI_CL_PROG_RESIZE: return "resize";
+    case PFI_CL_PROG_POST: return "post";
     case PFI_CL_PROG_COUNT: break;
     }
     return "?";
