@@ -476,6 +476,7 @@ static const pfi_kernels opencl_kernels = {
     .cvt_color_from_yuv = pfi_cl_cvt_color_from_yuv,
     .warp_affine = pfi_cl_warp_affine,
     .warp_perspective = pfi_cl_warp_perspective,
+    .nms = pfi_cl_nms,
     .masks_from_logits = pfi_cl_masks_from_logits,
     .composite = pfi_cl_composite,
 };
