@@ -92,7 +92,26 @@ set(PF_OPENCL_PROGRAM_preprocess
   src/kernels/preprocess_chain.h
   src/kernels/gpu_preprocess.h
   src/opencl/kernels/preprocess.cl)
-set(PF_OPENCL_PROGRAMS pointwise convert color warp resize preprocess)
+# pf_masks_from_logits and pf_composite (pixel-parallel post-processing)
+set(PF_OPENCL_PROGRAM_post
+  src/opencl/kernels/cl_prelude.h
+  src/kernels/pf_hd.h
+  src/kernels/mask_math.h
+  src/kernels/gpu_post.h
+  src/opencl/kernels/post.cl)
+# pf_nms (fp64: OpenCV's overlap is computed in double, as OpenCV does)
+set(PF_OPENCL_PROGRAM_nms
+  src/opencl/kernels/cl_prelude.h
+  src/opencl/kernels/cl_fp64.h
+  include/pixflow/post.h@pf_box_format
+  include/pixflow/post.h@pf_nms_semantics
+  include/pixflow/post.h@pf_nms_classes
+  src/kernels/pf_hd.h
+  src/kernels/box_math.h
+  src/kernels/nms_math.h
+  src/kernels/gpu_nms.h
+  src/opencl/kernels/nms.cl)
+set(PF_OPENCL_PROGRAMS pointwise convert color warp resize preprocess post nms)
 
 # The C files with the programs' sources, for PF_ALL_SOURCES.
 function(pf_opencl_embedded_sources out)

@@ -14,18 +14,18 @@
 
 /* pf_masks_from_logits: contiguous [n, c, h, w] f32 -> [n, out_c, h, w] u8 */
 typedef struct pfk_logits_batch {
-    const float *src;
-    uint8_t *dst;
+    const PF_GLOBAL float *src;
+    PF_GLOBAL uint8_t *dst;
     int32_t count, channels, height, width;
     int32_t mode;     /* 0 argmax, 1 threshold */
     float threshold;
     uint8_t value;
 } pfk_logits_batch;
 
-PF_HD void pfk_logits_at(const pfk_logits_batch *b, int32_t n, int32_t x, int32_t y) {
+PF_HD void pfk_logits_at(const PF_GLOBAL pfk_logits_batch *b, int32_t n, int32_t x, int32_t y) {
     if (n >= b->count || x >= b->width || y >= b->height) return;
     size_t plane = (size_t)b->height * (size_t)b->width, at = (size_t)y * (size_t)b->width + (size_t)x;
-    const float *s = b->src + (size_t)n * (size_t)b->channels * plane + at;
+    const PF_GLOBAL float *s = b->src + (size_t)n * (size_t)b->channels * plane + at;
     if (b->mode == 0) {
         float best = s[0];
         int32_t bi = 0;
@@ -39,31 +39,31 @@ PF_HD void pfk_logits_at(const pfk_logits_batch *b, int32_t n, int32_t x, int32_
         b->dst[(size_t)n * plane + at] = (uint8_t)bi;
         return;
     }
-    uint8_t *d = b->dst + (size_t)n * (size_t)b->channels * plane + at;
+    PF_GLOBAL uint8_t *d = b->dst + (size_t)n * (size_t)b->channels * plane + at;
     for (int32_t c = 0; c < b->channels; c++) d[(size_t)c * plane] = pfk_threshold_u8(s[(size_t)c * plane], b->threshold, b->value);
 }
 
 /* pf_composite: u8 HWC fg / bg (cn channels), mask (1), dst (dcn) */
 typedef struct pfk_composite_job {
-    const uint8_t *fg, *bg, *mask;
-    uint8_t *dst;
+    const PF_GLOBAL uint8_t *fg, *bg, *mask;
+    PF_GLOBAL uint8_t *dst;
     ptrdiff_t fg_stride, bg_stride, mask_stride, dst_stride;
     int32_t width, height, cn, dcn;
 } pfk_composite_job;
 
 typedef struct pfk_composite_batch {
     int32_t count;
-    const pfk_composite_job *jobs;
+    const PF_GLOBAL pfk_composite_job *jobs;
 } pfk_composite_batch;
 
-PF_HD void pfk_composite_at(const pfk_composite_batch *b, int32_t n, int32_t x, int32_t y) {
+PF_HD void pfk_composite_at(const PF_GLOBAL pfk_composite_batch *b, int32_t n, int32_t x, int32_t y) {
     if (n >= b->count) return;
-    const pfk_composite_job *j = &b->jobs[n];
+    const PF_GLOBAL pfk_composite_job *j = &b->jobs[n];
     if (x >= j->width || y >= j->height) return;
-    const uint8_t *f = j->fg + (ptrdiff_t)y * j->fg_stride + (ptrdiff_t)x * j->cn;
-    const uint8_t *g = j->bg + (ptrdiff_t)y * j->bg_stride + (ptrdiff_t)x * j->cn;
+    const PF_GLOBAL uint8_t *f = j->fg + (ptrdiff_t)y * j->fg_stride + (ptrdiff_t)x * j->cn;
+    const PF_GLOBAL uint8_t *g = j->bg + (ptrdiff_t)y * j->bg_stride + (ptrdiff_t)x * j->cn;
     uint8_t m = j->mask[(ptrdiff_t)y * j->mask_stride + x];
-    uint8_t *d = j->dst + (ptrdiff_t)y * j->dst_stride + (ptrdiff_t)x * j->dcn;
+    PF_GLOBAL uint8_t *d = j->dst + (ptrdiff_t)y * j->dst_stride + (ptrdiff_t)x * j->dcn;
     uint8_t v[4];
     for (int32_t c = 0; c < j->cn; c++) v[c] = pfk_composite_u8(f[c], g[c], m); /* read all before writing (in place) */
     for (int32_t c = 0; c < j->cn; c++) d[c] = v[c];

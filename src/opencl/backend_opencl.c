@@ -478,6 +478,9 @@ static const pfi_kernels opencl_kernels = {
     .warp_perspective = pfi_cl_warp_perspective,
     .preprocess = pfi_cl_preprocess,
     .preprocess_yuv = pfi_cl_preprocess_yuv,
+    .nms = pfi_cl_nms,
+    .masks_from_logits = pfi_cl_masks_from_logits,
+    .composite = pfi_cl_composite,
 };
 
 static const pfi_backend opencl_backend = {

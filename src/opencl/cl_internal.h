@@ -24,7 +24,17 @@
 #define PFI_CL_MAX_DEVICES 64
 
 /* The embedded programs (src/opencl/cl_programs.c lists their sources). */
-typedef enum pfi_cl_prog_id { PFI_CL_PROG_POINTWISE = 0, PFI_CL_PROG_CONVERT, PFI_CL_PROG_COLOR, PFI_CL_PROG_WARP, PFI_CL_PROG_RESIZE, PFI_CL_PROG_PREPROCESS, PFI_CL_PROG_COUNT } pfi_cl_prog_id;
+typedef enum pfi_cl_prog_id {
+    PFI_CL_PROG_POINTWISE = 0,
+    PFI_CL_PROG_CONVERT,
+    PFI_CL_PROG_COLOR,
+    PFI_CL_PROG_WARP,
+    PFI_CL_PROG_RESIZE,
+    PFI_CL_PROG_PREPROCESS,
+    PFI_CL_PROG_POST,
+    PFI_CL_PROG_NMS,
+    PFI_CL_PROG_COUNT
+} pfi_cl_prog_id;
 
 /* Where a program came from on its last build (tests check the cache). */
 typedef enum pfi_cl_prog_origin { PFI_CL_FROM_SOURCE = 1, PFI_CL_FROM_DISK = 2, PFI_CL_FROM_MEMORY = 3 } pfi_cl_prog_origin;
@@ -159,5 +169,11 @@ pf_status pfi_cl_preprocess_yuv(pf_preprocess_plan *plan, pf_stream *s, int coun
                                 const pf_aug_params params[], pf_tensor *dst, pf_letterbox_info info[]);
 pf_status pfi_cl_cvt_color_from_yuv(pf_stream *s, int count, const pf_yuv src[], pf_image dst[], pf_color_code code,
                                     const pf_color_opts *opts);
+pf_status pfi_cl_masks_from_logits(pf_stream *s, const float *logits, int32_t n, int32_t channels, int32_t height,
+                                   int32_t width, uint8_t *masks, const pf_mask_opts *opts);
+pf_status pfi_cl_nms(pf_stream *s, int count, const pf_nms_sample samples[], const pf_nms_opts *opts,
+                     int64_t offsets[], int32_t keep[], float updated_scores[]);
+pf_status pfi_cl_composite(pf_stream *s, int count, const pf_image fg[], const pf_image bg[], const pf_image mask[],
+                           pf_image dst[]);
 
 #endif

@@ -16,6 +16,10 @@ extern const char *const pfi_cl_src_resize[];
 extern const unsigned pfi_cl_src_resize_count;
 extern const char *const pfi_cl_src_preprocess[];
 extern const unsigned pfi_cl_src_preprocess_count;
+extern const char *const pfi_cl_src_post[];
+extern const unsigned pfi_cl_src_post_count;
+extern const char *const pfi_cl_src_nms[];
+extern const unsigned pfi_cl_src_nms_count;
 
 const char *const *pfi_cl_program_sources(pfi_cl_prog_id id, unsigned *count) {
     switch (id) {
@@ -25,6 +29,8 @@ const char *const *pfi_cl_program_sources(pfi_cl_prog_id id, unsigned *count) {
     case PFI_CL_PROG_WARP: *count = pfi_cl_src_warp_count; return pfi_cl_src_warp;
     case PFI_CL_PROG_RESIZE: *count = pfi_cl_src_resize_count; return pfi_cl_src_resize;
     case PFI_CL_PROG_PREPROCESS: *count = pfi_cl_src_preprocess_count; return pfi_cl_src_preprocess;
+    case PFI_CL_PROG_POST: *count = pfi_cl_src_post_count; return pfi_cl_src_post;
+    case PFI_CL_PROG_NMS: *count = pfi_cl_src_nms_count; return pfi_cl_src_nms;
     case PFI_CL_PROG_COUNT: break;
     }
     *count = 0;
@@ -39,6 +45,8 @@ const char *pfi_cl_program_name(pfi_cl_prog_id id) {
     case PFI_CL_PROG_WARP: return "warp";
     case PFI_CL_PROG_RESIZE: return "resize";
     case PFI_CL_PROG_PREPROCESS: return "preprocess";
+    case PFI_CL_PROG_POST: return "post";
+    case PFI_CL_PROG_NMS: return "nms";
     case PFI_CL_PROG_COUNT: break;
     }
     return "?";
@@ -46,5 +54,5 @@ const char *pfi_cl_program_name(pfi_cl_prog_id id) {
 
 bool pfi_cl_program_needs_fp64(pfi_cl_prog_id id) {
     return id == PFI_CL_PROG_CONVERT || id == PFI_CL_PROG_COLOR || id == PFI_CL_PROG_WARP ||
-           id == PFI_CL_PROG_PREPROCESS;
+           id == PFI_CL_PROG_PREPROCESS || id == PFI_CL_PROG_NMS;
 }

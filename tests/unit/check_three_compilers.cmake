@@ -41,6 +41,8 @@ extern \"C\" {
 #include \"kernels/gpu_color.h\"
 #include \"kernels/gpu_convert.h\"
 #include \"kernels/gpu_flip.h\"
+#include \"kernels/gpu_nms.h\"
+#include \"kernels/gpu_post.h\"
 #include \"kernels/gpu_resize.h\"
 #include \"kernels/gpu_warp.h\"
 #include \"kernels/gpu_yuv.h\"
@@ -65,6 +67,20 @@ __global__ void pft_warp(const pfk_warp_batch *b) {
     pfk_warp_at(b, (int32_t)blockIdx.z, (int32_t)(blockIdx.x * blockDim.x + threadIdx.x),
                 (int32_t)(blockIdx.y * blockDim.y + threadIdx.y));
 }
+__global__ void pft_logits(const pfk_logits_batch *b) {
+    pfk_logits_at(b, (int32_t)blockIdx.z, (int32_t)(blockIdx.x * blockDim.x + threadIdx.x),
+                  (int32_t)(blockIdx.y * blockDim.y + threadIdx.y));
+}
+__global__ void pft_composite(const pfk_composite_batch *b) {
+    pfk_composite_at(b, (int32_t)blockIdx.z, (int32_t)(blockIdx.x * blockDim.x + threadIdx.x),
+                     (int32_t)(blockIdx.y * blockDim.y + threadIdx.y));
+}
+__global__ void pft_nms_rank(const pfk_nms_batch *b) {
+    pfk_nms_rank_at(b, (int32_t)blockIdx.z, (int32_t)(blockIdx.x * blockDim.x + threadIdx.x));
+}
+__global__ void pft_nms_gather(const pfk_nms_batch *b) {
+    pfk_nms_gather_at(b, (int32_t)blockIdx.z, (int32_t)(blockIdx.x * blockDim.x + threadIdx.x));
+}
 __global__ void pft_yuv(const pfk_yuv_batch *b) {
     pfk_yuv_at(b, (int32_t)blockIdx.z, (int32_t)(blockIdx.x * blockDim.x + threadIdx.x),
                (int32_t)(blockIdx.y * blockDim.y + threadIdx.y));
@@ -76,4 +92,4 @@ execute_process(COMMAND "${NVCC}" -c -arch=sm_80 -fmad=false -Werror all-warning
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "three compilers: nvcc failed (${rc}):\n${out}${err}")
 endif()
-message(STATUS "CUDA C++ (nvcc -c, sm_80): gpu_flip.h, gpu_convert.h, gpu_color.h, gpu_yuv.h, gpu_warp.h, gpu_resize.h compiled")
+message(STATUS "CUDA C++ (nvcc -c, sm_80): gpu_flip.h, gpu_convert.h, gpu_color.h, gpu_yuv.h, gpu_warp.h, gpu_resize.h, gpu_post.h, gpu_nms.h compiled")

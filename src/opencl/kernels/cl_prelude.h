@@ -48,3 +48,4 @@ typedef ulong uint64_t;
 #define rintf rint
 #define fmaf fma
 #define fmodf fmod
+#define nextafterf nextafter
