@@ -106,12 +106,7 @@ pf_status pfi_cuda_arena_begin(pf_stream *s, const char *op, size_t bytes, size_
         if (e != cudaSuccess) return cu_fail(op, "cudaMalloc (scratch)", e);
         sl->scratch_cap = c;
     }
-    memset(a, 0, sizeof *a);
-    a->host = sl->host;
-    a->dev = sl->dev;
-    a->cap = sl->cap;
-    a->scratch = sl->scratch;
-    a->scratch_cap = sl->scratch_cap;
+    pfi_arena_open(a, sl->host, sl->dev, sl->cap, sl->scratch, sl->scratch_cap);
     return PF_OK;
 }
 

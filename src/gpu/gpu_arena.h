@@ -25,6 +25,21 @@ typedef struct pfi_arena {
     size_t scratch_cap, scratch_used;
 } pfi_arena;
 
+/* An empty arena over a backend's staging slot: host staging memory, its
+ * device address, and the device-only scratch (the CUDA and OpenCL
+ * backends' per-stream slots both open their arenas this way). */
+static inline void pfi_arena_open(pfi_arena *a, void *host, void *dev, size_t cap, void *scratch,
+                                  size_t scratch_cap) {
+    /* plain assignments: this header is also compiled as C++ by nvcc */
+    a->host = (uint8_t *)host;
+    a->dev = (uint8_t *)dev;
+    a->cap = cap;
+    a->used = 0;
+    a->scratch = (uint8_t *)scratch;
+    a->scratch_cap = scratch_cap;
+    a->scratch_used = 0;
+}
+
 /* Launch shape: threads cover w x h (the largest output of the batch),
  * one grid layer per sample (n). */
 typedef struct pfi_grid {

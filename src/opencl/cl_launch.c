@@ -98,12 +98,7 @@ pf_status pfi_cl_arena_begin(pf_stream *s, const char *op, size_t bytes, size_t 
             return pfi_fail(PF_ERR_OUT_OF_MEMORY, "%s: clSVMAlloc of %zu bytes of scratch failed", op, c);
         sl->scratch_cap = c;
     }
-    memset(a, 0, sizeof *a);
-    a->host = sl->host;
-    a->dev = sl->dev;
-    a->cap = sl->cap;
-    a->scratch = sl->scratch;
-    a->scratch_cap = sl->scratch_cap;
+    pfi_arena_open(a, sl->host, sl->dev, sl->cap, sl->scratch, sl->scratch_cap);
     return PF_OK;
 }
 
