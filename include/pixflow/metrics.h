@@ -56,13 +56,21 @@
  *   pixflow_video_streams_ended, pixflow_video_streams_failed  gauges
  *   pixflow_video_latency_p50_seconds, _p99_seconds, _max_seconds  gauges:
  *        capture to tensor over the last 4096 frames
+ *  video, per stream (labels: source, stream = the index into
+ *  config.sources; pf_video_stream_stats_get)
+ *   pixflow_video_stream_frames_decoded_total, _delivered_total,
+ *   _dropped_total, pixflow_video_stream_decode_errors_total  counters
+ *   pixflow_video_stream_decode_seconds_total  counter
+ *   pixflow_video_stream_ended, pixflow_video_stream_failed  gauges (0/1)
+ *   pixflow_video_stream_latency_p99_seconds  gauge: capture to tensor over
+ *        the stream's last PF_VIDEO_STREAM_LAT_WINDOW frames
  *  infer (a pf_infer_stats the caller filled: pf_infer_run writes it when it
  *  returns, so these are final values, not live ones)
  *   pixflow_infer_batches_total, pixflow_infer_frames_total
  *   pixflow_infer_stage_busy_seconds_total{stage="source"|"infer"|"post"}
  *
  * Not covered: the multi-device dispatcher (its share per device) does not
- * exist yet; per-stream labels for video (pf_video_stats is per source).
+ * exist yet.
  */
 #ifndef PIXFLOW_METRICS_H
 #define PIXFLOW_METRICS_H
@@ -126,6 +134,8 @@ typedef struct pf_metrics_snapshot {
     bool has_video;
     char video_name[PF_METRICS_LABEL];
     pf_video_stats video;
+    int32_t video_nstreams;
+    pf_video_stream_stats video_streams[PF_VIDEO_MAX_SOURCES];
     bool has_infer;
     pf_infer_stats infer;
     int32_t npools; /* the caller's pools, then the pipeline's staging pools */

@@ -165,7 +165,27 @@ typedef struct pf_video_stats {
     double latency_p50_ms, latency_p99_ms, latency_max_ms;
 } pf_video_stats;
 
+/* Any thread, while the video is open (a metrics scraper's included): the
+ * consumer updates these under the source's lock once per batch. */
 PF_API pf_status pf_video_stats_get(const pf_video *video, pf_video_stats *out);
+
+/* One stream's share of pf_video_stats (labels stream="i" in
+ * include/pixflow/metrics.h). Latency is over the stream's last
+ * PF_VIDEO_STREAM_LAT_WINDOW delivered frames. */
+#define PF_VIDEO_STREAM_LAT_WINDOW 512
+typedef struct pf_video_stream_stats {
+    int64_t frames_decoded, frames_delivered, frames_dropped, decode_errors;
+    int32_t ended;            /* 1 once the stream delivered its last frame (failed ones included) */
+    int32_t failed;           /* 1 when it stopped on an error (pf_video_stream_error) */
+    double decode_ms;         /* its decoder thread's busy time */
+    double latency_p50_ms, latency_p99_ms, latency_max_ms; /* 0 before its first frame */
+} pf_video_stream_stats;
+
+/* The number of streams (config.nsources); 0 for NULL. */
+PF_API int32_t pf_video_stream_count(const pf_video *video);
+/* Stream `stream`'s stats, any thread; fails naming the argument for a NULL
+ * video/out or a stream outside 0 .. pf_video_stream_count - 1. */
+PF_API pf_status pf_video_stream_stats_get(const pf_video *video, int32_t stream, pf_video_stream_stats *out);
 /* Why stream i ended early (a sentence), or NULL when it did not fail. */
 PF_API const char *pf_video_stream_error(const pf_video *video, int stream);
 

@@ -171,7 +171,7 @@ class Loader:
         if metrics_port is not None:
             from . import metrics as _metrics
 
-            self.metrics = _metrics.serve(self, metrics_port, metrics_addr)
+            self.metrics = _metrics.serve(self, port=metrics_port, addr=metrics_addr)
 
     @staticmethod
     def _pin_device(pin_memory, device):

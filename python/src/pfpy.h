@@ -29,6 +29,13 @@ const char *pfpy_repr(PyObject *o, char *buf, size_t cap);
 PyObject *pfpy_invalid(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 PyObject *pfpy_unsupported(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* ----------------------------------------------------- metrics_str.c */
+
+/* The Prometheus exposition of src's snapshot as a str (NULL with an
+ * exception set on failure). allow_threads: release the GIL meanwhile (only
+ * where the source cannot be closed under the call). */
+PyObject *pfpy_metrics_text(const pf_metrics_sources *src, int allow_threads);
+
 /* ----------------------------------------------------------- array.c */
 
 /* One array-like object seen as memory: from the buffer protocol (numpy,

@@ -349,30 +349,7 @@ static PyObject *pipe_metrics_text(pipe_obj *self, PyObject *args, PyObject *kw)
     if (!PyArg_ParseTupleAndKeywords(args, kw, "|z:metrics_text", kwlist, &device)) return NULL;
     if (self->p == NULL) return pfpy_invalid("metrics_text(): the pipeline is closed");
     pf_metrics_sources src = {.pipeline = self->p, .device = device};
-    pf_metrics_snapshot *snap = PyMem_Malloc(sizeof *snap);
-    if (snap == NULL) return PyErr_NoMemory();
-    pf_status st;
-    size_t len = 0;
-    char *text = NULL;
-    int nomem = 0;
-    Py_BEGIN_ALLOW_THREADS
-    st = pf_metrics_snapshot_take(&src, snap);
-    if (st == PF_OK) {
-        (void)pf_metrics_write_text(snap, NULL, 0, &len); /* sizes it */
-        text = malloc(len + 1);
-        nomem = text == NULL;
-        if (text) st = pf_metrics_write_text(snap, text, len + 1, &len);
-    }
-    Py_END_ALLOW_THREADS
-    PyMem_Free(snap);
-    if (nomem) return PyErr_NoMemory();
-    if (st != PF_OK) {
-        free(text);
-        return pfpy_raise(st);
-    }
-    PyObject *out = PyUnicode_DecodeUTF8(text, (Py_ssize_t)len, "replace");
-    free(text);
-    return out;
+    return pfpy_metrics_text(&src, 1);
 }
 
 static PyMethodDef pipe_methods[] = {

@@ -193,6 +193,36 @@ static PyObject *video_stats(video_obj *self, PyObject *noarg) {
                          s.latency_p50_ms, "latency_p99_ms", s.latency_p99_ms, "latency_max_ms", s.latency_max_ms);
 }
 
+/* stream_stats(i): pf_video_stream_stats of stream i as a dict. */
+static PyObject *video_stream_stats(video_obj *self, PyObject *arg) {
+    long i = PyLong_AsLong(arg);
+    if (PyErr_Occurred()) return NULL;
+    if (self->v == NULL) return pfpy_invalid("the video source is closed");
+    if (i < INT32_MIN || i > INT32_MAX) return pfpy_invalid("stream_stats(): stream %ld is out of range", i);
+    pf_video_stream_stats s;
+    pf_status st = pf_video_stream_stats_get(self->v, (int32_t)i, &s);
+    if (st != PF_OK) return pfpy_raise(st);
+    return Py_BuildValue("{s:L,s:L,s:L,s:L,s:O,s:O,s:d,s:d,s:d,s:d}", "frames_decoded", (long long)s.frames_decoded,
+                         "frames_delivered", (long long)s.frames_delivered, "frames_dropped",
+                         (long long)s.frames_dropped, "decode_errors", (long long)s.decode_errors, "ended",
+                         s.ended ? Py_True : Py_False, "failed", s.failed ? Py_True : Py_False, "decode_ms",
+                         s.decode_ms, "latency_p50_ms", s.latency_p50_ms, "latency_p99_ms", s.latency_p99_ms,
+                         "latency_max_ms", s.latency_max_ms);
+}
+
+/* metrics_text(name=None): the video's Prometheus exposition (label
+ * source=name, "video" when None), per-stream series included. The GIL
+ * stays held (a snapshot is microseconds): close() needs it, so the source
+ * cannot be freed under the snapshot. */
+static PyObject *video_metrics_text(video_obj *self, PyObject *args, PyObject *kw) {
+    static char *kwlist[] = {"name", NULL};
+    const char *name = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|z:metrics_text", kwlist, &name)) return NULL;
+    if (self->v == NULL) return pfpy_invalid("metrics_text(): the video source is closed");
+    pf_metrics_sources src = {.video = self->v, .video_name = name};
+    return pfpy_metrics_text(&src, 0);
+}
+
 static PyObject *video_stream_error(video_obj *self, PyObject *arg) {
     long i = PyLong_AsLong(arg);
     if (PyErr_Occurred()) return NULL;
@@ -212,6 +242,11 @@ static PyObject *video_close(video_obj *self, PyObject *noarg) {
 static PyMethodDef video_methods[] = {
     {"next", FN(video_next), KW, "next(timeout=-1)\n--\n\nThe next VideoBatch, or None when every stream ended."},
     {"stats", (PyCFunction)video_stats, METH_NOARGS, "stats()\n--\n\npf_video_stats as a dict."},
+    {"stream_stats", (PyCFunction)video_stream_stats, METH_O,
+     "stream_stats(i, /)\n--\n\npf_video_stream_stats of stream i as a dict."},
+    {"metrics_text", FN(video_metrics_text), KW,
+     "metrics_text(name=None)\n--\n\nThe video's metrics as Prometheus text exposition (pixflow.metrics), per stream\n"
+     "included; name is the source= label (\"video\" when None)."},
     {"stream_error", (PyCFunction)video_stream_error, METH_O,
      "stream_error(i, /)\n--\n\nWhy stream i ended early, or None."},
     {"close", (PyCFunction)video_close, METH_NOARGS, "close()\n--\n\nStops the decoders (now, or after the last batch)."},

@@ -54,6 +54,11 @@ typedef struct pfi_vstream {
     char *error;          /* why it ended early (malloc'd), NULL when it did not fail */
     int64_t decoded, dropped, decode_errors;
     double busy_s;
+    /* consumer side (pf_video_next writes them once per batch, also under
+     * hub->mu, so that pf_video_stream_stats_get may read from any thread) */
+    int64_t delivered;
+    int64_t lat_count;
+    double lat_ms[PF_VIDEO_STREAM_LAT_WINDOW];
 } pfi_vstream;
 
 /* Monotonic clock in seconds. */

@@ -201,6 +201,45 @@ static void video_text(wr *w, const pf_metrics_snapshot *s) {
         v->latency_max_ms / 1e3, "source", src);
 }
 
+/* One family over the video's streams (labels source, stream); get reads
+ * the member. */
+typedef double (*stream_get)(const pf_video_stream_stats *);
+static void per_stream(wr *w, const pf_metrics_snapshot *s, const char *name, const char *type, const char *help,
+                       stream_get get) {
+    head(w, name, type, help);
+    for (int32_t i = 0; i < s->video_nstreams; i++) {
+        char idx[16];
+        snprintf(idx, sizeof idx, "%d", (int)i);
+        sample(w, name, get(&s->video_streams[i]), "source", s->video_name, "stream", idx);
+    }
+}
+
+static double st_decoded(const pf_video_stream_stats *t) { return (double)t->frames_decoded; }
+static double st_delivered(const pf_video_stream_stats *t) { return (double)t->frames_delivered; }
+static double st_dropped(const pf_video_stream_stats *t) { return (double)t->frames_dropped; }
+static double st_errors(const pf_video_stream_stats *t) { return (double)t->decode_errors; }
+static double st_decode_s(const pf_video_stream_stats *t) { return t->decode_ms / 1e3; }
+static double st_p99_s(const pf_video_stream_stats *t) { return t->latency_p99_ms / 1e3; }
+static double st_ended(const pf_video_stream_stats *t) { return (double)t->ended; }
+static double st_failed(const pf_video_stream_stats *t) { return (double)t->failed; }
+
+static void video_streams_text(wr *w, const pf_metrics_snapshot *s) {
+    per_stream(w, s, "pixflow_video_stream_frames_decoded_total", "counter", "Frames out of a stream's decoder.",
+               st_decoded);
+    per_stream(w, s, "pixflow_video_stream_frames_delivered_total", "counter",
+               "A stream's frames written into batches.", st_delivered);
+    per_stream(w, s, "pixflow_video_stream_frames_dropped_total", "counter",
+               "Real-time mode: a stream's frames replaced by a newer one.", st_dropped);
+    per_stream(w, s, "pixflow_video_stream_decode_errors_total", "counter", "Packets a stream's decoder rejected.",
+               st_errors);
+    per_stream(w, s, "pixflow_video_stream_decode_seconds_total", "counter", "A stream's decoder thread busy time.",
+               st_decode_s);
+    per_stream(w, s, "pixflow_video_stream_latency_p99_seconds", "gauge",
+               "99th percentile capture-to-tensor latency of a stream's last frames.", st_p99_s);
+    per_stream(w, s, "pixflow_video_stream_ended", "gauge", "1 once a stream delivered its last frame.", st_ended);
+    per_stream(w, s, "pixflow_video_stream_failed", "gauge", "1 when a stream stopped on an error.", st_failed);
+}
+
 static void infer_text(wr *w, const pf_metrics_snapshot *s) {
     const pf_infer_stats *f = &s->infer;
     one(w, "pixflow_infer_batches_total", "counter", "Batches through pf_infer_run.", (double)f->batches, NULL, NULL);
@@ -222,7 +261,10 @@ pf_status pf_metrics_write_text(const pf_metrics_snapshot *s, char *buf, size_t 
     wr w = {buf, cap, 0};
     if (s->has_pipeline) pipeline_text(&w, s);
     if (s->npools > 0) pools_text(&w, s);
-    if (s->has_video) video_text(&w, s);
+    if (s->has_video) {
+        video_text(&w, s);
+        video_streams_text(&w, s);
+    }
     if (s->has_infer) infer_text(&w, s);
     *len = w.len;
     if (w.len >= cap) {

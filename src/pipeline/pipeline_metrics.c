@@ -94,6 +94,9 @@ pf_status pf_metrics_snapshot_take(const pf_metrics_sources *src, pf_metrics_sna
     if (src->video) {
         pf_status s = pf_video_stats_get(src->video, &o->video);
         if (s != PF_OK) return s;
+        o->video_nstreams = pf_video_stream_count(src->video);
+        for (int32_t i = 0; i < o->video_nstreams; i++)
+            if ((s = pf_video_stream_stats_get(src->video, i, &o->video_streams[i])) != PF_OK) return s;
         o->has_video = true;
         label_copy(o->video_name, src->video_name, "video");
     }

@@ -57,7 +57,7 @@ static pf_color_opts frame_color(const pf_video_config *cfg, int bt709, int full
     return c;
 }
 
-static pf_status convert(pf_video *v, pfi_vslot *slot) {
+static pf_status convert(pf_video *v, pfi_vslot *slot, double *busy_s) {
     int n = slot->nheld;
     pf_yuv planes[64];
     pf_color_code codes[64];
@@ -92,11 +92,30 @@ static pf_status convert(pf_video *v, pfi_vslot *slot) {
             f->code = codes[k];
             f->color = color[k];
             f->latency_ms = (done - h->capture_s) * 1e3;
-            v->lat_ms[v->lat_count++ % PFI_VIDEO_LAT_RING] = f->latency_ms;
         }
     }
-    v->preprocess_s += pfi_video_now() - t0;
+    *busy_s = pfi_video_now() - t0;
     return PF_OK;
+}
+
+/* The consumer-side stats of a delivered batch, under the source's lock so
+ * that pf_video_stats_get / pf_video_stream_stats_get may run on another
+ * thread (a metrics scraper): one lock per batch. */
+static void count_batch(pf_video *v, const pfi_vslot *slot, double wait_s, double busy_s) {
+    pthread_mutex_lock(&v->hub.mu);
+    for (int k = 0; k < slot->nheld; k++) {
+        const pf_video_frame *f = &slot->frames[k];
+        pfi_vstream *s = &v->streams[f->stream];
+        v->lat_ms[v->lat_count++ % PFI_VIDEO_LAT_RING] = f->latency_ms;
+        s->lat_ms[s->lat_count++ % PF_VIDEO_STREAM_LAT_WINDOW] = f->latency_ms;
+        s->delivered++;
+    }
+    v->delivered += slot->nheld;
+    v->batches++;
+    if (slot->nheld < v->hub.cfg.batch) v->partial++;
+    v->wait_s += wait_s;
+    v->preprocess_s += busy_s;
+    pthread_mutex_unlock(&v->hub.mu);
 }
 
 pf_status pf_video_next(pf_video *v, pf_video_batch **batch, int wait_ms) {
@@ -137,14 +156,18 @@ pf_status pf_video_next(pf_video *v, pf_video_batch **batch, int wait_ms) {
         pfi_video_wait(&v->hub.ready, &v->hub.mu, deadline);
     }
     pthread_mutex_unlock(&v->hub.mu);
-    v->wait_s += pfi_video_now() - start;
+    double wait_s = pfi_video_now() - start;
     if (slot->nheld == 0) {
+        pthread_mutex_lock(&v->hub.mu);
+        v->wait_s += wait_s;
+        pthread_mutex_unlock(&v->hub.mu);
         if (done) return PF_OK; /* the end: *batch stays NULL */
         (void)timed_out;
         return pfi_fail(PF_ERR_TIMEOUT, OP ": no frame within wait_ms = %d ms", wait_ms);
     }
     slot->busy = 1;
-    pf_status st = convert(v, slot);
+    double busy_s = 0;
+    pf_status st = convert(v, slot, &busy_s);
     if (st != PF_OK) {
         char msg[512];
         strncpy(msg, pf_last_error(), sizeof msg - 1);
@@ -159,9 +182,7 @@ pf_status pf_video_next(pf_video *v, pf_video_batch **batch, int wait_ms) {
             slot->frames[k].pts == INT64_MIN ? (double)NAN : (double)slot->frames[k].pts * av_q2d(s->tb);
     }
     slot->batch.count = slot->nheld;
-    v->delivered += slot->nheld;
-    v->batches++;
-    if (slot->nheld < v->hub.cfg.batch) v->partial++;
+    count_batch(v, slot, wait_s, busy_s);
     *batch = &slot->batch;
     return PF_OK;
 }

@@ -189,6 +189,15 @@ static int cmp_double(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
+/* Nearest-rank p50/p99/max of v[0..n) (sorted in place); zeros when n = 0. */
+static void latency_percentiles(double *v, int64_t n, double *p50, double *p99, double *max) {
+    if (n <= 0) return;
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    *p50 = v[(n * 50 + 99) / 100 - 1];
+    *p99 = v[(n * 99 + 99) / 100 - 1];
+    *max = v[n - 1];
+}
+
 pf_status pf_video_stats_get(const pf_video *v, pf_video_stats *out) {
     pfi_clear_error();
     if (v == NULL || out == NULL)
@@ -205,24 +214,46 @@ pf_status pf_video_stats_get(const pf_video *v, pf_video_stats *out) {
         out->streams_ended += s->ended;
         out->streams_failed += s->error != NULL;
     }
-    pthread_mutex_unlock(&mv->hub.mu);
     out->frames_delivered = v->delivered;
     out->batches = v->batches;
     out->partial_batches = v->partial;
     out->preprocess_ms = v->preprocess_s * 1e3;
     out->wait_ms = v->wait_s * 1e3;
+    double *tmp = NULL;
     int64_t n = v->lat_count < PFI_VIDEO_LAT_RING ? v->lat_count : PFI_VIDEO_LAT_RING;
-    if (n > 0) {
-        double *tmp = malloc((size_t)n * sizeof *tmp);
-        if (tmp == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_video_stats_get: out of memory");
-        memcpy(tmp, v->lat_ms, (size_t)n * sizeof *tmp);
-        qsort(tmp, (size_t)n, sizeof *tmp, cmp_double);
-        /* nearest-rank percentiles */
-        out->latency_p50_ms = tmp[(n * 50 + 99) / 100 - 1];
-        out->latency_p99_ms = tmp[(n * 99 + 99) / 100 - 1];
-        out->latency_max_ms = tmp[n - 1];
-        free(tmp);
-    }
+    if (n > 0 && (tmp = malloc((size_t)n * sizeof *tmp)) != NULL) memcpy(tmp, v->lat_ms, (size_t)n * sizeof *tmp);
+    pthread_mutex_unlock(&mv->hub.mu);
+    if (n > 0 && tmp == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_video_stats_get: out of memory");
+    latency_percentiles(tmp, n, &out->latency_p50_ms, &out->latency_p99_ms, &out->latency_max_ms);
+    free(tmp);
+    return PF_OK;
+}
+
+int32_t pf_video_stream_count(const pf_video *v) { return v ? v->hub.n : 0; }
+
+pf_status pf_video_stream_stats_get(const pf_video *v, int32_t stream, pf_video_stream_stats *out) {
+    pfi_clear_error();
+    if (v == NULL || out == NULL)
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_video_stream_stats_get: %s is NULL", v ? "out" : "video");
+    if (stream < 0 || stream >= v->hub.n)
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_video_stream_stats_get: stream is %d; the video has %d (0..%d)",
+                        (int)stream, v->hub.n, v->hub.n - 1);
+    memset(out, 0, sizeof *out);
+    double tmp[PF_VIDEO_STREAM_LAT_WINDOW];
+    pf_video *mv = (pf_video *)v; /* the mutex, not the state, changes */
+    pthread_mutex_lock(&mv->hub.mu);
+    const pfi_vstream *s = &v->streams[stream];
+    out->frames_decoded = s->decoded;
+    out->frames_delivered = s->delivered;
+    out->frames_dropped = s->dropped;
+    out->decode_errors = s->decode_errors;
+    out->ended = s->ended != 0;
+    out->failed = s->error != NULL;
+    out->decode_ms = s->busy_s * 1e3;
+    int64_t n = s->lat_count < PF_VIDEO_STREAM_LAT_WINDOW ? s->lat_count : PF_VIDEO_STREAM_LAT_WINDOW;
+    memcpy(tmp, s->lat_ms, (size_t)n * sizeof *tmp);
+    pthread_mutex_unlock(&mv->hub.mu);
+    latency_percentiles(tmp, n, &out->latency_p50_ms, &out->latency_p99_ms, &out->latency_max_ms);
     return PF_OK;
 }
 

@@ -10,15 +10,22 @@
  *   - a failing callback stops the run with its status and a message naming
  *     the stage and the batch, and every batch is released (the video gives
  *     batches_in_flight more afterwards);
- *   - bad configs are errors naming the field.
+ *   - bad configs are errors naming the field;
+ *   - live metrics: a scraper thread takes pf_metrics_snapshot_take of the
+ *     video throughout a run (TSan runs this test): counters never go
+ *     back, and at the end each stream's counts are its own and sum to the
+ *     source's (pf_video_stream_stats_get, the stream="i" series).
  */
+#include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "pixflow/infer.h"
+#include "pixflow/metrics.h"
 #include "pixflow/pixflow.h"
 #include "skip_policy.h"
 #include "test_util.h"
@@ -179,6 +186,97 @@ static void bad_configs(void) {
     pf_video_close(v);
 }
 
+typedef struct scraper {
+    pf_video *v;
+    atomic_int stop;
+    int scrapes, failures, went_back;
+} scraper;
+
+/* Scrapes like an HTTP metrics thread would, while the consumer runs. */
+static void *scrape_loop(void *arg) {
+    scraper *sc = arg;
+    pf_metrics_snapshot *snap = malloc(sizeof *snap);
+    char *text = malloc(1 << 16);
+    int64_t last[2] = {0, 0};
+    while (snap && text && !atomic_load(&sc->stop)) {
+        pf_metrics_sources src = {.video = sc->v, .video_name = "clip"};
+        size_t len = 0;
+        if (pf_metrics_snapshot_take(&src, snap) != PF_OK || snap->video_nstreams != 2 ||
+            pf_metrics_write_text(snap, text, 1 << 16, &len) != PF_OK) {
+            sc->failures++;
+            break;
+        }
+        for (int i = 0; i < 2; i++) {
+            if (snap->video_streams[i].frames_delivered < last[i]) sc->went_back++;
+            last[i] = snap->video_streams[i].frames_delivered;
+        }
+        sc->scrapes++;
+        sched_yield();
+    }
+    if (snap == NULL || text == NULL) sc->failures++;
+    free(snap);
+    free(text);
+    return NULL;
+}
+
+static void live_metrics(void) {
+    pf_video *v = open_video(4);
+    if (v == NULL) return;
+    engine e = new_engine();
+    pf_infer_config c = pf_infer_config_defaults();
+    c.infer = eng_infer;
+    c.post = eng_post;
+    c.user = &e;
+    c.output_bytes = 4 * sizeof(double);
+    scraper sc = {.v = v};
+    atomic_init(&sc.stop, 0);
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, scrape_loop, &sc) == 0);
+    CHECK_STATUS(pf_infer_run(v, &c, NULL), PF_OK);
+    atomic_store(&sc.stop, 1);
+    pthread_join(th, NULL);
+    CHECK(sc.failures == 0 && sc.went_back == 0 && sc.scrapes > 0);
+
+    CHECK(pf_video_stream_count(v) == 2 && pf_video_stream_count(NULL) == 0);
+    pf_video_stats all;
+    CHECK_STATUS(pf_video_stats_get(v, &all), PF_OK);
+    int64_t decoded = 0, delivered = 0;
+    for (int i = 0; i < 2; i++) {
+        pf_video_stream_stats s;
+        CHECK_STATUS(pf_video_stream_stats_get(v, i, &s), PF_OK);
+        CHECK(s.frames_decoded == 24 && s.frames_delivered == 24 && s.frames_dropped == 0);
+        CHECK(s.ended == 1 && s.failed == 0 && s.decode_ms > 0);
+        CHECK(s.latency_p50_ms > 0 && s.latency_p50_ms <= s.latency_p99_ms && s.latency_p99_ms <= s.latency_max_ms);
+        decoded += s.frames_decoded;
+        delivered += s.frames_delivered;
+    }
+    CHECK(decoded == all.frames_decoded && delivered == all.frames_delivered);
+    pf_video_stream_stats s;
+    CHECK_STATUS(pf_video_stream_stats_get(v, 2, &s), PF_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(pf_last_error(), "stream is 2") != NULL);
+    CHECK_STATUS(pf_video_stream_stats_get(v, -1, &s), PF_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(pf_video_stream_stats_get(NULL, 0, &s), PF_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(pf_video_stream_stats_get(v, 0, NULL), PF_ERR_INVALID_ARGUMENT);
+
+    pf_metrics_snapshot *snap = malloc(sizeof *snap);
+    char *text = malloc(1 << 16);
+    size_t len = 0;
+    pf_metrics_sources src = {.video = v, .video_name = "clip"};
+    CHECK(snap != NULL && text != NULL);
+    if (snap && text) {
+        CHECK_STATUS(pf_metrics_snapshot_take(&src, snap), PF_OK);
+        CHECK_STATUS(pf_metrics_write_text(snap, text, 1 << 16, &len), PF_OK);
+        CHECK(strstr(text, "pixflow_video_stream_frames_delivered_total{source=\"clip\",stream=\"1\"} 24\n") != NULL);
+        CHECK(strstr(text, "pixflow_video_stream_ended{source=\"clip\",stream=\"0\"} 1\n") != NULL);
+        CHECK(strstr(text, "# TYPE pixflow_video_stream_latency_p99_seconds gauge\n") != NULL);
+    }
+    printf("  live metrics: %d scrapes during the run, per-stream counts 24 + 24 = %lld delivered\n", sc.scrapes,
+           (long long)delivered);
+    free(snap);
+    free(text);
+    pf_video_close(v);
+}
+
 int main(void) {
     if (PF_FFMPEG_CLI[0] == '\0' || access(PF_FFMPEG_CLI, X_OK) != 0) {
         return pft_skip("infer_stage", "no ffmpeg CLI to generate the test clip (apt-get install ffmpeg)");
@@ -195,6 +293,7 @@ int main(void) {
     full_run();
     failing_callbacks();
     bad_configs();
+    live_metrics();
     remove(g_clip);
     return pft_summary("infer_stage");
 }

@@ -185,6 +185,70 @@ def test_detect_cli_on_video_streams_writes_json_previews_and_trace(clip, tmp_pa
                        "post": [allowed[2 % len(allowed)]]}, threads
 
 
+def test_detect_cli_serves_live_metrics(clip, tmp_path):
+    """--metrics: scrapes while detect runs parse, never go back, and the last one (served for
+    --metrics-linger after the run) has every stream's frames and the stage table's items."""
+    if not hasattr(pixflow._pixflow, "Video"):
+        pytest.skip("built without the FFmpeg video source")
+    parser = pytest.importorskip("prometheus_client.parser")
+    import re
+    import time
+    import urllib.request
+
+    proc = subprocess.Popen([sys.executable, "-m", "pixflow", "detect", clip, clip, "--out", str(tmp_path / "o"),
+                             "--batch", "2", "--quiet", "--metrics", "127.0.0.1:0", "--metrics-linger", "3"],
+                            stderr=subprocess.PIPE, text=True, env=dict(os.environ))
+    try:
+        line = proc.stderr.readline()
+        m = re.match(r"metrics: (http://127\.0\.0\.1:\d+/metrics)", line)
+        assert m, line
+        scrapes, last = [], None
+        while proc.poll() is None:
+            try:
+                with urllib.request.urlopen(m.group(1), timeout=5) as r:
+                    last = r.read().decode()
+                scrapes.append({f.name: f for f in parser.text_string_to_metric_families(last)})
+            except OSError:  # the server closed between poll() and the request
+                break
+            time.sleep(0.05)
+        rc = proc.wait(60)
+        assert rc == 0, proc.stderr.read()
+    finally:
+        proc.kill()
+        proc.stderr.close()
+    assert scrapes, "no scrape answered"
+
+    def per_stream(f):
+        return {s.labels["stream"]: s.value for s in f["pixflow_video_stream_frames_delivered"].samples}
+
+    seq = [per_stream(f) for f in scrapes]
+    assert all(a.get(k, 0) <= b[k] for a, b in zip(seq, seq[1:]) for k in b)   # counters never go back
+    final = scrapes[-1]
+    assert per_stream(final) == {"0": 6.0, "1": 6.0}
+    items = {s.labels["stage"]: s.value for s in final["pixflow_app_stage_items"].samples
+             if s.name == "pixflow_app_stage_items_total"}
+    assert items["inference"] == 12 and items["post"] == 12
+    frames = {s.labels["stream"]: s.value for s in final["pixflow_app_frames"].samples}
+    assert frames == {"0": 6.0, "1": 6.0}
+    assert all(s.labels["app"] == "detect" for s in final["pixflow_app_stage_seconds"].samples)
+
+
+def test_detect_cli_metrics_errors(clip, tmp_path):
+    import socket
+
+    rc, _, se = run_cli("detect", clip, "--out", str(tmp_path / "o"), "--metrics", "127.0.0.1:99999")
+    assert rc == 2 and "--metrics 127.0.0.1:99999" in se, se
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    s.listen(1)
+    try:
+        port = s.getsockname()[1]
+        rc, _, se = run_cli("detect", clip, "--out", str(tmp_path / "o"), "--metrics", f"127.0.0.1:{port}")
+        assert rc == 2 and f"--metrics 127.0.0.1:{port}" in se, se
+    finally:
+        s.close()
+
+
 def test_detect_cli_table_and_image_folder(tmp_path, astronaut):
     imgs = tmp_path / "imgs"
     imgs.mkdir()

@@ -5,6 +5,7 @@ JSON lines + annotated PNG previews. Stage threads joined by bounded queues."""
 import json
 import os
 import sys
+import time
 
 import numpy as np
 
@@ -102,6 +103,11 @@ def add_args(p):
                    "(needs the ffmpeg program)")
     p.add_argument("--trace", help="write Chrome trace events here")
     p.add_argument("--pin", action="store_true", help="pin each stage thread to its own core")
+    p.add_argument("--metrics", metavar="[HOST:]PORT",
+                   help="serve Prometheus metrics (video source per stream, stage table) while it runs; "
+                        "loopback when HOST is left out, port 0 picks one (printed)")
+    p.add_argument("--metrics-linger", type=float, default=0.0, metavar="S",
+                   help="keep serving the final values S seconds after the run (a last scrape)")
     p.add_argument("--quiet", action="store_true")
 
 
@@ -233,6 +239,7 @@ def run(args):
         if not videos:
             raise _P.InvalidArgument("detect: --video needs video inputs")
         writer = imaging.VideoWriter(args.video, args.size, args.size)
+    server = _serve_metrics(args, rec, video)
     try:
         stages.run_stages(source, [("inference", infer_keep), ("post", post)], rec, pin=args.pin)
     finally:
@@ -240,6 +247,10 @@ def run(args):
         jl.close()
         if writer is not None:
             writer.close()
+        if server is not None:
+            if args.metrics_linger > 0:
+                time.sleep(args.metrics_linger)
+            server.close()   # before the video closes: no scrape sees a closed source
     if video is not None:
         vs = video.stats()
         n = max(vs["frames_delivered"], 1)
@@ -257,6 +268,28 @@ def run(args):
                                  f"({'; '.join(str(rec.extra[e]) for e in errs) or 'no frames'})")
     summary = finish(rec, args, "detect")
     return summary
+
+
+def _serve_metrics(args, rec, video):
+    """--metrics: a prometheus_client server over the video source's C snapshot and the stage
+    table (pixflow.metrics), or None."""
+    if not args.metrics:
+        return None
+    from pixflow import metrics as M
+
+    try:
+        host, port = M.parse_address(args.metrics)
+    except ValueError as e:
+        raise _P.InvalidArgument(f"detect: {e}") from None
+    sources = [lambda: M.app_text(rec, "detect")]
+    if video is not None:
+        sources.insert(0, video)
+    try:
+        server = M.serve(*sources, port=port, addr=host)
+    except OSError as e:   # a port in use: the app's one-line error, naming the address
+        raise _P.IOError(f"detect: --metrics {args.metrics}: {e.strerror or e}") from None
+    print(f"metrics: {server.url}", file=sys.stderr, flush=True)
+    return server
 
 
 def finish(rec, args, app):

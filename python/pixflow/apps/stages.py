@@ -31,11 +31,15 @@ class Recorder:
         self.first_us = None
         self.last_us = None
         self.means = {}          # stage -> mean ms per item, where only totals are known (the C video source)
+        self.totals = {}         # stage -> [items, seconds] over the whole run (--metrics counters)
 
     def add(self, stage, start_us, dur_us, items=1, args=None):
         """One span of dur_us covering `items` items (per-item latency = dur / items)."""
         with self.lock:
             self._list(stage).extend([dur_us / 1000.0 / max(items, 1)] * max(items, 1))
+            t = self.totals.setdefault(stage, [0, 0.0])
+            t[0] += max(items, 1)
+            t[1] += dur_us / 1e6
             if self.events is not None:
                 self.events.append({"name": stage, "cat": "stage", "ph": "X", "ts": start_us - self.t0,
                                     "dur": dur_us, "pid": os.getpid(), "tid": threading.get_native_id(),
@@ -50,6 +54,11 @@ class Recorder:
         if stage not in self.spans:
             self.spans[stage] = collections.deque(maxlen=KEEP)
         return self.spans[stage]
+
+    def totals_snapshot(self):
+        """({stage: (items, seconds)}, {stream: frames}) so far, from any thread (pixflow.metrics.app_text)."""
+        with self.lock:
+            return {k: tuple(v) for k, v in self.totals.items()}, dict(self.frames)
 
     def span(self, stage, items=1, args=None):
         return _Span(self, stage, items, args)
