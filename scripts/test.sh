@@ -3,7 +3,7 @@
 #  1. gcc Release build (warnings are errors; the OpenCL backend ON, its
 #     tests on PoCL) + ctest, then the suite again
 #     at every ISA cap below the host's (PIXFLOW_CPU=scalar, sse4, avx2,
-#     avx512; the bench smoke tests only uncapped). The uncapped run is the
+#     avx512; the bench smoke tests and OpenCL only uncapped). The uncapped run is the
 #     avx512vbmi level on a VBMI host (checked below), so that cap is not
 #     run twice;
 #  2. clang build (warnings are errors) + ctest;
