@@ -17,7 +17,10 @@ t0=$SECONDS
 venv="$(bash scripts/python_venv.sh | tail -1)"
 py="$venv/bin/python"
 echo "== python: pip install . into $venv"
-"$py" -m pip install -q --disable-pip-version-check --no-input --no-build-isolation --force-reinstall --no-deps . \
+# PIXFLOW_OPENCL=ON, not pyproject's AUTO: a build that lost the OpenCL backend fails here instead
+# of skipping the OpenCL tests (tests/python/test_loader_opencl.py runs on PoCL)
+"$py" -m pip install -q --disable-pip-version-check --no-input --no-build-isolation --force-reinstall --no-deps \
+  --config-settings=cmake.define.PIXFLOW_OPENCL=ON . \
   > build-python-install.log 2>&1 || { tail -50 build-python-install.log; echo "pip install . failed"; exit 1; }
 echo "== python: installed in $((SECONDS - t0)) s; running pytest"
 # run from outside the tree so `import pixflow` is the installed package

@@ -294,7 +294,9 @@ PF_API pf_status pf_epoch_order(uint64_t n, uint64_t seed, uint64_t epoch, bool 
  * reused only once its copy or kernel has finished.
  *
  * Batches: tensor is a device tensor (mem = PF_MEM_CUDA, device = index,
- * for a CUDA device; host memory for the CPU device), packed, the
+ * for a CUDA device; PF_MEM_OPENCL, shared virtual memory, for an OpenCL
+ * device: copy it with pf_memcpy_async / pf_tensor_copy_async, the host
+ * must not read it directly; host memory for the CPU device), packed, the
  * desc's shape/dtype/layout; labels and meta are host arrays as usual.
  * pf_pipeline_next makes consumer_stream wait for the batch
  * (pf_stream_wait_event: no host wait), or, when consumer_stream is NULL,
@@ -325,7 +327,10 @@ PF_API pf_status pf_epoch_order(uint64_t n, uint64_t seed, uint64_t epoch, bool 
  * upload or preprocess error, an asynchronous device fault) fails that
  * batch: pf_pipeline_next returns its status and message. With the CPU
  * device (pf_device_open(PF_DEVICE_CPU, 0)) the same staged flow runs on
- * host memory and CPU streams.
+ * host memory and CPU streams. On an OpenCL device the pinned staging
+ * pool is mapped CL_MEM_ALLOC_HOST_PTR buffers, the streams in-order
+ * queues and consumer_stream, when set, must be a queue of the same
+ * device (pf_stream_create, or pf_stream_wrap_opencl of the caller's).
  */
 
 /* ------------------------------------------------------------- consumer */

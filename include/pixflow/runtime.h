@@ -189,6 +189,20 @@ PF_API pf_status pf_image_copy_async(pf_stream *stream, const pf_image *src, con
 /* The same for tensors of equal shape (n, c, h, w, dtype, layout). */
 PF_API pf_status pf_tensor_copy_async(pf_stream *stream, const pf_tensor *src, const pf_tensor *dst);
 
+/* Whose memory the `bytes` bytes at ptr are (bytes 0 or 1: ptr alone):
+ * *mem = PF_MEM_CUDA / PF_MEM_OPENCL and *device = the index when both the
+ * first and the last byte are device or managed memory of that device
+ * (CUDA: any device pointer the driver knows; OpenCL: shared virtual
+ * memory that pixflow allocated, pf_malloc or a pf_pool, since OpenCL has
+ * no pointer query of its own), else PF_MEM_HOST and 0 (pinned memory is
+ * host memory). A device kind none of whose devices was opened is not
+ * asked (no pixflow memory of it can exist). It cannot tell a live
+ * allocation from a freed one that was reused, nor whether the range is
+ * one allocation or two adjacent ones of the same device. Fails with
+ * PF_ERR_INVALID_ARGUMENT when the first and the last byte have different
+ * owners (the message names both) or a pointer argument is NULL. */
+PF_API pf_status pf_pointer_memory(const void *ptr, size_t bytes, pf_mem *mem, int32_t *device);
+
 /* ----------------------------------------------------------------- pools */
 
 typedef struct pf_pool pf_pool;

@@ -22,6 +22,7 @@ from ._pixflow import (  # noqa: F401
     build_info,
     cuda_device_count,
     get_num_threads,
+    opencl_device_count,
     set_num_threads,
 )
 from ._pixflow import IOError  # noqa: F401,A004  (pixflow.IOError, also an OSError)
@@ -35,7 +36,7 @@ _SUBMODULES = ("cv", "ops", "io", "transforms", "data", "torch", "video", "post"
 __all__ = [
     "Error", "InvalidArgument", "Unsupported", "OutOfMemory", "CorruptData", "DeviceError",
     "Cancelled", "Timeout", "InternalError", "Tensor", "build_info", "cuda_device_count",
-    "get_num_threads", "set_num_threads", *_SUBMODULES,
+    "opencl_device_count", "get_num_threads", "set_num_threads", *_SUBMODULES,
 ]
 
 

@@ -126,9 +126,14 @@ class Loader:
     ``pipeline_spec()``), or None with recipe: "imagenet-train" (default), "imagenet-eval",
     "yolo". workers: decode+augment threads (0: one per CPU). rank/world_size shard
     exactly (DistributedSampler's padding, or dropping with shard_mode="drop").
-    device: None (host batches), "cpu", or "cuda[:N]" (augment on the GPU).
-    on_error: "skip" (bad samples are counted and skipped) or "raise" (a batch holding one
-    raises, naming the file). output: "torch" (tensors; needs torch) or "numpy".
+    device: None (host batches), "cpu", "cuda[:N]" (augment on the GPU) or "opencl[:N]"
+    (augment on OpenCL device N, as ``pixflow info`` lists them; the batches are
+    pixflow.Tensor objects in that device's memory: ``images.to_host()`` copies one to the
+    host). on_error: "skip" (bad samples are counted and skipped) or "raise" (a batch
+    holding one raises, naming the file). output: "torch" (tensors; needs torch), "numpy",
+    or "tensor" (the pixflow.Tensor itself, any device); None (default): "tensor" with an
+    OpenCL device (neither torch nor numpy takes OpenCL memory), else "torch". Labels are
+    int64: a torch tensor with "torch", a numpy array otherwise.
     pin_memory: the pipeline allocates its batch buffers as page-locked memory (pf_malloc
     PF_ALLOC_PINNED: cudaMallocHost), so ``images.to("cuda", non_blocking=True)`` is an
     asynchronous copy and no pinned copy of each batch is made (torch's ``.pin_memory()``).
@@ -141,12 +146,11 @@ class Loader:
 
     def __init__(self, source, transform=None, recipe=None, batch_size=32, workers=0, shuffle=True, seed=0,
                  drop_last=False, rank=0, world_size=1, device=None, on_error="skip", pin_memory=False,
-                 progress=False, output="torch", extensions=None, shard_mode="pad", prefetch_batches=0,
+                 progress=False, output=None, extensions=None, shard_mode="pad", prefetch_batches=0,
                  metrics_port=None, metrics_addr="127.0.0.1"):
         if on_error not in ("skip", "raise"):
             raise _P.InvalidArgument(f"on_error = {on_error!r}; use 'skip' or 'raise'")
-        if output not in ("torch", "numpy"):
-            raise _P.InvalidArgument(f"output = {output!r}; use 'torch' or 'numpy'")
+        output = self._output(output, device)
         if shard_mode not in ("pad", "drop"):
             raise _P.InvalidArgument(f"shard_mode = {shard_mode!r}; use 'pad' or 'drop'")
         self._desc, self._policy = _pipeline_spec(transform, recipe)
@@ -172,6 +176,21 @@ class Loader:
             from . import metrics as _metrics
 
             self.metrics = _metrics.serve(self, port=metrics_port, addr=metrics_addr)
+
+    @staticmethod
+    def _output(output, device):
+        opencl = isinstance(device, str) and device.startswith("opencl")
+        if output is None:
+            return "tensor" if opencl else "torch"
+        if output not in ("torch", "numpy", "tensor"):
+            raise _P.InvalidArgument(f"output = {output!r}; use 'torch', 'numpy' or 'tensor'")
+        if opencl and output != "tensor":
+            # DLPack's kDLOpenCL is a device neither torch nor numpy opens: a silent download per
+            # batch would undo the device placement, so say what to do instead
+            raise _P.InvalidArgument(f"output = {output!r} with device = {device!r}: {output} cannot hold "
+                                     "OpenCL memory; use output='tensor' (pixflow.Tensor on the device; "
+                                     "images.to_host() copies it to the host) or device=None")
+        return output
 
     @staticmethod
     def _pin_device(pin_memory, device):
@@ -260,6 +279,8 @@ class Loader:
 
     def _convert(self, batch):
         images, labels = batch.images, batch.labels
+        if self.output == "tensor":
+            return images, _np.asarray(labels).astype(_np.int64)
         if self.output == "numpy":
             return _np.asarray(images), _np.asarray(labels).astype(_np.int64)
         import torch

@@ -14,6 +14,7 @@ typedef enum {
     kDLCPU = 1,
     kDLCUDA = 2,
     kDLCUDAHost = 3,
+    kDLOpenCL = 4,
     kDLCUDAManaged = 13
 } DLDeviceType;
 

@@ -23,11 +23,21 @@ static PyObject *py_cuda_device_count(PyObject *self, PyObject *noarg) {
     return st == PF_OK ? PyLong_FromLong(n) : pfpy_raise(st);
 }
 
+static PyObject *py_opencl_device_count(PyObject *self, PyObject *noarg) {
+    (void)self;
+    (void)noarg;
+    int n = 0;
+    pf_status st = pf_device_count(PF_DEVICE_OPENCL, &n);
+    return st == PF_OK ? PyLong_FromLong(n) : pfpy_raise(st);
+}
+
 static PyMethodDef core_methods[] = {
     {"version", py_version, METH_NOARGS, "version()\n--\n\nThe C library's version (pf_version)."},
     {"build_info", py_build_info, METH_NOARGS, "build_info()\n--\n\npf_build_info(): options baked into the build."},
     {"cuda_device_count", py_cuda_device_count, METH_NOARGS,
      "cuda_device_count()\n--\n\nCUDA devices pixflow can use (0 without CUDA or a GPU)."},
+    {"opencl_device_count", py_opencl_device_count, METH_NOARGS,
+     "opencl_device_count()\n--\n\nOpenCL devices the ICD loader lists (0 without the OpenCL backend or an ICD)."},
     {"set_num_threads", pfpy_set_num_threads, METH_O,
      "set_num_threads(n, /)\n--\n\nThreads each op call may use (<= 0: one per CPU; 1: the calling thread)."},
     {"get_num_threads", pfpy_get_num_threads, METH_NOARGS, "get_num_threads()\n--\n\nSee set_num_threads."},

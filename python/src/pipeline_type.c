@@ -11,6 +11,7 @@
  * CUDA, ordinary host memory on the CPU device), so batches can go to the
  * GPU with asynchronous copies and no pinned copy of each batch is made. */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fields.h"
@@ -77,19 +78,34 @@ static void pin_free_fn(void *ctx, void *ptr, size_t bytes) {
     a->buffers--;
 }
 
-/* "cpu", "cuda" or "cuda:N" -> an open device; -1 with the error set. */
+/* "cpu", "cuda[:N]" or "opencl[:N]" -> an open device; -1 with the error
+ * set (an index that does not exist: pf_device_open's message, which
+ * names the count). */
 static int open_device_arg(PyObject *dev, const char *name, pf_device **out) {
+    static const struct {
+        const char *prefix;
+        pf_device_kind kind;
+    } kinds[] = {{"cuda", PF_DEVICE_CUDA}, {"opencl", PF_DEVICE_OPENCL}};
     const char *d = PyUnicode_Check(dev) ? PyUnicode_AsUTF8(dev) : NULL;
-    int index = 0;
-    pf_device_kind dk;
-    if (d && strcmp(d, "cpu") == 0) {
-        dk = PF_DEVICE_CPU;
-    } else if (d && strncmp(d, "cuda", 4) == 0 && (d[4] == 0 || (d[4] == ':' && sscanf(d + 5, "%d", &index) == 1))) {
-        dk = PF_DEVICE_CUDA;
-    } else {
+    int index = 0, known = d && strcmp(d, "cpu") == 0;
+    pf_device_kind dk = PF_DEVICE_CPU;
+    for (size_t k = 0; d && !known && k < sizeof kinds / sizeof kinds[0]; k++) {
+        size_t n = strlen(kinds[k].prefix);
+        if (strncmp(d, kinds[k].prefix, n) != 0) continue;
+        char *end = NULL;
+        long v = 0;
+        if (d[n] == ':' && d[n + 1] >= '0' && d[n + 1] <= '9') v = strtol(d + n + 1, &end, 10);
+        if (d[n] == 0 || (end != NULL && *end == 0 && v <= 1024)) {
+            known = 1;
+            dk = kinds[k].kind;
+            index = (int)v;
+        }
+    }
+    if (!known) {
         char rb[96];
         PyErr_Clear();
-        return pfpy_invalid("%s = %s; use 'cpu', 'cuda' or 'cuda:N'", name, pfpy_repr(dev, rb, sizeof rb)), -1;
+        return pfpy_invalid("%s = %s; use 'cpu', 'cuda', 'cuda:N', 'opencl' or 'opencl:N'", name,
+                            pfpy_repr(dev, rb, sizeof rb)), -1;
     }
     pf_status st = pf_device_open(dk, index, out);
     return st == PF_OK ? 0 : (pfpy_raise(st), -1);

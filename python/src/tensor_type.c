@@ -3,9 +3,12 @@
  * other libraries take without a copy: __dlpack__ / __dlpack_device__
  * (DLPack 1.x versioned capsules, or legacy ones for consumers that do
  * not pass max_version), the buffer protocol for host memory (numpy:
- * np.asarray(t)), and __cuda_array_interface__ for device memory. Every
- * export holds a reference to the tensor, and the tensor holds its owner,
- * so the memory lives as long as any consumer uses it. */
+ * np.asarray(t)), and __cuda_array_interface__ for CUDA memory. OpenCL
+ * memory (shared virtual memory of pixflow's OpenCL backend) is DLPack
+ * device kDLOpenCL with the device index as id; to_host() copies any
+ * tensor into a new host one. Every export holds a reference to the
+ * tensor, and the tensor holds its owner, so the memory lives as long as
+ * any consumer uses it. */
 #include <string.h>
 
 #include "pfpy.h"
@@ -94,6 +97,44 @@ pfpy_tensor *pfpy_tensor_new(int ndim, const Py_ssize_t *shape, pf_dtype dtype) 
     return t;
 }
 
+/* The bytes [*lo, *hi) relative to data that a strided view reaches
+ * (strides may be negative); 0, 0 for an empty one. */
+static void view_extent(int ndim, const Py_ssize_t *shape, const Py_ssize_t *strides, Py_ssize_t es, Py_ssize_t *lo,
+                        Py_ssize_t *hi) {
+    *lo = 0;
+    *hi = es;
+    for (int i = 0; i < ndim; i++) {
+        if (shape[i] == 0) {
+            *lo = *hi = 0;
+            return;
+        }
+        Py_ssize_t span = (shape[i] - 1) * strides[i];
+        if (span < 0) *lo += span;
+        else *hi += span;
+    }
+}
+
+/* An OpenCL pointer cannot be checked by OpenCL itself, and a kernel or
+ * copy given memory that is not SVM of its device reads anything: only
+ * shared virtual memory that pixflow allocated on device `id` (a batch of
+ * a Loader on "opencl:N", pf_malloc, a pixflow pool) is taken. */
+static int opencl_check(const char *name, const char *data, int ndim, const Py_ssize_t *shape,
+                        const Py_ssize_t *strides, Py_ssize_t es, int id) {
+    Py_ssize_t lo, hi;
+    view_extent(ndim, shape, strides, es, &lo, &hi);
+    pf_mem m = PF_MEM_HOST;
+    int32_t d = -1;
+    pf_status st = pf_pointer_memory(data + lo, (size_t)(hi - lo), &m, &d);
+    if (st != PF_OK || m != PF_MEM_OPENCL || d != id) {
+        pfpy_invalid("%s is DLPack device (kDLOpenCL, %d), but its memory is not shared virtual memory that pixflow "
+                     "allocated on OpenCL device %d%s%s; pixflow takes only its own OpenCL memory (a Loader batch "
+                     "on 'opencl:N', or another pixflow.Tensor), since OpenCL cannot check a pointer",
+                     name, id, id, st != PF_OK ? ": " : "", st != PF_OK ? pf_last_error() : "");
+        return -1;
+    }
+    return 0;
+}
+
 pfpy_tensor *pfpy_tensor_from_capsule(PyObject *cap, const char *name) {
     DLTensor *dl = NULL;
     DLManagedTensor *legacy = NULL;
@@ -118,9 +159,12 @@ pfpy_tensor *pfpy_tensor_from_capsule(PyObject *cap, const char *name) {
         mem = PF_MEM_HOST;
     } else if (dl->device.device_type == kDLCUDA || dl->device.device_type == kDLCUDAManaged) {
         mem = PF_MEM_CUDA;
+    } else if (dl->device.device_type == kDLOpenCL) {
+        mem = PF_MEM_OPENCL; /* checked below: it must be pixflow's own SVM */
     } else {
-        return (pfpy_tensor *)pfpy_unsupported("%s lives on DLPack device type %d; pixflow reads CPU and CUDA memory",
-                                               name, dl->device.device_type);
+        return (pfpy_tensor *)pfpy_unsupported(
+            "%s lives on DLPack device type %d; pixflow reads CPU, CUDA and (its own) OpenCL memory", name,
+            dl->device.device_type);
     }
     int dt = pf_from_dl(dl->dtype);
     if (dt < 0) {
@@ -137,6 +181,9 @@ pfpy_tensor *pfpy_tensor_from_capsule(PyObject *cap, const char *name) {
         strides[i] = dl->strides ? (Py_ssize_t)dl->strides[i] * es : run;
         run *= shape[i];
     }
+    if (mem == PF_MEM_OPENCL && opencl_check(name, (char *)dl->data + dl->byte_offset, dl->ndim, shape, strides, es,
+                                             dl->device.device_id) < 0)
+        return NULL;
     pfpy_tensor *t = pfpy_tensor_view((char *)dl->data + dl->byte_offset, dl->ndim, shape, strides, (pf_dtype)dt,
                                       mem, dl->device.device_id, readonly, NULL);
     if (t == NULL) return NULL;
@@ -193,8 +240,8 @@ static void capsule_destructor(PyObject *cap) {
 }
 
 static int dl_device(const pfpy_tensor *t, DLDevice *d) {
-    d->device_type = t->mem == PF_MEM_CUDA ? kDLCUDA : kDLCPU;
-    d->device_id = t->mem == PF_MEM_CUDA ? t->device : 0;
+    d->device_type = t->mem == PF_MEM_CUDA ? kDLCUDA : t->mem == PF_MEM_OPENCL ? kDLOpenCL : kDLCPU;
+    d->device_id = t->mem == PF_MEM_HOST ? 0 : t->device;
     return 0;
 }
 
@@ -289,11 +336,22 @@ static const char *buffer_format(pf_dtype dt) {
     }
 }
 
-static int tensor_getbuffer(pfpy_tensor *t, Py_buffer *view, int flags) {
-    if (t->mem != PF_MEM_HOST) {
-        pfpy_invalid("this pixflow.Tensor is in CUDA memory; use torch.from_dlpack() (or copy it to the host)");
+/* -1 with the error set for device memory, which the host cannot read */
+static int host_only(const pfpy_tensor *t) {
+    if (t->mem == PF_MEM_CUDA) {
+        pfpy_invalid("this pixflow.Tensor is in CUDA memory; use torch.from_dlpack(), or t.to_host() for a host copy");
         return -1;
     }
+    if (t->mem != PF_MEM_HOST) {
+        pfpy_invalid("this pixflow.Tensor is in OpenCL memory of device %d; t.to_host() copies it to the host",
+                     t->device);
+        return -1;
+    }
+    return 0;
+}
+
+static int tensor_getbuffer(pfpy_tensor *t, Py_buffer *view, int flags) {
+    if (host_only(t) < 0) return -1;
     const char *fmt = buffer_format(t->dtype);
     if (fmt == NULL) {
         pfpy_unsupported("a %s pixflow.Tensor has no buffer format; use torch.from_dlpack()", pf_dtype_name(t->dtype));
@@ -359,6 +417,7 @@ static PyObject *get_dtype(pfpy_tensor *t, void *c) {
 static PyObject *get_device(pfpy_tensor *t, void *c) {
     (void)c;
     if (t->mem == PF_MEM_CUDA) return PyUnicode_FromFormat("cuda:%d", t->device);
+    if (t->mem == PF_MEM_OPENCL) return PyUnicode_FromFormat("opencl:%d", t->device);
     return PyUnicode_FromString("cpu");
 }
 static PyObject *get_nbytes(pfpy_tensor *t, void *c) {
@@ -387,7 +446,9 @@ static const char *cai_typestr(pf_dtype dt) {
 static PyObject *get_cai(pfpy_tensor *t, void *c) {
     (void)c;
     if (t->mem != PF_MEM_CUDA) {
-        PyErr_SetString(PyExc_AttributeError, "__cuda_array_interface__: this pixflow.Tensor is in host memory");
+        PyErr_SetString(PyExc_AttributeError, t->mem == PF_MEM_OPENCL
+                                                  ? "__cuda_array_interface__: this pixflow.Tensor is in OpenCL memory"
+                                                  : "__cuda_array_interface__: this pixflow.Tensor is in host memory");
         return NULL;
     }
     const char *ts = cai_typestr(t->dtype);
@@ -416,17 +477,49 @@ static PyObject *tensor_repr(pfpy_tensor *t) {
     if (n < sizeof buf)
         snprintf(buf + n, sizeof buf - n, "), dtype=%s, device=%s%s)",
                  t->dtype == PF_BF16 ? "bfloat16" : pfpy_numpy_dtype(t->dtype),
-                 t->mem == PF_MEM_CUDA ? "cuda" : "cpu", t->readonly ? ", readonly" : "");
+                 t->mem == PF_MEM_CUDA ? "cuda" : t->mem == PF_MEM_OPENCL ? "opencl" : "cpu",
+                 t->readonly ? ", readonly" : "");
     return PyUnicode_FromString(buf);
 }
 
 static PyObject *tensor_numpy(pfpy_tensor *t, PyObject *noarg) {
     (void)noarg;
+    /* np.asarray would wrap a device tensor in an object array */
+    if (host_only(t) < 0) return NULL;
     PyObject *np = PyImport_ImportModule("numpy");
     if (np == NULL) return NULL;
     PyObject *r = PyObject_CallMethod(np, "asarray", "O", (PyObject *)t);
     Py_DECREF(np);
     return r;
+}
+
+/* to_host(): one synchronous copy (a NULL stream: the backend that owns
+ * the memory copies it, and the call returns when the bytes are there).
+ * Every tensor pixflow hands out (batches, plan outputs) is packed. */
+static PyObject *tensor_to_host(pfpy_tensor *t, PyObject *noarg) {
+    (void)noarg;
+    Py_ssize_t es = (Py_ssize_t)pf_dtype_size(t->dtype), n = 1, run = es;
+    for (int i = t->ndim - 1; i >= 0; i--) {
+        if (t->shape[i] != 1 && t->strides[i] != run)
+            return pfpy_unsupported("to_host(): this pixflow.Tensor is a strided view (strides %zd bytes at axis "
+                                    "%d, packed would be %zd); only packed tensors are copied",
+                                    t->strides[i], i, run);
+        run *= t->shape[i];
+        n *= t->shape[i];
+    }
+    pfpy_tensor *h = pfpy_tensor_new(t->ndim, t->shape, t->dtype);
+    if (h == NULL) return NULL;
+    pf_status st = PF_OK;
+    if (n > 0) {
+        Py_BEGIN_ALLOW_THREADS
+        st = pf_memcpy_async(NULL, h->data, t->data, (size_t)(n * es));
+        Py_END_ALLOW_THREADS
+    }
+    if (st != PF_OK) {
+        Py_DECREF(h);
+        return pfpy_raise(st);
+    }
+    return (PyObject *)h;
 }
 
 static PyObject *tensor_torch(pfpy_tensor *t, PyObject *noarg) {
@@ -443,10 +536,14 @@ static PyMethodDef tensor_methods[] = {
      "__dlpack__(*, stream=None, max_version=None, dl_device=None, copy=None)\n--\n\n"
      "A DLPack capsule sharing this memory (versioned when max_version >= (1, 0), else legacy)."},
     {"__dlpack_device__", (PyCFunction)tensor_dlpack_device, METH_NOARGS,
-     "__dlpack_device__()\n--\n\n(device_type, device_id): (1, 0) for host memory, (2, i) for CUDA device i."},
+     "__dlpack_device__()\n--\n\n(device_type, device_id): (1, 0) for host memory, (2, i) for CUDA device i,\n"
+     "(4, i) for OpenCL device i (kDLOpenCL)."},
     {"data_ptr", (PyCFunction)tensor_data_ptr, METH_NOARGS, "data_ptr()\n--\n\nAddress of the first element."},
     {"numpy", (PyCFunction)tensor_numpy, METH_NOARGS,
-     "numpy()\n--\n\nA numpy array sharing this memory (host tensors only)."},
+     "numpy()\n--\n\nA numpy array sharing this memory (host tensors only; to_host() first for device ones)."},
+    {"to_host", (PyCFunction)tensor_to_host, METH_NOARGS,
+     "to_host()\n--\n\nA new host pixflow.Tensor with a copy of this packed tensor (host, CUDA or OpenCL memory;\n"
+     "the copy is synchronous)."},
     {"torch", (PyCFunction)tensor_torch, METH_NOARGS,
      "torch()\n--\n\nA torch tensor sharing this memory (torch.from_dlpack)."},
     {NULL, NULL, 0, NULL}};
@@ -456,7 +553,7 @@ static PyGetSetDef tensor_getset[] = {
     {"strides", (getter)get_strides, NULL, "Byte strides, like numpy's strides.", NULL},
     {"ndim", (getter)get_ndim, NULL, "Number of dimensions.", NULL},
     {"dtype", (getter)get_dtype, NULL, "Element type name ('uint8', 'float32', 'bfloat16', ...).", NULL},
-    {"device", (getter)get_device, NULL, "'cpu' or 'cuda:N'.", NULL},
+    {"device", (getter)get_device, NULL, "'cpu', 'cuda:N' or 'opencl:N'.", NULL},
     {"nbytes", (getter)get_nbytes, NULL, "Bytes of the elements.", NULL},
     {"readonly", (getter)get_readonly, NULL, "True when consumers must not write.", NULL},
     {"__cuda_array_interface__", (getter)get_cai, NULL, "The CUDA array interface (device tensors only).", NULL},

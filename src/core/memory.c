@@ -2,6 +2,7 @@
  * Copies go through the backend of the stream; a NULL stream copies
  * synchronously (through the backend of the device that owns the memory,
  * when either pointer is CUDA or OpenCL device memory). */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -31,6 +32,45 @@ pf_status pf_malloc(pf_device *device, pf_alloc_kind kind, size_t bytes, void **
 void pf_free(pf_device *device, pf_alloc_kind kind, void *ptr) {
     if (device == NULL || ptr == NULL || check_kind("pf_free", kind) != PF_OK) return;
     device->be->mem_free(device->index, kind, ptr);
+}
+
+/* The owner of one address: the first device backend in use that claims
+ * it (as copy_backend and pfi_route_ptrs ask), else host memory. */
+static void owner_of(const void *p, pf_mem *mem, int32_t *device) {
+    *mem = PF_MEM_HOST;
+    *device = 0;
+    for (int k = PF_DEVICE_CUDA; k < PFI_DEVICE_KINDS; k++) {
+        const pfi_backend *b = pfi_backend_get((pf_device_kind)k);
+        if (b == NULL || b->ptr_device == NULL || !pfi_kind_in_use((pf_device_kind)k)) continue;
+        int d = b->ptr_device(p);
+        if (d >= 0) {
+            *mem = pfi_mem_of_kind((pf_device_kind)k);
+            *device = d;
+            return;
+        }
+    }
+}
+
+pf_status pf_pointer_memory(const void *ptr, size_t bytes, pf_mem *mem, int32_t *device) {
+    pfi_clear_error();
+    if (ptr == NULL || mem == NULL || device == NULL)
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_pointer_memory: %s is NULL",
+                        ptr == NULL ? "ptr" : mem == NULL ? "mem" : "device");
+    if (bytes > UINTPTR_MAX - (uintptr_t)ptr)
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_pointer_memory: ptr + bytes (%zu) wraps around", bytes);
+    owner_of(ptr, mem, device);
+    if (bytes > 1) {
+        pf_mem lm;
+        int32_t ld;
+        owner_of((const char *)ptr + bytes - 1, &lm, &ld);
+        if (lm != *mem || ld != *device)
+            return pfi_fail(PF_ERR_INVALID_ARGUMENT,
+                            "pf_pointer_memory: the %zu bytes at ptr are not memory of one owner (the first is %s "
+                            "device %d, the last %s device %d)",
+                            bytes, pfi_kind_label(pfi_kind_of_mem(*mem)), (int)*device,
+                            pfi_kind_label(pfi_kind_of_mem(lm)), (int)ld);
+    }
+    return PF_OK;
 }
 
 /* Backend and stream handle for a copy on stream s. */

@@ -51,8 +51,9 @@ pf_status pli_device_setup(pf_pipeline *p) {
     pf_status st = pf_device_props_get(c->augment_device, &props);
     if (st != PF_OK) return fail_setup(st, "reading the device");
     if ((st = pf_device_open(props.kind, props.index, &d->dev)) != PF_OK) return fail_setup(st, "opening the device");
-    /* the views of the device's memory (an OpenCL device's fused preprocess
-     * answers PF_ERR_UNSUPPORTED until the OpenCL backend has it) */
+    /* the views of the device's memory: CUDA device memory, OpenCL SVM
+     * (the pools and pf_malloc of an OpenCL device hand out SVM pointers
+     * that its fused preprocess takes), or host memory on the CPU device */
     d->mem = props.kind == PF_DEVICE_CUDA ? PF_MEM_CUDA : props.kind == PF_DEVICE_OPENCL ? PF_MEM_OPENCL : PF_MEM_HOST;
     d->index = props.kind != PF_DEVICE_CPU ? props.index : 0;
     d->staging_cap = c->staging_bytes;

@@ -22,13 +22,14 @@ static void usage(FILE *f) {
             "usage: pixflow run SOURCE [--recipe imagenet-train|imagenet-eval|yolo] [--batch N]\n"
             "                  [--workers N] [--epochs N] [--seed S] [--out DIR] [--preview PNG]\n"
             "                  [--rank R --world-size W] [--on-error skip|fail]\n"
-            "                  [--device cpu|cuda[:N]] [--staging-mb N] [--quiet]\n"
+            "                  [--device cpu|cuda[:N]|opencl[:N]] [--staging-mb N] [--quiet]\n"
             "                  [--metrics [HOST:]PORT [--metrics-linger S]] [--consumer-delay-ms N]\n"
             "                  [--prefetch N]\n"
             "  --on-error: skip (default) drops bad samples and lists them at the end; fail ends the\n"
             "            run at the first batch holding one (exit 1, naming the sample)\n"
             "  --device: decode on the CPU workers, augment on that device (the pipeline's device\n"
-            "            placement); batches are the same bits as without it\n"
+            "            placement: cpu, CUDA device N, or OpenCL device N as `pixflow info` lists them);\n"
+            "            batches are the same bits as without it (--out downloads device batches)\n"
             "  --staging-mb: with --device, the cap of the decoded-image staging pool (default: auto)\n"
             "  --metrics: serve Prometheus metrics at http://HOST:PORT/metrics while running (HOST\n"
             "            defaults to 127.0.0.1; PORT 0 picks a free one, printed on stderr);\n"
@@ -81,25 +82,32 @@ static void print_table(const pf_pipeline_stats *s, double wall) {
     printf("throughput %.1f samples/s\n", wall > 0 ? (double)s->samples / wall : 0.0);
 }
 
-/* "cpu" or "cuda" / "cuda:N". */
+/* "cpu", "cuda" / "cuda:N" or "opencl" / "opencl:N" (N: the device index,
+ * OpenCL devices in the order `pixflow info` lists them). */
 static int open_device(const char *name, pf_device **out) {
-    pf_device_kind kind;
-    int index = 0;
-    if (strcmp(name, "cpu") == 0) {
-        kind = PF_DEVICE_CPU;
-    } else if (strncmp(name, "cuda", 4) == 0 && (name[4] == '\0' || name[4] == ':')) {
-        kind = PF_DEVICE_CUDA;
-        if (name[4] == ':') {
+    static const struct {
+        const char *prefix;
+        pf_device_kind kind;
+    } kinds[] = {{"cuda", PF_DEVICE_CUDA}, {"opencl", PF_DEVICE_OPENCL}};
+    pf_device_kind kind = PF_DEVICE_CPU;
+    int index = 0, known = strcmp(name, "cpu") == 0;
+    for (size_t k = 0; !known && k < sizeof kinds / sizeof kinds[0]; k++) {
+        size_t n = strlen(kinds[k].prefix);
+        if (strncmp(name, kinds[k].prefix, n) != 0 || (name[n] != '\0' && name[n] != ':')) continue;
+        known = 1;
+        kind = kinds[k].kind;
+        if (name[n] == ':') {
             char *end;
-            long v = strtol(name + 5, &end, 10);
-            if (*end != '\0' || v < 0 || v > 63) {
+            long v = strtol(name + n + 1, &end, 10);
+            if (name[n + 1] == '\0' || *end != '\0' || v < 0 || v > 63) {
                 fprintf(stderr, "pixflow run: --device %s: the index must be 0..63\n", name);
                 return 1;
             }
             index = (int)v;
         }
-    } else {
-        fprintf(stderr, "pixflow run: --device %s: use cpu, cuda or cuda:N\n", name);
+    }
+    if (!known) {
+        fprintf(stderr, "pixflow run: --device %s: use cpu, cuda, cuda:N, opencl or opencl:N\n", name);
         return 1;
     }
     if (pf_device_open(kind, index, out) != PF_OK) {

@@ -12,7 +12,7 @@ static void usage(FILE *f) {
             "  run SOURCE [opts]    the data pipeline over a folder / list / .tar shards: progress,\n"
             "                       stage table, throughput (--recipe, --batch, --workers, --epochs,\n"
             "                       --seed, --out DIR for .npy batches, --preview PNG contact sheet,\n"
-            "                       --on-error skip|fail, --device cpu|cuda[:N])\n"
+            "                       --on-error skip|fail, --device cpu|cuda[:N]|opencl[:N])\n"
             "  info                 version, build options, CPU features, per-kernel ISA choice\n"
             "  bench <op> [opts]    an op vs its OpenCV counterpart, same process, same inputs\n"
             "                       (op: all, resize, lut, geom, convert, yuv, color, warp,\n"
