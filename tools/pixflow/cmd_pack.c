@@ -32,6 +32,7 @@ static void usage(FILE *f) {
             "Read it with: pixflow run OUT.pfpack\n");
 }
 
+#ifdef PF_HAVE_CODEC
 typedef struct progress {
     double t0;
     double last;
@@ -74,6 +75,7 @@ static int ends_with(const char *s, const char *suffix) {
     size_t a = strlen(s), b = strlen(suffix);
     return a >= b && strcmp(s + a - b, suffix) == 0;
 }
+#endif
 
 int cmd_pack(int argc, char **argv) {
     if (cli_wants_help(argc, argv)) {
