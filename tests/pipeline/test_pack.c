@@ -531,6 +531,36 @@ static void test_writer_errors(const char *src_dir) {
     CHECK_MSG("no samples");
 }
 
+/* Tar shards pack like a folder: the same entries (member names, .cls labels). */
+static void test_tar_source(void) {
+    char dir[4200], pack[4200], paths[2][4096];
+    snprintf(dir, sizeof dir, "%s/tars", g_dir);
+    snprintf(pack, sizeof pack, "%s/tars.pfpack", g_dir);
+    fx_make_tars(dir, 2, 7, paths);
+    const char *shards[2] = {paths[0], paths[1]};
+    pf_source_desc s;
+    memset(&s, 0, sizeof s);
+    s.kind = PF_SOURCE_TAR;
+    s.shards = shards;
+    s.shard_count = 2;
+    pf_pack_opts o = pf_pack_opts_defaults();
+    o.raw_below = 1 << 30;
+    CHECK_STATUS(pf_pack_write(&s, pack, &o, NULL), PF_OK);
+    pf_source_desc p = pack_src(pack);
+    pf_source_index *a = NULL, *b = NULL;
+    CHECK_STATUS(pf_source_index_open(&s, &a), PF_OK);
+    CHECK_STATUS(pf_source_index_open(&p, &b), PF_OK);
+    CHECK(pf_source_index_count(a) == 14 && pf_source_index_count(b) == 14);
+    for (uint64_t i = 0; a && b && i < pf_source_index_count(a); i++) {
+        pf_source_entry ea, eb;
+        pf_source_index_get(a, i, &ea);
+        pf_source_index_get(b, i, &eb);
+        CHECK(strcmp(ea.name, eb.name) == 0 && ea.label == eb.label && ea.label == (int32_t)i);
+    }
+    pf_source_index_close(a);
+    pf_source_index_close(b);
+}
+
 int main(void) {
     fx_tmpdir(g_dir, sizeof g_dir, "pack");
     mkdir(g_dir, 0755);
@@ -547,6 +577,7 @@ int main(void) {
     test_bad_packs(pack);
     test_parser_fuzz(pack);
     test_writer_errors(src);
+    test_tar_source();
     fx_rm_rf(g_dir);
     return pft_summary("pack");
 }
