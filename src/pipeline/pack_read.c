@@ -91,9 +91,18 @@ pf_status pli_pack_sample(const pli_source *src, uint64_t index, const void **da
     return PF_OK;
 }
 
-void pli_pack_readahead(const pli_source *src, uint64_t index) {
+/* Advises a window of PLI_PACK_ADVISE bytes from the sample on, and skips
+ * samples inside the last window: the pack order reads chunk by chunk, so
+ * this is about one madvise per chunk, not a system call per sample. */
+#define PLI_PACK_ADVISE (2u << 20)
+
+void pli_pack_readahead(pli_source *src, uint64_t index) {
     const pli_entry *e = &src->entries[index];
-    uintptr_t start = (uintptr_t)src->pack_map + (uintptr_t)e->offset;
-    uintptr_t page = start & ~(uintptr_t)(PLI_PACK_PAGE - 1);
-    madvise((void *)page, (size_t)(start - page + e->size), MADV_WILLNEED);
+    if (e->offset >= src->pack_advised_lo && e->offset + e->size <= src->pack_advised_hi) return;
+    uint64_t lo = e->offset & ~(uint64_t)(PLI_PACK_PAGE - 1);
+    uint64_t hi = e->offset + e->size > lo + PLI_PACK_ADVISE ? e->offset + e->size : lo + PLI_PACK_ADVISE;
+    if (hi > src->pack_size) hi = src->pack_size;
+    madvise((char *)src->pack_map + lo, (size_t)(hi - lo), MADV_WILLNEED);
+    src->pack_advised_lo = lo;
+    src->pack_advised_hi = hi;
 }

@@ -41,6 +41,7 @@ typedef struct pli_source {
     char *pack_path;
     uint64_t *chunk_first;  /* chunk_count + 1 entries */
     uint64_t chunk_count;
+    uint64_t pack_advised_lo, pack_advised_hi; /* dispatch thread's last readahead window */
 } pli_source;
 
 /* Bytes of one sample, owned by the pipeline until pli_bytes_release. */
@@ -95,7 +96,8 @@ void pli_pack_close(pli_source *src);
  * checksum: PF_ERR_CORRUPT_DATA naming the pack and the sample when it does
  * not match. Any thread. */
 pf_status pli_pack_sample(const pli_source *src, uint64_t index, const void **data, size_t *size);
-/* madvise(WILLNEED) on a sample's pages. */
-void pli_pack_readahead(const pli_source *src, uint64_t index);
+/* madvise(WILLNEED) ahead of a sample (dispatch thread only: it keeps
+ * the last advised window in src). */
+void pli_pack_readahead(pli_source *src, uint64_t index);
 
 #endif
