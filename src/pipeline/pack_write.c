@@ -382,9 +382,11 @@ static pf_status run(packer *pk, const char *out_path, pf_pack_stats *stats) {
     }
     size_t tl = strlen(out_path) + 32;
     char *tmp = malloc(tl);
-    pf_status st = tmp ? PF_OK : pfi_fail(PF_ERR_OUT_OF_MEMORY, FN ": out of memory");
+    pf_status st = PF_OK;
     int fd = -1;
-    if (st == PF_OK) {
+    if (tmp == NULL) {
+        st = pfi_fail(PF_ERR_OUT_OF_MEMORY, FN ": out of memory");
+    } else {
         snprintf(tmp, tl, "%s.tmp.%ld", out_path, (long)getpid());
         fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
         if (fd < 0) st = pfi_fail(PF_ERR_IO, FN ": cannot create %s (next to out_path): %s", tmp, strerror(errno));
