@@ -73,7 +73,11 @@ typedef enum pf_source_kind {
      * file chunk by chunk; sharding deals that order out sample by sample
      * (as a folder: every sample once per epoch across the ranks with
      * PF_SHARD_DROP's floor / PF_SHARD_PAD's ceil), and resume is exact.
-     * `path` is the pack; `extensions` is ignored. */
+     * `path` is the pack; `extensions` is ignored. The file must not be
+     * truncated in place while a pipeline maps it (the kernel would stop
+     * the process with SIGBUS on the missing pages); replacing it with
+     * pf_pack_write is safe (a new file renamed over the old one, which
+     * the mapping keeps). */
     PF_SOURCE_PACK = 4
 } pf_source_kind;
 
