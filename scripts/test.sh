@@ -105,7 +105,7 @@ step "configure build-test-tsan (TSan: pipeline tests only)"
 cmake -S . -B build-test-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ \
   -DPIXFLOW_CUDA=OFF -DPIXFLOW_OPENCL=OFF -DPIXFLOW_OPENCV_TESTS=OFF -DPIXFLOW_SANITIZE=thread >/dev/null
 compile build-test-tsan --target test_pipeline test_pipeline_stress test_pipeline_device test_pipeline_fatal test_infer_stage \
-  test_source_index test_metrics
+  test_source_index test_metrics test_pack
 (cd build-test-tsan && TSAN_OPTIONS="halt_on_error=1" ctest -L pipeline --output-on-failure --timeout 1200)
 
 step "Python package: venv, pip install ., pytest (scripts/test_python.sh)"

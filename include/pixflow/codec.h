@@ -171,6 +171,20 @@ PF_API pf_status pf_decode_query(const void *data, size_t size, const pf_decode_
 PF_API pf_status pf_decode(pf_decoder *dec, const void *data, size_t size, const pf_decode_opts *opts,
                            pf_image *dst, pf_decode_result *result);
 
+/* ------------------------------------------------------------ encode */
+
+/*
+ * Encodes a u8 HWC host image (1 channel: grayscale JPEG; 3: RGB, stored
+ * as YCbCr 4:2:0; any row stride) as a baseline JPEG with libjpeg-turbo
+ * at `quality` (1..100, libjpeg's scale) and JDCT_ISLOW. On success
+ * *out is a malloc'd buffer of *out_size bytes the caller frees with
+ * free(). Lossy: the decoded pixels differ from img (docs/performance.md
+ * "Packed datasets" gives the measured PSNR per quality). Not supported:
+ * 2 or 4 channels, other dtypes, device views (PF_ERR_INVALID_ARGUMENT /
+ * PF_ERR_UNSUPPORTED naming the argument); PNG and WebP encoding.
+ */
+PF_API pf_status pf_encode_jpeg(const pf_image *img, int32_t quality, void **out, size_t *out_size);
+
 /* ------------------------------------------------- decode + augment */
 
 typedef struct pf_decode_aug_opts {

@@ -60,7 +60,25 @@ typedef enum pf_source_kind {
     PF_SOURCE_TAR = 2,
     /* The caller's callbacks (below): random access by index. A video
      * source (another issue) plugs in here. */
-    PF_SOURCE_CALLBACK = 3
+    PF_SOURCE_CALLBACK = 3,
+    /* A .pfpack file (pixflow/pack.h, written by `pixflow pack` or
+     * pf_pack_write), mapped with mmap: samples are read from the mapping
+     * (no system call per sample) and their checksums checked (a mismatch
+     * fails that sample: the error policy counts and skips it like a bad
+     * file). The header and index are checked at create (a truncated or
+     * corrupt pack, or one from a newer format version, is refused with
+     * the file and the field named). Epoch order, when shuffled: the
+     * pack's page-aligned chunks in a Philox permutation, the samples of
+     * each chunk in a permutation of their own, so reads go through the
+     * file chunk by chunk; sharding deals that order out sample by sample
+     * (as a folder: every sample once per epoch across the ranks with
+     * PF_SHARD_DROP's floor / PF_SHARD_PAD's ceil), and resume is exact.
+     * `path` is the pack; `extensions` is ignored. The file must not be
+     * truncated in place while a pipeline maps it (the kernel would stop
+     * the process with SIGBUS on the missing pages); replacing it with
+     * pf_pack_write is safe (a new file renamed over the old one, which
+     * the mapping keeps). */
+    PF_SOURCE_PACK = 4
 } pf_source_kind;
 
 /* Bytes of one sample handed to the pipeline by a callback source. The
@@ -90,7 +108,7 @@ typedef struct pf_source_callbacks {
 
 typedef struct pf_source_desc {
     pf_source_kind kind;
-    const char *path;              /* FOLDER: the folder; FILE_LIST: the list file */
+    const char *path;              /* FOLDER: the folder; FILE_LIST: the list file; PACK: the .pfpack */
     const char *const *shards;     /* TAR: shard paths (shard_count of them) */
     int32_t shard_count;
     const char *extensions;        /* comma-separated; NULL: "jpg,jpeg,png,webp,ppm,pgm" */
@@ -107,8 +125,11 @@ typedef struct pf_source_desc {
  * callers that address samples themselves (pixflow.ray's read tasks,
  * pixflow.torch re-sharding a resume point over another world size).
  *
- * Supported: PF_SOURCE_FOLDER, PF_SOURCE_FILE_LIST and PF_SOURCE_TAR, by
- * the rules of pf_source_kind above (extensions as in pf_source_desc).
+ * Supported: PF_SOURCE_FOLDER, PF_SOURCE_FILE_LIST, PF_SOURCE_TAR and
+ * PF_SOURCE_PACK, by the rules of pf_source_kind above (extensions as in
+ * pf_source_desc; a pack's entries carry the names and labels of the
+ * source it was packed from, path = the pack, offset and size of the
+ * sample's bytes in it).
  * Not supported: PF_SOURCE_CALLBACK (PF_ERR_UNSUPPORTED: its callbacks
  * are already an index). Opening scans the folder, reads the list or the
  * tar headers once; entries are read without I/O. Files are not opened,
@@ -126,8 +147,9 @@ typedef struct pf_source_entry {
     const char *member; /* TAR: the member's name inside its shard; else NULL */
     int32_t label;      /* the sample's label; -1 when it has none */
     int32_t shard;      /* TAR: the index of its shard in source.shards; else -1 */
-    uint64_t offset;    /* TAR: the byte offset of the member's data in the shard; else 0 */
-    uint64_t size;      /* TAR: the member's size in bytes; else 0 */
+    uint64_t offset;    /* TAR: the byte offset of the member's data in the shard; PACK: of
+                           the sample's bytes in the pack; else 0 */
+    uint64_t size;      /* TAR: the member's size in bytes; PACK: the sample's; else 0 */
 } pf_source_entry;
 
 /* Builds the index of `source` into *out (NULL on failure). The strings
@@ -267,7 +289,8 @@ PF_API pf_pipeline_config pf_pipeline_config_defaults(void);
  * world_size, shard_mode) entries; cap is out's length (too small ->
  * PF_ERR_INVALID_ARGUMENT). For re-sharding a resume point over another
  * world size (pixflow.torch) and for checking a shard's coverage. Tar
- * sources shuffle shard files and a window instead; they are not covered.
+ * sources shuffle shard files and a window instead, pack sources chunks
+ * and samples within chunks (PF_SOURCE_PACK); they are not covered.
  */
 PF_API uint64_t pf_shard_length(uint64_t n, int32_t world_size, pf_shard_mode mode);
 PF_API pf_status pf_epoch_order(uint64_t n, uint64_t seed, uint64_t epoch, bool shuffle, int32_t rank,

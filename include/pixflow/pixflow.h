@@ -9,6 +9,7 @@
 #include "pixflow/video.h"
 #include "pixflow/infer.h"
 #include "pixflow/pipeline.h"
+#include "pixflow/pack.h"
 #include "pixflow/codec.h"
 #include "pixflow/post.h"
 #include "pixflow/metrics.h"

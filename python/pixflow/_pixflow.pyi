@@ -1,6 +1,6 @@
 """Type stubs of the C extension. tests/python/test_stub.py checks them against the module:
 the same names, and every function's parameters as the C function accepts them."""
-from typing import Dict, List, Optional, Sequence, Tuple, Union
+from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -390,9 +390,12 @@ def aug_sample(policy: _Fields, seed: int, epoch: int, first_index: int, widths:
                heights: Sequence[int]) -> List[_Fields]: ...
 def epoch_order(n: int, seed: int, epoch: int, shuffle: bool, rank: int, world_size: int,
                 shard_mode: int = ...) -> np.ndarray: ...
-# (name, label, None) for a file; (name, label, (shard path, offset, size)) for a tar member
+# (name, label, None) for a file; (name, label, (shard path, offset, size)) for a tar member,
+# (name, label, (pack path, offset, size)) for a packed sample
 _SourceEntry = Tuple[str, int, Optional[Tuple[str, int, int]]]
 def source_index(source: Dict[str, object], /) -> List[_SourceEntry]: ...
+def pack(source: Dict[str, object], out: str, max_side: int = ..., quality: int = ..., raw_below: int = ...,
+         threads: int = ..., chunk_kib: int = ..., progress: Optional[Callable[[int, int], object]] = ...) -> Dict[str, int]: ...
 
 # ------------------------------------------------------- post-processing
 _NmsSample = Tuple[np.ndarray, np.ndarray, Optional[np.ndarray]]

@@ -62,10 +62,12 @@ def _source_dict(source, extensions):
             d = {"kind": "folder", "path": path}
         elif path.endswith(".tar"):
             d = {"kind": "tar", "shards": [path]}
+        elif path.endswith(".pfpack"):
+            d = {"kind": "pack", "path": path}
         elif os.path.isfile(path):
             d = {"kind": "list", "path": path}
         else:
-            raise _P.IOError(f"source {path!r} is neither a folder, a list file nor a .tar shard")
+            raise _P.IOError(f"source {path!r} is neither a folder, a list file, a .tar shard nor a .pfpack")
     if extensions is not None:
         d["extensions"] = ",".join(extensions) if not isinstance(extensions, str) else extensions
     return d
@@ -337,4 +339,37 @@ class Loader:
             pass
 
 
-__all__ = ["Loader"]
+def pack(source, out, max_side=320, quality=90, raw_below=0, threads=0, chunk_kib=1024, progress=None,
+         extensions=None):
+    """Stores ``source`` (a folder, a list file, .tar shard paths) once at training resolution in
+    one ``.pfpack`` file ``out`` (the C ``pf_pack_write``; ``pixflow pack`` on the command line):
+    JPEGs re-encoded at ``quality`` with the longer side ``max_side`` (lossy: docs/performance.md
+    "Packed datasets" gives the PSNR per quality), images whose longer side is below
+    ``raw_below`` as raw RGB pixels (exact). Sample i of the pack is sample i of the source (same
+    name and label), so ``Loader(out, ...)`` reads it like the source, through mmap, in a
+    chunk-then-sample shuffled order. ``threads`` 0: the CPU count. ``progress``: a callable
+    ``(done, total)`` called after each sample is written, or True for a bar on stderr (drawn
+    only when stderr is a terminal). The write is crash-safe (a temporary file renamed when
+    complete). Returns the counts: samples, jpeg_reencoded, jpeg_kept, raw, chunks,
+    input_bytes, output_bytes."""
+    src = _source_dict(source, extensions)
+    if src["kind"] == "pack":
+        raise _P.InvalidArgument("source: already a .pfpack; pack a folder, a list file or .tar shards")
+    if progress is True:
+        progress = None
+        if sys.stderr.isatty():
+            t0 = time.monotonic()
+
+            def progress(done, total):
+                if done == total or done % 64 == 0:
+                    rate = done / max(time.monotonic() - t0, 1e-9)
+                    sys.stderr.write(f"\rpack: {done}/{total} samples, {rate:.0f} samples/s")
+                    sys.stderr.write("\n" if done == total else "")
+                    sys.stderr.flush()
+    elif progress is False:
+        progress = None
+    return _P.pack(src, os.fspath(out), max_side=max_side, quality=quality, raw_below=raw_below,
+                   threads=threads, chunk_kib=chunk_kib, progress=progress)
+
+
+__all__ = ["Loader", "pack"]

@@ -72,7 +72,7 @@ PyMODINIT_FUNC PyInit__pixflow(void) {
         add_methods(m, pfpy_post_boxes_methods) < 0 || add_methods(m, pfpy_post_heads_methods) < 0 ||
         add_methods(m, pfpy_post_masks_methods) < 0 || add_methods(m, pfpy_post_regions_methods) < 0 || add_methods(m, pfpy_post_image_methods) < 0 ||
         add_methods(m, pfpy_codec_methods) < 0 || add_methods(m, pfpy_augment_methods) < 0 ||
-        add_methods(m, pfpy_pipeline_methods) < 0 || add_methods(m, pfpy_source_methods) < 0 ||
+        add_methods(m, pfpy_pipeline_methods) < 0 || add_methods(m, pfpy_source_methods) < 0 || add_methods(m, pfpy_pack_methods) < 0 ||
         pfpy_augment_init(m) < 0 || pfpy_pipeline_init(m) < 0 || pfpy_video_init(m) < 0) {
         Py_DECREF(m);
         return NULL;

@@ -277,6 +277,7 @@ extern PyMethodDef pfpy_codec_methods[];
 extern PyMethodDef pfpy_augment_methods[];
 extern PyMethodDef pfpy_pipeline_methods[];
 extern PyMethodDef pfpy_source_methods[];
+extern PyMethodDef pfpy_pack_methods[];
 
 int pfpy_augment_init(PyObject *module);
 int pfpy_pipeline_init(PyObject *module);

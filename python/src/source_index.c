@@ -54,6 +54,13 @@ int pfpy_source_desc(PyObject *src, pf_source_desc *out, const char ***strings) 
             goto fail;
         }
         out->path = keep[0];
+    } else if (strcmp(k, "pack") == 0) {
+        out->kind = PF_SOURCE_PACK;
+        if (path == NULL || (keep[0] = dup_str(path, "source['path']")) == NULL) {
+            if (!PyErr_Occurred()) pfpy_invalid("source['path'] is missing");
+            goto fail;
+        }
+        out->path = keep[0];
     } else if (strcmp(k, "tar") == 0) {
         out->kind = PF_SOURCE_TAR;
         for (Py_ssize_t i = 0; i < nsh; i++) {
@@ -66,7 +73,7 @@ int pfpy_source_desc(PyObject *src, pf_source_desc *out, const char ***strings) 
         out->shard_count = (int32_t)nsh;
     } else {
         char rb[96];
-        pfpy_invalid("source['kind'] = %s; use 'folder', 'list' or 'tar'", pfpy_repr(kind, rb, sizeof rb));
+        pfpy_invalid("source['kind'] = %s; use 'folder', 'list', 'tar' or 'pack'", pfpy_repr(kind, rb, sizeof rb));
         goto fail;
     }
     if (ext && ext != Py_None) {
@@ -88,7 +95,7 @@ static PyObject *entry_tuple(const pf_source_entry *e) {
     PyObject *name = PyUnicode_DecodeFSDefault(e->name);
     if (name == NULL) return NULL;
     PyObject *loc;
-    if (e->member != NULL) {
+    if (e->member != NULL || (e->size > 0 && strcmp(e->path, e->name) != 0)) { /* a tar member or a packed sample */
         PyObject *shard = PyUnicode_DecodeFSDefault(e->path);
         loc = shard ? Py_BuildValue("(NKK)", shard, (unsigned long long)e->offset, (unsigned long long)e->size) : NULL;
     } else {
@@ -128,7 +135,7 @@ static PyObject *py_source_index(PyObject *self, PyObject *src) {
 PyMethodDef pfpy_source_methods[] = {
     {"source_index", py_source_index, METH_O,
      "source_index(source, /)\n--\n\n"
-     "pf_source_index: the samples of a source dict {'kind': 'folder'|'list'|'tar', 'path', 'shards', "
+     "pf_source_index: the samples of a source dict {'kind': 'folder'|'list'|'tar'|'pack', 'path', 'shards', "
      "'extensions'} in the C pipeline's dataset order, as [(name, label, loc)]: loc is None for a file, "
-     "(shard path, offset, size) for a tar member."},
+     "(shard path, offset, size) for a tar member, (pack path, offset, size) for a packed sample."},
     {NULL, NULL, 0, NULL}};

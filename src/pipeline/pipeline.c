@@ -157,7 +157,7 @@ static pf_status setup(pf_pipeline *p) {
             return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_pipeline_create: %llu samples leave nothing per rank for world_size %d with PF_SHARD_DROP",
                             (unsigned long long)n, (int)c->world_size);
         order_len = pli_shard_length(n, c->world_size, c->shard_mode);
-        scratch_len = n;
+        scratch_len = n + (p->src.kind == PF_SOURCE_PACK ? p->src.chunk_count : 0); /* + the chunk permutation */
     }
     if (c->start_position != 0 && c->start_position >= order_len && !(c->epochs && c->start_epoch == c->epochs))
         return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_pipeline_create: config.start_position is %llu; an epoch of this rank has %llu samples",

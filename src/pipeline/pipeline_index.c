@@ -53,6 +53,10 @@ pf_status pf_source_index_get(const pf_source_index *index, uint64_t i, pf_sourc
         out->member = out->name + (nl > pl ? pl + 1 : nl);
         out->offset = e->offset;
         out->size = e->size;
+    } else if (src->kind == PF_SOURCE_PACK) {
+        out->path = src->pack_path;
+        out->offset = e->offset;
+        out->size = e->size;
     } else {
         out->path = out->name;
     }

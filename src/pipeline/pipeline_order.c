@@ -109,6 +109,30 @@ uint64_t pli_tar_order(const uint64_t *shard_first, int32_t shard_count, uint64_
     return got > 0 ? len : 0;
 }
 
+#define TAG_CHUNKS 0x43686e6bu /* "Chnk" */
+#define TAG_INCHUNK 0x496e4368u /* "InCh" */
+
+void pli_pack_order(const uint64_t *chunk_first, uint64_t chunk_count, uint64_t seed, uint64_t epoch,
+                    bool shuffle, uint64_t *perm, uint64_t *scratch) {
+    permutation_tagged(scratch, chunk_count, seed, epoch, shuffle, TAG_CHUNKS);
+    uint64_t at = 0;
+    for (uint64_t k = 0; k < chunk_count; k++) {
+        uint64_t c = scratch[k], first = chunk_first[c], len = chunk_first[c + 1] - first;
+        uint64_t *out = perm + at;
+        for (uint64_t i = 0; i < len; i++) out[i] = first + i;
+        /* Fisher-Yates inside the chunk, keyed by the chunk's id (not its
+         * position), so a chunk's inner order is the same wherever the
+         * chunk permutation puts it */
+        for (uint64_t i = shuffle ? len : 0; i > 1; i--) {
+            uint64_t j = pli_philox_below(seed, i - 1, c, epoch, TAG_INCHUNK, i);
+            uint64_t t = out[i - 1];
+            out[i - 1] = out[j];
+            out[j] = t;
+        }
+        at += len;
+    }
+}
+
 /* ------------------------------------------------------ public wrappers */
 
 uint64_t pf_shard_length(uint64_t n, int32_t world_size, pf_shard_mode mode) {

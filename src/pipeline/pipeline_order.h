@@ -38,4 +38,13 @@ uint64_t pli_tar_order(const uint64_t *shard_first, int32_t shard_count, uint64_
                        uint64_t epoch, bool shuffle, int32_t window, int32_t rank, int32_t world,
                        pf_shard_mode mode, uint64_t *out, uint64_t *scratch);
 
+/* Pack order (PF_SOURCE_PACK): chunk k holds samples chunk_first[k] ..
+ * chunk_first[k+1]-1. perm[0..n) = the chunks in a Philox permutation
+ * keyed by (seed, epoch), each chunk's samples in a permutation of their
+ * own keyed by (seed, epoch, chunk); the identity when !shuffle. n =
+ * chunk_first[chunk_count]; scratch holds chunk_count entries. Sharding
+ * then deals perm out sample by sample (pli_shard_samples). */
+void pli_pack_order(const uint64_t *chunk_first, uint64_t chunk_count, uint64_t seed, uint64_t epoch,
+                    bool shuffle, uint64_t *perm, uint64_t *scratch);
+
 #endif

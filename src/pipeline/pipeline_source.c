@@ -205,6 +205,8 @@ pf_status pli_source_open(const pf_source_desc *desc, pli_source *src, const cha
         return open_list(desc, src);
     case PF_SOURCE_TAR:
         return pli_tar_index(src, desc);
+    case PF_SOURCE_PACK:
+        return pli_pack_open(src, desc);
     case PF_SOURCE_CALLBACK:
         if (desc->callbacks.count == NULL || desc->callbacks.read == NULL)
             return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: %s.callbacks.count and .read are required for PF_SOURCE_CALLBACK", fn, arg);
@@ -218,6 +220,7 @@ pf_status pli_source_open(const pf_source_desc *desc, pli_source *src, const cha
 void pli_source_close(pli_source *src) {
     if (src->kind == PF_SOURCE_CALLBACK && src->cb.destroy) src->cb.destroy(src->cb.ctx);
     if (src->cached_fd >= 0) close(src->cached_fd);
+    pli_pack_close(src);
     for (int32_t i = 0; i < src->shard_count; i++) free(src->shard_paths ? src->shard_paths[i] : NULL);
     free(src->shard_paths);
     free(src->shard_first);
@@ -276,6 +279,7 @@ void pli_file_reader_init(pli_file_reader *r) {
     r->shard = -1;
     r->buf = NULL;
     r->cap = 0;
+    r->pack_data = NULL;
 }
 
 void pli_file_reader_close(pli_file_reader *r) {
@@ -299,6 +303,17 @@ pf_status pli_source_read_file(const pli_source *src, pli_file_reader *r, uint64
     const pli_entry *e = &src->entries[index];
     const char *name = src->names + e->name_off;
     *size = 0;
+    if (src->kind == PF_SOURCE_PACK) { /* a copy, for callers that own the bytes; the pipeline reads in place */
+        const void *p;
+        size_t n;
+        pf_status st = pli_pack_sample(src, index, &p, &n);
+        if (st == PF_OK) st = reserve(r, n, name);
+        if (st == PF_OK) {
+            memcpy(r->buf, p, n);
+            *size = n;
+        }
+        return st;
+    }
     if (src->kind == PF_SOURCE_TAR) {
         if (r->shard != e->shard) {
             if (r->fd >= 0) close(r->fd);
@@ -331,6 +346,10 @@ void pli_bytes_release(pli_bytes *b) {
 
 void pli_source_readahead(pli_source *src, uint64_t index) {
     if (src->kind == PF_SOURCE_CALLBACK) return;
+    if (src->kind == PF_SOURCE_PACK) {
+        pli_pack_readahead(src, index);
+        return;
+    }
     const pli_entry *e = &src->entries[index];
     if (src->kind == PF_SOURCE_TAR) {
         int fd = shard_fd(src, e->shard);

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pipeline/pack_format.h"
 #include "pixflow/pipeline.h"
 
 typedef struct pli_entry {
@@ -33,6 +34,14 @@ typedef struct pli_source {
     int32_t cached_shard;
     /* CALLBACK */
     pf_source_callbacks cb;
+    /* PACK (pack_read.c): the mapping, its checked view, the chunk table */
+    void *pack_map;
+    size_t pack_size;
+    pli_pack_view pack;
+    char *pack_path;
+    uint64_t *chunk_first;  /* chunk_count + 1 entries */
+    uint64_t chunk_count;
+    uint64_t pack_advised_lo, pack_advised_hi; /* dispatch thread's last readahead window */
 } pli_source;
 
 /* Bytes of one sample, owned by the pipeline until pli_bytes_release. */
@@ -60,6 +69,7 @@ typedef struct pli_file_reader {
     int32_t shard;
     void *buf;
     size_t cap;
+    const void *pack_data;  /* PACK: the last sample's bytes in the mapping (else NULL) */
 } pli_file_reader;
 
 void pli_file_reader_init(pli_file_reader *r);
@@ -78,5 +88,16 @@ int pli_ext_match(const char *name, const char *extensions);
 pf_status pli_pread_all(int fd, void *buf, size_t n, uint64_t off, const char *name);
 /* pipeline_tar.c */
 pf_status pli_tar_index(pli_source *src, const pf_source_desc *desc);
+/* pack_read.c: maps and checks the pack, fills the table (names, labels,
+ * offset/size in the file) and the chunk table; pli_pack_close unmaps. */
+pf_status pli_pack_open(pli_source *src, const pf_source_desc *desc);
+void pli_pack_close(pli_source *src);
+/* Sample `index`'s bytes inside the mapping (no copy), after checking its
+ * checksum: PF_ERR_CORRUPT_DATA naming the pack and the sample when it does
+ * not match. Any thread. */
+pf_status pli_pack_sample(const pli_source *src, uint64_t index, const void **data, size_t *size);
+/* madvise(WILLNEED) ahead of a sample (dispatch thread only: it keeps
+ * the last advised window in src). */
+void pli_pack_readahead(pli_source *src, uint64_t index);
 
 #endif

@@ -12,6 +12,12 @@
 /* This rank's order for an epoch; returns its length. */
 static uint64_t epoch_order(pf_pipeline *p, uint64_t epoch) {
     const pf_pipeline_config *c = &p->cfg;
+    if (p->src.kind == PF_SOURCE_PACK) {
+        pli_pack_order(p->src.chunk_first, p->src.chunk_count, c->seed, epoch, c->shuffle, p->order_scratch,
+                       p->order_scratch + p->src.count);
+        pli_shard_samples(p->order_scratch, p->src.count, c->rank, c->world_size, c->shard_mode, p->order);
+        return pli_shard_length(p->src.count, c->world_size, c->shard_mode);
+    }
     if (p->src.kind == PF_SOURCE_TAR)
         return pli_tar_order(p->src.shard_first, p->src.shard_count, c->seed, epoch, c->shuffle,
                              c->shuffle_buffer, c->rank, c->world_size, c->shard_mode, p->order,
@@ -118,7 +124,15 @@ static void process_item(pf_pipeline *p, int32_t worker, void *state, pli_file_r
     } else { /* the read stage, on this worker: pread into its buffer */
         uint64_t t0 = pli_now_ns();
         pfi_clear_error();
-        pf_status rst = pli_source_read_file(&p->src, rd, it->index, &in.size);
+        pf_status rst;
+        if (p->src.kind == PF_SOURCE_PACK) { /* in place in the mapping: no copy, no system call */
+            const void *bytes = NULL;
+            rst = pli_pack_sample(&p->src, it->index, &bytes, &in.size);
+            rd->pack_data = bytes;
+        } else {
+            rst = pli_source_read_file(&p->src, rd, it->index, &in.size);
+            rd->pack_data = NULL;
+        }
         *read_ns = pli_now_ns() - t0;
         pli_stage_observe(&p->st_read, *read_ns);
         p->st_read.items++;
@@ -129,7 +143,7 @@ static void process_item(pf_pipeline *p, int32_t worker, void *state, pli_file_r
             if (p->dev) pli_device_decode(p, worker, it, NULL);
             return;
         }
-        in.data = rd->buf;
+        in.data = rd->pack_data ? rd->pack_data : rd->buf;
     }
     in.index = it->index;
     in.epoch = it->buf->epoch;

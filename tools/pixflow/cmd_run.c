@@ -37,7 +37,7 @@ static void usage(FILE *f) {
             "  --prefetch: batches prepared ahead of the consumer (default: auto)\n"
             "  --consumer-delay-ms: sleep N ms per batch (a slow consumer, for testing backlog alerts)\n"
             "SOURCE: a folder (class sub-folders give labels), a list file (.txt/.lst: path [label]),\n"
-            "        or .tar shards (comma-separated; WebDataset layout)\n"
+            "        or .tar shards (comma-separated; WebDataset layout), or a .pfpack (pixflow pack)\n"
             "Exit status: 0 done, 1 the run failed (the pipeline stopped, a failed batch, nothing\n"
             "decoded), 2 bad arguments.\n");
 }
@@ -210,6 +210,9 @@ int cmd_run(int argc, char **argv) {
     struct stat sb;
     if (stat(source, &sb) == 0 && S_ISDIR(sb.st_mode)) {
         c.source.kind = PF_SOURCE_FOLDER;
+        c.source.path = source;
+    } else if (ends_with(source, ".pfpack")) {
+        c.source.kind = PF_SOURCE_PACK;
         c.source.path = source;
     } else if (ends_with(source, ".tar") || strstr(source, ".tar,")) {
         shard_list = strdup(source);

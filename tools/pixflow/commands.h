@@ -10,6 +10,7 @@ int cmd_info(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_recipe(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_pack(int argc, char **argv);
 
 /* pixflow bench <name> (one file each, bench_<name>.c) */
 int bench_resize(int argc, char **argv);

@@ -9,10 +9,13 @@ static void usage(FILE *f) {
     fprintf(f,
             "usage: pixflow <command> [args]\n"
             "commands:\n"
-            "  run SOURCE [opts]    the data pipeline over a folder / list / .tar shards: progress,\n"
+            "  run SOURCE [opts]    the data pipeline over a folder / list / .tar shards / .pfpack: progress,\n"
             "                       stage table, throughput (--recipe, --batch, --workers, --epochs,\n"
             "                       --seed, --out DIR for .npy batches, --preview PNG contact sheet,\n"
             "                       --on-error skip|fail, --device cpu|cuda[:N]|opencl[:N])\n"
+            "  pack SOURCE OUT      store a dataset once at training size in one .pfpack file\n"
+            "                       (--max-side, --quality, --raw-below, --threads); pixflow run\n"
+            "                       reads it through mmap\n"
             "  info                 version, build options, CPU features, per-kernel ISA choice\n"
             "  bench <op> [opts]    an op vs its OpenCV counterpart, same process, same inputs\n"
             "                       (op: all, resize, lut, geom, convert, yuv, color, warp,\n"
@@ -37,6 +40,7 @@ int main(int argc, char **argv) {
     if (strcmp(cmd, "info") == 0) return cmd_info(argc - 1, argv + 1);
     if (strcmp(cmd, "bench") == 0) return cmd_bench(argc - 1, argv + 1);
     if (strcmp(cmd, "run") == 0) return cmd_run(argc - 1, argv + 1);
+    if (strcmp(cmd, "pack") == 0) return cmd_pack(argc - 1, argv + 1);
     if (strcmp(cmd, "recipe") == 0) return cmd_recipe(argc - 1, argv + 1);
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
         usage(stdout);
