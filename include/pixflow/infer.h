@@ -66,7 +66,8 @@ typedef struct pf_infer_choice {
 typedef int (*pf_infer_choose_fn)(void *user, const pf_infer_choice *choice);
 typedef pf_status (*pf_infer_variant_fn)(void *user, const pf_video_batch *batch, int variant, void *output);
 
-/* The ladder of `python -m pixflow detect --latency-budget`: once the window
+/* The ladder of `python -m pixflow detect --latency-budget`, without the
+ * app's back-off after an undone step up (this one keeps no state): once the window
  * is full, one variant down (cheaper) when p90_ms > budget_ms, one up when
  * p90_ms < budget_ms * up_frac (hysteresis, 0 < up_frac < 1), else stay.
  * pixflow empties the window at each switch, so at most one switch per

@@ -1,6 +1,7 @@
 /* pf_infer_run's variants: the latency window the chooser sees, and
- * pf_infer_ladder, the detect app's rule (python/pixflow/apps/ladder.py is
- * the same rule; one rung per full window, hysteresis on the way up). */
+ * pf_infer_ladder, the detect app's rule (python/pixflow/apps/ladder.py; one
+ * rung per full window, hysteresis on the way up) without the app's back-off,
+ * which needs state across calls that a chooser can keep itself. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

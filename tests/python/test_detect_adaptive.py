@@ -213,6 +213,16 @@ def test_ladder_steps_down_within_a_window_back_up_and_never_flaps():
     assert all(b2 - b1 >= 4 for (b1, *_), (b2, *_) in zip(sw, sw[1:]))   # one switch per window at most
     assert sw[2][0] > 25 and "< 0.5 x budget" in sw[2][3] and "> budget 50 ms" in sw[0][3]
     assert seen[-1] == "fp32"
+    # a load between two rungs (fp32 over the budget, int8 under half of it): each step up that does
+    # not hold doubles the wait before the next one, so the switches thin out instead of alternating
+    lad = Ladder(["fp32", "int8"], budget_ms=20, window=2)
+    for _ in range(200):
+        lad.observe({"fp32": 30.0, "int8": 9.0}[lad.rung])
+    gaps = [b2 - b1 for (b1, *_), (b2, *_) in zip(lad.switches, lad.switches[1:])]
+    ups = [b for b, f, t, _ in lad.switches if t == "fp32"]
+    assert len(lad.switches) <= 14 and all(g >= 2 for g in gaps), lad.switches   # 100 without the back-off
+    up_gaps = [b - a for a, b in zip(ups, ups[1:])]
+    assert len(up_gaps) >= 3 and all(g2 >= 1.5 * g1 for g1, g2 in zip(up_gaps, up_gaps[1:])), ups
     # steady load just over the budget on every rung: down to the last rung, then no switch at all
     lad = Ladder(["fp32", "int8"], budget_ms=10, window=3)
     for _ in range(30):

@@ -9,12 +9,12 @@
   nudenet's 320n.onnx was exported with ``dynamic=True`` (its anchors come
   from Shape/Range, not constants), so it is dynamic as fetched.
 * ``int8.onnx``: ``onnxruntime.quantization.quantize_static`` (QDQ, per
-  channel s8 weights, u8 activations, MinMax) of the Conv layers only,
-  calibrated on scikit-image's sample photos from its wheel (the apps'
-  sample images) letterboxed square and rect. The head's box decode (DFL
-  softmax, anchors, stride multiply) and output0 stay float: output0 holds
-  boxes in pixels (0..320) next to scores (0..1) in one tensor, and one u8
-  scale over both would leave scores in 1.25-unit steps.
+  channel s8 weights, u8 activations, MinMax) of every op but the head's
+  decode, calibrated on scikit-image's sample photos from its wheel (the
+  apps' sample images) letterboxed square and rect. The decode (DFL
+  softmax, anchors, stride multiply) and the convs feeding it stay float:
+  output0 holds boxes in pixels (0..320) next to scores (0..1) in one
+  tensor, and one u8 scale over both would leave scores in 1.25-unit steps.
 * ``fp16.onnx``: onnxconverter-common's float16 conversion with float32 I/O;
   the anchor subgraph (Cast / Range / ConstantOfShape / Expand) is kept
   float32, because the converter retypes a Cast's output but not its ``to``.
@@ -34,7 +34,7 @@ import numpy as np
 from .. import _pixflow as _P
 
 PRECISIONS = ("fp32", "fp16", "int8")
-BUILD_VERSION = 3
+BUILD_VERSION = 4
 # the calibration / contract frames: scikit-image sample photos (its wheel, fetched like the models)
 CALIB_IMAGES = ("astronaut", "chelsea", "coffee", "rocket", "motorcycle_left", "hubble_deep_field")
 # (the one photo of a person among them, astronaut, also mirrored, halved and twice side by side: the
@@ -182,19 +182,23 @@ def _int8(src, dst, size, stride):
     # the symbolic shape pass cannot finish on the dynamic anchors; onnx's own inference is enough here
     quant_pre_process(src, pre, skip_symbolic_shape=True)
     m = onnx.load(pre)
-    # float: the DFL conv and the head's last 1x1 convs (box distances and class logits), whose outputs
-    # go straight into the decode (with them in INT8 the scores moved by up to 0.153 on the contract set)
-    skip = [n.name for n in m.graph.node if n.op_type == "Conv" and ("/dfl/" in n.name or _head_out(n.name))]
+    # float: the head's decode (everything of model.22 outside its cv2 / cv3 conv branches: DFL, anchors,
+    # strides, the output concat) and the branches' last 1x1 convs (box distances and class logits), whose
+    # outputs go straight into it; with those convs in INT8 scores moved by up to 0.153 on the contract set
+    skip = [n.name for n in m.graph.node if _decode(n.name) or (n.op_type == "Conv" and _head_out(n.name))]
     try:
         _write_atomic(dst, lambda t: quantize_static(pre, t, Reader(), quant_format=QuantFormat.QDQ,
                                                      activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
-                                                     per_channel=True, op_types_to_quantize=["Conv"],
-                                                     nodes_to_exclude=skip))
+                                                     per_channel=True, nodes_to_exclude=skip))
     finally:
         if os.path.exists(pre):
             os.remove(pre)
-    return "static QDQ (Conv except the head's last), calibrated on %d frames (%s, square + 16:9 rect)" % (
+    return "static QDQ (all but the head's decode and last convs), calibrated on %d frames (%s, square + 16:9 rect)" % (
         len(frames), ", ".join(CALIB_IMAGES))
+
+
+def _decode(name):
+    return name.startswith("/model.22/") and not name.startswith(("/model.22/cv2", "/model.22/cv3"))
 
 
 def _head_out(name):
