@@ -6,6 +6,7 @@ likewise; the medians over the rounds are printed. The budget is 1.25 x rect FP3
 inference p50 (so that the hog pushes FP32 past it), unless --budget is given.
 
     /opt/pixflow-venv/bin/python bench/apps/bench_detect_adaptive.py [--frames 48] [--rounds 3] [--budget MS]
+        [--app-threads N]
     /opt/pixflow-venv/bin/python bench/apps/bench_detect_adaptive.py --model-only [--threads 1]
 
 --model-only times the variants' ONNX Runtime sessions alone (one 1x3x192x320 and one 1x3x320x320
@@ -31,8 +32,11 @@ def clip(path, frames):
                     "-frames:v", str(frames), "-c:v", "libx264", "-pix_fmt", "yuv420p", "-r", "30", path], check=True)
 
 
+APP_THREADS = []
+
+
 def run(video, out, extra):
-    r = subprocess.run([sys.executable, "-m", "pixflow", "detect", video, "--out", out, *extra],
+    r = subprocess.run([sys.executable, "-m", "pixflow", "detect", video, "--out", out, *APP_THREADS, *extra],
                        capture_output=True, text=True, timeout=600)
     if r.returncode:
         raise SystemExit(r.stderr)
@@ -84,10 +88,13 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--budget", type=float)
     ap.add_argument("--model-only", action="store_true")
-    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=1, help="--model-only: onnxruntime threads")
+    ap.add_argument("--app-threads", type=int, default=0, help="the app's --threads (0: onnxruntime's default)")
     a = ap.parse_args()
     if a.model_only:
         return model_only(a.rounds, a.threads)
+    if a.app_threads:
+        APP_THREADS[:] = ["--threads", str(a.app_threads)]
     d = tempfile.mkdtemp()
     video = os.path.join(d, "wide720p.mp4")
     clip(video, a.frames)
@@ -111,7 +118,8 @@ def main():
             hog.kill()
             hog.wait()
         print(f"round {rnd + 1} (hog cases) done", file=sys.stderr)
-    print(f"clip: 1280x720 H.264, {a.frames} frames, batch 4; budget {budget} ms/frame; medians of {a.rounds} rounds")
+    print(f"clip: 1280x720 H.264, {a.frames} frames, batch 4, threads {a.app_threads or 'default'}; budget {budget} "
+          f"ms/frame; medians of {a.rounds} rounds")
     print("(the ladder's p99 within the budget: " + ", ".join(
         f"{r['p99'] <= budget}" for r in res["hog: rect ladder"]) + "; fixed FP32's: " + ", ".join(
         f"{r['p99'] <= budget}" for r in res["hog: rect fp32"]) + ")")

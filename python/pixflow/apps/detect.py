@@ -101,6 +101,13 @@ class Detector:
             self.runners[precision] = OnnxRunner(self.paths[precision], threads=self.threads)
         return self.runners[precision]
 
+    def warm(self, precisions, shape):
+        """Loads each variant's session and runs it once on zeros of shape (ONNX Runtime's first run at a
+        shape allocates and plans: ~2-5x a steady batch), so that the ladder's switches do not stall."""
+        z = np.zeros(shape, np.float32)
+        for p in precisions:
+            self.runner_for(p)(z)
+
     def use(self, precision):
         """The runner of the next batches."""
         self.runner = self.runner_for(precision)
@@ -252,6 +259,8 @@ def run(args):
             if p not in det.paths:
                 rec.extra[f"ladder: {p}"] = variants.usable(det.report, p)[1]
         lad = Ladder(rungs, budget, window=args.ladder_window)
+        for p in rungs:   # every session loaded up front (videos also run each once at their shape, below)
+            det.runner_for(p)
         det.use(lad.rung)
     det.runner.check([args.batch, 3, args.size, args.size] if not det.auto else [args.batch, 3, "h", "w"])
     os.makedirs(args.out, exist_ok=True)
@@ -273,6 +282,8 @@ def run(args):
             desc = letterbox_desc(args.size, hw)
             rec.extra["rect letterbox"] = f"{hw[0]}x{hw[1]} (square {args.size}x{args.size})"
         out_hw = (desc["out_height"], desc["out_width"])
+        if lad is not None:   # every rung loaded and run once at the batch shape: a switch does not stall
+            det.warm(lad.rungs, (args.batch, 3) + out_hw)
         video = _P.Video(videos, desc, cfg)
 
         def source():
