@@ -332,7 +332,11 @@ def build(model_path, size=320, stride=32):
             variants[prec] = {"error": f"not built: {type(e).__name__}: {str(e).strip()[:240]}"}
     acc = _accuracy({p: v["path"] for p, v in variants.items() if "path" in v}, size, stride)
     rep = {"dir": d, "stamp": stamp, "dynamic": {"ok": ok, "why": why}, "variants": variants, "accuracy": acc}
-    _write_atomic(rep_path, lambda t: open(t, "w").write(json.dumps(rep, indent=1)))
+    def dump(t):
+        with open(t, "w") as f:
+            json.dump(rep, f, indent=1)
+
+    _write_atomic(rep_path, dump)
     return rep
 
 
