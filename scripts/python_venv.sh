@@ -145,9 +145,10 @@ fi
 # The detector's precision variants (pixflow/apps/variants.py, built at fetch
 # time beside the fetched model): onnx is the post layer's 1.16.2 (ONNX
 # Runtime 1.31.1's quantization tools run with it); onnxconverter-common
-# 1.16.0 makes the FP16 variant. Pure Python; --no-deps, because its
-# metadata pins a protobuf that would replace the one onnx runs with (onnx,
-# numpy, protobuf and packaging are in the venv already). Its own stamp.
+# 1.16.0 makes the FP16 variant. Pure Python; --no-deps: what it requires
+# (numpy, onnx, packaging, protobuf>=3.20.2) is in the venv already, and
+# without a resolve nothing can replace Debian's numpy or the post layer's
+# onnx (the check below holds both). Its own stamp.
 variants=(onnxconverter-common==1.16.0)
 variants_stamp="$venv/.pixflow-variants-pins"
 want_variants="$(printf '%s\n' "${variants[@]}")"
