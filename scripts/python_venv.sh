@@ -142,6 +142,24 @@ PY
   echo "$want_apps" > "$apps_stamp"
   echo "python_venv: app runtimes added in $((SECONDS - t0)) s" >&2
 fi
+# The detector's precision variants (pixflow/apps/variants.py, built at fetch
+# time beside the fetched model): onnx is the post layer's 1.16.2 (ONNX
+# Runtime 1.31.1's quantization tools run with it); onnxconverter-common
+# 1.16.0 makes the FP16 variant. Pure Python; --no-deps: what it requires
+# (numpy, onnx, packaging, protobuf>=3.20.2) is in the venv already, and
+# without a resolve nothing can replace Debian's numpy or the post layer's
+# onnx (the check below holds both). Its own stamp.
+variants=(onnxconverter-common==1.16.0)
+variants_stamp="$venv/.pixflow-variants-pins"
+want_variants="$(printf '%s\n' "${variants[@]}")"
+if [ ! -f "$variants_stamp" ] || [ "$(cat "$variants_stamp")" != "$want_variants" ]; then
+  echo "python_venv: adding ${variants[*]}" >&2
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-input --no-deps "${variants[@]}" >&2
+  "$venv/bin/python" -c 'import numpy, onnx, onnxconverter_common.float16
+assert numpy.__version__ == "1.24.2", numpy.__version__
+assert onnx.__version__ == "1.16.2", onnx.__version__' >&2
+  echo "$want_variants" > "$variants_stamp"
+fi
 # The scale-out layer (python/pixflow/ray.py, tests/python/test_ray_*.py,
 # bench/python/bench_ray_scaling.py): Ray 2.60.0 with Ray Data (pandas and
 # pyarrow for its blocks; pydantic, which Dataset.iter_torch_batches needs

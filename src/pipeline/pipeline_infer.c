@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "pipeline/pipeline_infer_variant.h"
 #include "pipeline/pipeline_queue.h"
 #include "pixflow/infer.h"
 
@@ -27,6 +28,7 @@ pf_infer_config pf_infer_config_defaults(void) {
     c.max_in_flight = 4;
     c.infer_core = -1;
     c.post_core = -1;
+    c.window = 8;
     return c;
 }
 
@@ -46,6 +48,8 @@ typedef struct run {
     const pf_infer_config *cfg;
     pli_queue q_infer, q_post, q_done;
     lat l_source, l_infer, l_post;
+    pli_variant_window vw;  /* inference thread only */
+    int64_t variant_batches[PF_INFER_MAX_VARIANTS], switches;
     pthread_mutex_t mu;
     int stopped;            /* read without the lock as a hint; set under it */
     pf_status err;
@@ -116,6 +120,27 @@ static int pin(int core) {
 #endif
 }
 
+/* The chooser's variant for batch `index` (kept when there is no chooser). 0 when it returned an
+ * invalid one: the run is then stopped with a message naming config.choose. */
+static int choose_variant(run *r, int64_t index) {
+    const pf_infer_config *c = r->cfg;
+    if (c->choose == NULL) return 1;
+    pf_infer_choice ch = pli_variant_choice(&r->vw, index, c->n_variants);
+    pfi_clear_error();
+    int v = c->choose(c->user, &ch);
+    if (v < 0 || v >= c->n_variants) {
+        char m[512];
+        const char *why = pf_last_error();
+        snprintf(m, sizeof m, OP ": config.choose returned %d on batch %lld; 0..%d (n_variants - 1)%s%s", v,
+                 (long long)index, c->n_variants - 1, (why && why[0]) ? ": " : "", (why && why[0]) ? why : "");
+        fail(r, PF_ERR_INVALID_ARGUMENT, m);
+        return 0;
+    }
+    if (v != r->vw.variant) r->switches++;
+    pli_variant_window_set(&r->vw, v);
+    return 1;
+}
+
 static void *infer_main(void *arg) {
     run *r = arg;
     if (pin(r->cfg->infer_core) != 0)
@@ -124,11 +149,22 @@ static void *infer_main(void *arg) {
         void *it = NULL;
         if (pli_queue_get(&r->q_infer, &it, -1, NULL) != PLI_Q_OK || it == NULL) break;
         slot *s = it;
+        if (!is_stopped(r) && r->cfg->n_variants > 0 && !choose_variant(r, s->index)) {
+            pli_queue_put(&r->q_post, s, -1, NULL);
+            continue;
+        }
         if (!is_stopped(r)) {
             pfi_clear_error();
             uint64_t t0 = pli_now_ns();
-            pf_status st = r->cfg->infer(r->cfg->user, s->batch, s->out);
-            lat_add(&r->l_infer, (double)(pli_now_ns() - t0) / 1e6);
+            const int v = r->vw.variant;
+            pf_status st = r->cfg->n_variants > 0 ? r->cfg->infer_variant(r->cfg->user, s->batch, v, s->out)
+                                                  : r->cfg->infer(r->cfg->user, s->batch, s->out);
+            double ms = (double)(pli_now_ns() - t0) / 1e6;
+            lat_add(&r->l_infer, ms);
+            if (r->cfg->n_variants > 0) {
+                pli_variant_window_add(&r->vw, ms, s->batch->count);
+                r->variant_batches[v]++;
+            }
             if (st != PF_OK)
                 fail_stage(r, st, "infer callback", s->index);
         }
@@ -162,7 +198,18 @@ static void *post_main(void *arg) {
 static pf_status check(const pf_video *v, const pf_infer_config *c) {
     if (v == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, OP ": video is NULL");
     if (c == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, OP ": config is NULL");
-    if (c->infer == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, OP ": config.infer is NULL");
+    if (c->n_variants < 0 || c->n_variants > PF_INFER_MAX_VARIANTS)
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT, OP ": config.n_variants = %d; 0..%d", c->n_variants,
+                        PF_INFER_MAX_VARIANTS);
+    if (c->n_variants == 0 && c->infer == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, OP ": config.infer is NULL");
+    if (c->n_variants > 0 && c->infer_variant == NULL)
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT, OP ": config.infer_variant is NULL (config.n_variants = %d)",
+                        c->n_variants);
+    if (c->n_variants > 0 && (c->variant < 0 || c->variant >= c->n_variants))
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT, OP ": config.variant = %d; 0..%d", c->variant, c->n_variants - 1);
+    if (c->n_variants > 0 && (c->window < 1 || c->window > PLI_VARIANT_WINDOW_MAX))
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT, OP ": config.window = %d; 1..%d", c->window,
+                        PLI_VARIANT_WINDOW_MAX);
     if (c->output_bytes == 0) return pfi_fail(PF_ERR_INVALID_ARGUMENT, OP ": config.output_bytes is 0");
     if (c->depth < 1 || c->depth > 64)
         return pfi_fail(PF_ERR_INVALID_ARGUMENT, OP ": config.depth = %d; 1..64", c->depth);
@@ -188,6 +235,7 @@ pf_status pf_infer_run(pf_video *video, const pf_infer_config *config, pf_infer_
     run r;
     memset(&r, 0, sizeof r);
     r.cfg = config;
+    pli_variant_window_init(&r.vw, config->window, config->variant);
     slot *slots = calloc((size_t)nslots, sizeof *slots);
     slot **free_list = calloc((size_t)nslots, sizeof *free_list);
     double *lat_mem = calloc(3 * (size_t)LAT_CAP, sizeof *lat_mem);
@@ -270,6 +318,9 @@ pf_status pf_infer_run(pf_video *video, const pf_infer_config *config, pf_infer_
         lat_stats(&r.l_source, &stats->source);
         lat_stats(&r.l_infer, &stats->infer);
         lat_stats(&r.l_post, &stats->post);
+        memcpy(stats->variant_batches, r.variant_batches, sizeof stats->variant_batches);
+        stats->switches = r.switches;
+        stats->last_variant = r.vw.variant;
     }
     st = r.err;
     if (st != PF_OK) pfi_fail(st, "%s", r.msg);

@@ -14,14 +14,21 @@
  *   - live metrics: a scraper thread takes pf_metrics_snapshot_take of the
  *     video throughout a run (TSan runs this test): counters never go
  *     back, and at the end each stream's counts are its own and sum to the
- *     source's (pf_video_stream_stats_get, the stream="i" series).
+ *     source's (pf_video_stream_stats_get, the stream="i" series);
+ *   - variants: with an injected per-batch delay (the engine sleeps), a
+ *     chooser calling pf_infer_ladder steps down within a window, back up
+ *     when the delay is removed, never switches twice within a window, and
+ *     the stats count every switch; an out-of-range choice or a budget <= 0
+ *     stops the run with a message naming it.
  */
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "pixflow/infer.h"
@@ -80,18 +87,20 @@ static pf_status eng_post(void *user, const pf_video_batch *b, const void *out) 
     return PF_OK;
 }
 
-static pf_video *open_video(int in_flight) {
+static pf_video *open_video_b(int in_flight, int batch) {
     const char *paths[2] = {g_clip, g_clip};
     pf_video_config c = pf_video_config_defaults();
     c.sources = paths;
     c.nsources = 2;
-    c.batch = 4;
+    c.batch = batch;
     c.batches_in_flight = in_flight;
     c.desc.out_width = c.desc.out_height = 64;
     pf_video *v = NULL;
     CHECK_STATUS(pf_video_open(&c, &v), PF_OK);
     return v;
 }
+
+static pf_video *open_video(int in_flight) { return open_video_b(in_flight, 4); }
 
 static engine new_engine(void) {
     engine e;
@@ -181,6 +190,14 @@ static void bad_configs(void) {
     c.post_core = 1 << 20;
     CHECK_STATUS(pf_infer_run(v, &c, NULL), PF_ERR_INVALID_ARGUMENT);
     CHECK_MSG("config.post_core");
+    c.post_core = -1;
+    c.n_variants = 2;
+    CHECK_STATUS(pf_infer_run(v, &c, NULL), PF_ERR_INVALID_ARGUMENT);
+    CHECK_MSG("config.infer_variant");
+    c.n_variants = PF_INFER_MAX_VARIANTS + 1;
+    CHECK_STATUS(pf_infer_run(v, &c, NULL), PF_ERR_INVALID_ARGUMENT);
+    CHECK_MSG("config.n_variants");
+    c.n_variants = 0;
     CHECK_STATUS(pf_infer_run(NULL, &c, NULL), PF_ERR_INVALID_ARGUMENT);
     CHECK_MSG("video");
     pf_video_close(v);
@@ -277,6 +294,87 @@ static void live_metrics(void) {
     pf_video_close(v);
 }
 
+/* ---- variants: an "engine" whose variant v costs cost_ms[v] per batch, plus an injected delay */
+typedef struct ladder_engine {
+    double cost_ms[3], delay_ms;
+    int64_t delay_until;        /* batches [0, delay_until) get delay_ms more */
+    int64_t n;
+    int ran[64];                /* the variant of each batch */
+    double budget;
+    int bad_choice;             /* the chooser returns this when >= 0 */
+} ladder_engine;
+
+static void sleep_ms(double ms) {
+    struct timespec ts = {(time_t)(ms / 1000), (long)(fmod(ms, 1000.0) * 1e6)};
+    nanosleep(&ts, NULL);
+}
+
+static pf_status ladder_infer(void *user, const pf_video_batch *b, int variant, void *out) {
+    ladder_engine *e = user;
+    (void)b;
+    (void)out;
+    if (e->n < 64) e->ran[e->n] = variant;
+    sleep_ms(e->cost_ms[variant] + (e->n < e->delay_until ? e->delay_ms : 0.0));
+    e->n++;
+    return PF_OK;
+}
+
+static int ladder_choose(void *user, const pf_infer_choice *c) {
+    ladder_engine *e = user;
+    if (e->bad_choice >= 0) return e->bad_choice;
+    return pf_infer_ladder(c, e->budget, 0.5);
+}
+
+static void variants_ladder(void) {
+    pf_video *v = open_video_b(4, 1);   /* 2 streams x 24 frames, batches of 1: 48 batches */
+    if (v == NULL) return;
+    ladder_engine e = {{6, 4, 2}, 40, 16, 0, {0}, 20, -1};
+    pf_infer_config c = pf_infer_config_defaults();
+    c.n_variants = 3;
+    c.infer_variant = ladder_infer;
+    c.choose = ladder_choose;
+    c.user = &e;
+    c.output_bytes = 8;
+    c.window = 4;
+    pf_infer_stats s;
+    CHECK_STATUS(pf_infer_run(v, &c, &s), PF_OK);
+    CHECK(e.n == 48 && s.batches == 48);
+    /* the switches, as batch indices where the variant changed */
+    int at[16], to[16], k = 0;
+    for (int i = 1; i < 48 && k < 16; i++)
+        if (e.ran[i] != e.ran[i - 1]) { at[k] = i; to[k] = e.ran[i]; k++; }
+    CHECK(k == 4 && s.switches == 4);
+    if (k == 4) {
+        CHECK(to[0] == 1 && to[1] == 2 && to[2] == 1 && to[3] == 0);
+        CHECK(at[0] == 4);                              /* down within one window of the delay */
+        CHECK(at[2] >= 16 + 4);                         /* up only after a clean window */
+        for (int j = 1; j < k; j++) CHECK(at[j] - at[j - 1] >= 4);   /* one switch per window at most */
+    }
+    CHECK(s.last_variant == 0 && e.ran[47] == 0);
+    CHECK(s.variant_batches[0] + s.variant_batches[1] + s.variant_batches[2] == 48);
+    printf("  ladder: switches at batches %d %d %d %d; batches per variant %lld %lld %lld\n", at[0], at[1], at[2],
+           at[3], (long long)s.variant_batches[0], (long long)s.variant_batches[1], (long long)s.variant_batches[2]);
+    pf_video_close(v);
+
+    /* a choice out of range, and a budget <= 0, stop the run naming it */
+    for (int which = 0; which < 2; which++) {
+        v = open_video_b(4, 4);
+        if (v == NULL) return;
+        ladder_engine b = {{0, 0, 0}, 0, 0, 0, {0}, which ? 0.0 : 20, which ? -1 : 3};
+        c.user = &b;
+        CHECK_STATUS(pf_infer_run(v, &c, NULL), PF_ERR_INVALID_ARGUMENT);
+        CHECK_MSG("config.choose returned");
+        CHECK_MSG(which ? "budget must be > 0" : "0..2");
+        pf_video_close(v);
+    }
+    CHECK(pf_infer_ladder(NULL, 10, 0.5) == -1);
+    pf_infer_choice ch = {0, 1, 3, 0, 30, 1};
+    CHECK(pf_infer_ladder(&ch, 20, 0.5) == 2 && pf_infer_ladder(&ch, 100, 0.5) == 0 &&
+          pf_infer_ladder(&ch, 40, 0.5) == 1 && pf_infer_ladder(&ch, 20, 1.0) == -1);
+    ch.window_full = 0;
+    CHECK(pf_infer_ladder(&ch, 20, 0.5) == 1);
+}
+
 int main(void) {
     if (PF_FFMPEG_CLI[0] == '\0' || access(PF_FFMPEG_CLI, X_OK) != 0) {
         return pft_skip("infer_stage", "no ffmpeg CLI to generate the test clip (apt-get install ffmpeg)");
@@ -294,6 +392,7 @@ int main(void) {
     failing_callbacks();
     bad_configs();
     live_metrics();
+    variants_ladder();
     remove(g_clip);
     return pft_summary("infer_stage");
 }

@@ -25,6 +25,43 @@ APPS = {
 __all__ = ["APPS", "OnnxRunner", "LiteRTRunner", "open_runner", "main"]
 
 
+# the known models with precision variants (pixflow.apps.variants, built by `models --fetch`)
+VARIANTS = ("yolov8n-nudenet",)
+
+
+def _print_variants(models, name, build):
+    """The variants of a detector and their measured accuracy against FP32 (built with --fetch)."""
+    import json
+    import os
+
+    from . import variants
+
+    if build:
+        rep = variants.build(models.fetch(name))
+    else:
+        req, member = models.MODELS[name][:2]
+        f = os.path.join(variants.vdir(os.path.join(models.cache_dir(), req.replace("==", "-"), member)),
+                         "variants.json")
+        if not os.path.isfile(f):
+            print(f"  variants: {' '.join(variants.PRECISIONS)} (not built yet: models --fetch builds them)")
+            return
+        with open(f) as fh:
+            rep = json.load(fh)
+    print(f"  dynamic H/W: {'yes' if rep['dynamic']['ok'] else 'no'} ({rep['dynamic']['why']})")
+    acc = rep["accuracy"]
+    for p in variants.PRECISIONS:
+        v = rep["variants"].get(p, {})
+        if "path" not in v:
+            print(f"  {p:<5} {v.get('error', 'not built')}")
+            continue
+        a = acc["variants"].get(p)
+        m = (f"IoU mean {a['mean_iou']:.3f} min {a['min_iou']:.3f}, |score delta| max {a['max_score_delta']:.3f}, "
+             f"lost {a['lost']} gained {a['gained']} of {a['fp32_boxes']}: "
+             f"{'ok' if a['ok'] else 'REFUSED: ' + a['why']}") if a and p != "fp32" else "the reference"
+        print(f"  {p:<5} {v['how']}; {m}  {v['path']}")
+    print(f"  contract: {len(acc['frames'])} frames, bound {acc['bound']}")
+
+
 def main(argv=None):
     import argparse
     import importlib
@@ -41,7 +78,8 @@ def main(argv=None):
         mods[name] = m
         sp = sub.add_parser(name, help=(m.__doc__ or "").strip().splitlines()[0])
         m.add_args(sp)
-    p_models = sub.add_parser("models", help="list the known models (and fetch them with --fetch)")
+    p_models = sub.add_parser("models", help="list the known models and the detector's precision variants "
+                              "(--fetch fetches them and builds the variants)")
     p_models.add_argument("--fetch", action="store_true")
     args = p.parse_args(argv)
     if args.app in deps.NEEDS:
@@ -56,6 +94,8 @@ def main(argv=None):
             for n, (req, member, lic, what) in models.MODELS.items():
                 path = models.fetch(n) if args.fetch else ""
                 print(f"{n:<20} {req:<28} {lic:<11} {what} {path}")
+                if n in VARIANTS:
+                    _print_variants(models, n, args.fetch)
             return 0
         mods[args.app].run(args)
     except Error as e:

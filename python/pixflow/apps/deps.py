@@ -17,6 +17,8 @@ PACKAGES = {
     "ai_edge_litert": "ai-edge-litert==2.3.0",
     "pyclipper": "pyclipper==1.3.0.post6",
     "shapely": "shapely==2.0.6",
+    "onnx": "onnx==1.16.2",
+    "onnxconverter_common": "onnxconverter-common==1.16.0",
 }
 
 # app -> the modules it imports (the runtime of its default model first)

@@ -14,10 +14,13 @@ from . import deps, imaging, models, stages
 from .runners import OnnxRunner
 
 
-def letterbox_desc(size):
+def letterbox_desc(size, hw=None):
+    """The yolo recipe (letterbox, pad 114, /255, NCHW f32) into size x size, or into hw = (h, w)
+    (a rect letterbox's padded size)."""
     desc, _ = _P.recipe("yolo")
     desc = dict(desc)
-    desc["out_width"] = desc["out_height"] = int(size)
+    h, w = (int(size), int(size)) if hw is None else (int(hw[0]), int(hw[1]))
+    desc["out_width"], desc["out_height"] = w, h
     return desc
 
 
@@ -25,20 +28,121 @@ def _info_tuple(lb):
     return (lb["scale_x"], lb["scale_y"], lb["offset_x"], lb["offset_y"], lb["crop_x"], lb["crop_y"])
 
 
-class Detector:
-    """The model and its post-processing, shared by the app and the tests."""
+# test-only hook: PIXFLOW_TEST_INFER_DELAY="MS:N" sleeps MS ms in each of the first N inference batches
+# (the ladder test's injected load; never set in normal runs)
+def _test_delay():
+    v = os.environ.get("PIXFLOW_TEST_INFER_DELAY")
+    if not v:
+        return None
+    ms, n = v.split(":")
+    return float(ms) / 1000.0, int(n)
 
-    def __init__(self, model="yolov8n-nudenet", size=320, conf=0.25, iou=0.7, classes=None, threads=0):
+
+class Detector:
+    """The model and its post-processing, shared by the app and the tests.
+
+    auto=True: rect letterbox (ultralytics' rect inference, pixflow.transforms.Letterbox(auto=True)):
+    each batch is letterboxed into the smallest stride multiple that holds its images at the square's
+    scale, one fused plan per shape. It needs a model with dynamic H/W input axes: the known models
+    are re-exported with them at fetch time (pixflow.apps.variants); a model file of fixed H/W is an
+    error, or runs the square letterbox with allow_square=True (self.square_why says why).
+    precision: fp32 / fp16 / int8, the variants built at fetch time (pixflow.apps.variants); a variant
+    outside the accuracy contract is refused (pixflow.Unsupported naming the measured numbers)."""
+
+    def __init__(self, model="yolov8n-nudenet", size=320, conf=0.25, iou=0.7, classes=None, threads=0,
+                 auto=False, stride=32, allow_square=False, precision="fp32", build_variants=False):
         deps.require("detect")  # before the model fetch
-        self.runner = OnnxRunner(models.fetch(model), threads=threads)
         self.size, self.conf, self.iou = int(size), float(conf), float(iou)
+        self.stride, self.threads = int(stride), threads
+        if self.stride < 1:
+            raise _P.InvalidArgument(f"detect: stride {stride}; it must be >= 1")
+        path = models.fetch(model)
+        self.report = None
+        self.paths = {"fp32": path}
+        if precision != "fp32" or build_variants or (auto and model in models.MODELS):
+            from . import variants
+
+            if precision not in variants.PRECISIONS:
+                raise _P.InvalidArgument(f"detect: precision {precision!r}; one of {list(variants.PRECISIONS)}")
+            self.report = variants.build(path, self.size, self.stride)
+            for p in variants.PRECISIONS:
+                vp, _ = variants.usable(self.report, p)
+                if vp:
+                    self.paths[p] = vp
+            vp, why = variants.usable(self.report, precision)
+            if vp is None:
+                raise _P.Unsupported(f"detect: {why}")
+        self.square_why = None
+        if auto:
+            dyn = self.report["dynamic"] if self.report else None
+            dims = variants_input_dims(self.paths["fp32"])
+            fixed = dyn is not None and not dyn["ok"] or (dyn is None and any(isinstance(d, int) and d > 0
+                                                                                 for d in dims[2:]))
+            if fixed:
+                why = (dyn["why"] if dyn else f"its input is fixed at {dims}") + \
+                      " (re-export it with dynamic H/W axes)"
+                msg = f"detect: rect letterbox (auto=True) needs a model with dynamic H/W axes; {model}: {why}"
+                if not allow_square:
+                    raise _P.Unsupported(msg + "; allow_square=True / --allow-square runs the square letterbox")
+                self.square_why, auto = why, False
+        self.auto = bool(auto)
+        self.precision = precision
+        self.runners = {}
+        self.runner = self.runner_for(precision)
         self.desc = letterbox_desc(size)
         self.plan = _P.Plan(self.desc)
+        self._plans = {(self.size, self.size): self.plan}
         self.classes = classes or (models.NUDENET_CLASSES if model == "yolov8n-nudenet" else None)
+        self._delay, self._batches = _test_delay(), 0
+
+    def runner_for(self, precision):
+        if precision not in self.runners:
+            if precision not in self.paths:
+                raise _P.Unsupported(f"detect: no usable {precision} variant of the model")
+            self.runners[precision] = OnnxRunner(self.paths[precision], threads=self.threads)
+        return self.runners[precision]
+
+    def warm(self, precisions, shape):
+        """Loads each variant's session and runs it once on zeros of shape (ONNX Runtime's first run at a
+        shape allocates and plans: ~2-5x a steady batch), so that the ladder's switches do not stall."""
+        z = np.zeros(shape, np.float32)
+        for p in precisions:
+            self.runner_for(p)(z)
+
+    def use(self, precision):
+        """The runner of the next batches."""
+        self.runner = self.runner_for(precision)
+        self.precision = precision
+
+    def shape_for(self, sizes):
+        """(h, w) of the letterboxed batch of images of sizes [(w, h)]: the square, or the rect letterbox's
+        smallest stride multiple holding every image at the square's scale."""
+        if not self.auto:
+            return (self.size, self.size)
+        from ..transforms._transforms import rect_size
+
+        hw = [rect_size(w, h, self.size, self.stride) for w, h in sizes]
+        return (max(h for h, _ in hw), max(w for _, w in hw))
+
+    def plan_for(self, hw):
+        if hw not in self._plans:
+            self._plans[hw] = _P.Plan(letterbox_desc(self.size, hw))
+        return self._plans[hw]
 
     def preprocess(self, images):
         """uint8 RGB HWC images -> (NCHW float32 batch, letterbox infos)."""
-        return self.plan.run(list(images), info=True)
+        images = list(images)
+        hw = self.shape_for([(im.shape[1], im.shape[0]) for im in images])
+        return self.plan_for(hw).run(images, info=True)
+
+    def infer(self, batch):
+        """The current variant on one batch (and the test-only injected delay)."""
+        if self._delay is not None and self._batches < self._delay[1]:
+            import time
+
+            time.sleep(self._delay[0])
+        self._batches += 1
+        return self.runner(batch)
 
     def post(self, pred, infos, sizes):
         """Raw (B, 4 + C, A) -> per sample list of dicts in source coordinates."""
@@ -55,8 +159,15 @@ class Detector:
     def __call__(self, images):
         """Detections of uint8 RGB images, in source coordinates."""
         batch, infos = self.preprocess(images)
-        (pred,) = self.runner(batch)
+        (pred,) = self.infer(batch)
         return self.post(pred, infos, [(im.shape[1], im.shape[0]) for im in images])
+
+
+def variants_input_dims(path):
+    from . import variants
+
+    deps.require("variants", ["onnx"])
+    return variants.input_dims(path)
 
 
 def _yolo(pred, conf, iou):
@@ -109,6 +220,16 @@ def add_args(p):
     p.add_argument("--metrics-linger", type=float, default=0.0, metavar="S",
                    help="keep serving the final values S seconds after the run (a last scrape)")
     p.add_argument("--quiet", action="store_true")
+    p.add_argument("--rect", action="store_true", help="rect letterbox (ultralytics auto=True): pad only to the "
+                   "next --stride multiple, not to the square (needs a model with dynamic H/W axes)")
+    p.add_argument("--stride", type=int, default=32, help="--rect: the model's largest stride")
+    p.add_argument("--allow-square", action="store_true", help="--rect with a fixed-shape model: run the square "
+                   "letterbox instead of failing")
+    p.add_argument("--precision", choices=["fp32", "fp16", "int8"], help="pin the model variant (built at fetch "
+                   "time; one outside the accuracy contract is refused). Default fp32, or the ladder's choice")
+    p.add_argument("--latency-budget", type=float, metavar="MS", help="per-frame inference budget: the ladder "
+                   "moves between the usable variants on the p90 of the last --ladder-window batches")
+    p.add_argument("--ladder-window", type=int, default=8, help="batches per ladder decision")
 
 
 def run(args):
@@ -121,9 +242,33 @@ def run(args):
     n_streams = len(videos) if videos else len(args.inputs)
     if not 1 <= n_streams <= 16:
         raise _P.InvalidArgument(f"detect: {n_streams} streams; 1..16 are supported")
-    det = Detector(args.model, args.size, args.conf, args.iou, threads=args.threads)
-    det.runner.check([args.batch, 3, args.size, args.size])
+    budget = getattr(args, "latency_budget", None)
+    if budget is not None and not budget > 0:
+        raise _P.InvalidArgument(f"detect: --latency-budget {budget}: the budget must be > 0 ms")
+    if budget is not None and args.precision:
+        raise _P.InvalidArgument("detect: --precision pins the variant; --latency-budget moves it: give one")
+    det = Detector(args.model, args.size, args.conf, args.iou, threads=args.threads, auto=args.rect,
+                   stride=args.stride, allow_square=args.allow_square,
+                   precision=args.precision or "fp32", build_variants=budget is not None)
     rec = stages.Recorder(trace=bool(args.trace))
+    rec.extra = {}
+    if det.square_why:
+        print(f"detect: --rect: {det.square_why}; running the square letterbox (--allow-square)", file=sys.stderr)
+        rec.extra["rect letterbox"] = f"off: {det.square_why}"
+    lad = None
+    if budget is not None:
+        from . import variants
+        from .ladder import Ladder
+
+        rungs = [p for p in variants.PRECISIONS if p in det.paths]
+        for p in variants.PRECISIONS:
+            if p not in det.paths:
+                rec.extra[f"ladder: {p}"] = variants.usable(det.report, p)[1]
+        lad = Ladder(rungs, budget, window=args.ladder_window)
+        for p in rungs:   # every session loaded up front (videos also run each once at their shape, below)
+            det.runner_for(p)
+        det.use(lad.rung)
+    det.runner.check([args.batch, 3, args.size, args.size] if not det.auto else [args.batch, 3, "h", "w"])
     os.makedirs(args.out, exist_ok=True)
     jl = open(os.path.join(args.out, "detections.jsonl"), "w")
     prog = stages.Progress(not args.quiet)
@@ -137,7 +282,15 @@ def run(args):
         # batches in flight: the queues between the stages (2 x depth 2) + one in each stage thread
         cfg = {"batch": args.batch, "realtime": bool(args.realtime), "decode_threads": args.decode_threads,
                "batches_in_flight": 8}
-        video = _P.Video(videos, det.desc, cfg)
+        desc = det.desc
+        if det.auto:   # one tensor shape for every stream: the rect holding each stream's first frame
+            hw = det.shape_for([_frame_size(v, det.desc) for v in videos])
+            desc = letterbox_desc(args.size, hw)
+            rec.extra["rect letterbox"] = f"{hw[0]}x{hw[1]} (square {args.size}x{args.size})"
+        out_hw = (desc["out_height"], desc["out_width"])
+        if lad is not None:   # every rung loaded and run once at the batch shape: a switch does not stall
+            det.warm(lad.rungs, (args.batch, 3) + out_hw)
+        video = _P.Video(videos, desc, cfg)
 
         def source():
             n = 0
@@ -180,8 +333,19 @@ def run(args):
                 yield {"batch": batch, "frames": frames, "pics": pics}
 
     def infer(item):
-        with rec.span("inference", items=len(item["frames"]), args={"batch": len(item["frames"])}):
-            item["pred"] = det.runner(item.pop("batch"))[0]
+        n = len(item["frames"])
+        shape = list(np.asarray(item["batch"]).shape[2:])
+        prec = det.precision
+        with rec.span("inference", items=n, args={"batch": n, "variant": prec, "shape": shape}) as sp:
+            item["pred"] = det.infer(item.pop("batch"))[0]
+        ms = (stages.now_us() - sp.t) / 1000.0 / max(n, 1)
+        rec.add_ms(f"inference {prec}", [ms] * n)
+        if lad is not None:
+            nxt = lad.observe(ms)
+            if nxt != prec:
+                b, frm, to, why = lad.switches[-1]
+                rec.instant("ladder switch", {"batch": b, "from": frm, "to": to, "why": why})
+                det.use(nxt)
         return item
 
     def post(item):
@@ -235,10 +399,11 @@ def run(args):
         return infer(item)
 
     writer = None
+    out_hw = (args.size, args.size) if not videos else out_hw
     if getattr(args, "video", None):
         if not videos:
             raise _P.InvalidArgument("detect: --video needs video inputs")
-        writer = imaging.VideoWriter(args.video, args.size, args.size)
+        writer = imaging.VideoWriter(args.video, out_hw[1], out_hw[0])
     server = _serve_metrics(args, rec, video)
     try:
         stages.run_stages(source, [("inference", infer_keep), ("post", post)], rec, pin=args.pin)
@@ -256,7 +421,7 @@ def run(args):
         n = max(vs["frames_delivered"], 1)
         rec.means["decode"] = vs["decode_ms"] / n
         rec.means["preprocess"] = vs["preprocess_ms"] / n
-        rec.extra = {"frames dropped (realtime)": vs["frames_dropped"], "decode errors": vs["decode_errors"]}
+        rec.extra.update({"frames dropped (realtime)": vs["frames_dropped"], "decode errors": vs["decode_errors"]})
         for i in range(len(videos)):
             e = video.stream_error(i)
             if e:
@@ -266,7 +431,15 @@ def run(args):
             errs = [video_err for video_err in rec.extra if "error" in video_err]
             raise _P.CorruptData(f"detect: no frame could be decoded from {videos} "
                                  f"({'; '.join(str(rec.extra[e]) for e in errs) or 'no frames'})")
+    if lad is not None:
+        rec.extra["ladder"] = (f"budget {lad.budget:g} ms/frame, rungs {' > '.join(lad.rungs)}, window {lad.window}, "
+                               f"{len(lad.switches)} switch(es), last rung {lad.rung}")
+        for k, (b, frm, to, why) in enumerate(lad.switches):
+            rec.extra[f"ladder switch {k + 1}"] = f"batch {b}: {frm} -> {to} ({why})"
+    elif det.report is not None or det.auto:
+        rec.extra["variant"] = det.precision
     summary = finish(rec, args, "detect")
+    summary["switches"] = list(lad.switches) if lad is not None else []
     return summary
 
 
@@ -290,6 +463,19 @@ def _serve_metrics(args, rec, video):
         raise _P.IOError(f"detect: --metrics {args.metrics}: {e.strerror or e}") from None
     print(f"metrics: {server.url}", file=sys.stderr, flush=True)
     return server
+
+
+def _frame_size(path, desc):
+    """(width, height) of a video's first frame (a one-frame decode)."""
+    v = _P.Video([path], desc, {"batch": 1})
+    try:
+        b = v.next()
+        if b is None:
+            raise _P.CorruptData(f"detect: no frame could be decoded from {path}")
+        fr = b.frames[0]
+        return int(fr["width"]), int(fr["height"])
+    finally:
+        v.close()
 
 
 def finish(rec, args, app):

@@ -27,8 +27,14 @@ MODELS = {
                   "Apache-2.0", "BlazeFace short range, [1,128,128,3] RGB [-1,1], 896 anchors"),
 }
 
-# sample images (scikit-image's data files: astronaut PD, chelsea CC0, page)
-IMAGES = {n: ("scikit-image==0.26.0", f"skimage/data/{n}.png") for n in ("astronaut", "chelsea", "page")}
+# sample images (scikit-image's data files: astronaut PD, chelsea CC0, page; coffee, rocket, the
+# motorcycles, hubble_deep_field and immunohistochemistry are the photos pixflow.apps.variants
+# calibrates INT8 on and measures the variants' accuracy on)
+IMAGES = {n: ("scikit-image==0.26.0", f"skimage/data/{n}.png") for n in ("astronaut", "chelsea", "page", "coffee",
+                                                                           "motorcycle_left", "motorcycle_right")}
+IMAGES.update(rocket=("scikit-image==0.26.0", "skimage/data/rocket.jpg"),
+              hubble_deep_field=("scikit-image==0.26.0", "skimage/data/hubble_deep_field.jpg"),
+              immunohistochemistry=("scikit-image==0.26.0", "skimage/data/ihc.png"))
 
 # the NudeNet class names, in output order (nudenet/nudenet.py)
 NUDENET_CLASSES = [
@@ -98,7 +104,7 @@ def fetch(name):
 
 
 def sample_image(name):
-    """Path of a scikit-image sample image (astronaut, chelsea, page), fetched on first use."""
+    """Path of a scikit-image sample image (IMAGES), fetched on first use."""
     if name not in IMAGES:
         raise _P.InvalidArgument(f"sample image {name!r}; one of {sorted(IMAGES)}")
     return _member(*IMAGES[name])

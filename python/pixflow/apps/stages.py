@@ -45,6 +45,13 @@ class Recorder:
                                     "dur": dur_us, "pid": os.getpid(), "tid": threading.get_native_id(),
                                     "args": args or {}})
 
+    def instant(self, name, args):
+        """A point event in the trace (the ladder's switches)."""
+        if self.events is not None:
+            with self.lock:
+                self.events.append({"name": name, "cat": "control", "ph": "i", "s": "p", "ts": now_us() - self.t0,
+                                    "pid": os.getpid(), "tid": threading.get_native_id(), "args": args})
+
     def add_ms(self, stage, values_ms):
         """Per-item latencies measured elsewhere (the C video source's split)."""
         with self.lock:

@@ -328,22 +328,52 @@ class RandomRotation(RandomAffine):
         return (-hi, -lo)
 
 
+def rect_size(width, height, size, stride=32):
+    """(out_h, out_w) of ultralytics' rect letterbox (LetterBox(auto=True)): the image scaled by
+    r = min(H / h, W / w) into size (H, W), rounded, then padded only up to the next multiple of
+    stride on each side (so a 16:9 frame into 320 gives 192 x 320, not 320 x 320)."""
+    H, W = _pair(size, "Letterbox")
+    if int(stride) < 1:
+        raise _P.InvalidArgument(f"Letterbox: stride {stride}; it must be >= 1")
+    if width < 1 or height < 1:
+        raise _P.InvalidArgument(f"Letterbox: image of {width}x{height}")
+    r = min(H / height, W / width)
+    uw, uh = int(round(width * r)), int(round(height * r))
+    return uh + (H - uh) % int(stride), uw + (W - uw) % int(stride)
+
+
 class Letterbox(Transform):
     """pixflow's letterbox (ultralytics): keep the aspect ratio, resize into size (h, w),
-    pad with fill (114), centred."""
+    pad with fill (114), centred. auto=True is ultralytics' rect inference mode: the pad
+    only reaches the next multiple of stride, so the output size follows each image
+    (rect_size); the plan of each output size is built once and kept. The plan scales by
+    min(out_h / h, out_w / w) of that padded size, which is ultralytics' r except when a
+    side's rounded size is already a stride multiple below its exact size (then the
+    other side may be one pixel narrower than ultralytics'). Compose does not fuse an
+    auto Letterbox (no fixed output size); the detect app fuses it per shape."""
 
-    def __init__(self, size, fill=114, interpolation=InterpolationMode.BILINEAR):
+    def __init__(self, size, fill=114, interpolation=InterpolationMode.BILINEAR, auto=False, stride=32):
         super().__init__()
         self.size, self.fill, self.interpolation = _pair(size, "Letterbox"), fill, interpolation
+        self.auto, self.stride = bool(auto), int(stride)
+        if self.stride < 1:
+            raise _P.InvalidArgument(f"Letterbox: stride {stride}; it must be >= 1")
         self._plans = {}
+
+    def out_size(self, width, height):
+        """(out_h, out_w) for an image of width x height."""
+        return rect_size(width, height, self.size, self.stride) if self.auto else self.size
 
     def _one(self, a, p):
         c = 1 if a.ndim == 2 else a.shape[2]
-        if c not in self._plans:
-            self._plans[c] = _P.Plan({"out_width": self.size[1], "out_height": self.size[0], "out_channels": c,
-                                      "out_dtype": _P.U8, "out_layout": _P.HWC, "letterbox": True,
-                                      "interp": F._interp(self.interpolation), "pad_value": (float(self.fill),) * 4})
-        out = np.asarray(self._plans[c].run([a]))[0]
+        oh, ow = self.out_size(a.shape[1], a.shape[0])
+        key = (c, oh, ow)
+        if key not in self._plans:
+            self._plans[key] = _P.Plan({"out_width": ow, "out_height": oh, "out_channels": c,
+                                        "out_dtype": _P.U8, "out_layout": _P.HWC, "letterbox": True,
+                                        "interp": F._interp(self.interpolation),
+                                        "pad_value": (float(self.fill),) * 4})
+        out = np.asarray(self._plans[key].run([a]))[0]
         return out[..., 0] if a.ndim == 2 else out
 
 
@@ -371,6 +401,8 @@ def _compile(transforms):
                 desc.update(interp=F._interp(t.interpolation), antialias=bool(t.antialias),
                             flavor=_P.RESIZE_TORCHVISION)
             elif isinstance(t, Letterbox):
+                if t.auto:
+                    return None, "Letterbox(auto=True) has no fixed output size (it follows each image)"
                 size = t.size
                 desc.update(letterbox=True, pad_value=(float(t.fill),) * 4, interp=F._interp(t.interpolation))
             elif isinstance(t, Resize):
