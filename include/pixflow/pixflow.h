@@ -10,6 +10,7 @@
 #include "pixflow/infer.h"
 #include "pixflow/pipeline.h"
 #include "pixflow/codec.h"
+#include "pixflow/dispatch.h"
 #include "pixflow/post.h"
 #include "pixflow/metrics.h"
 

@@ -1,0 +1,306 @@
+/* The device dispatcher over the CPU and OpenCL device 0 (PoCL in CI):
+ *  - property: random batches, plans, policies and forced splits (random
+ *    weights, zero weights, static ranges, work stealing): the output
+ *    tensor and info are byte-identical to pf_preprocess_run on the CPU and
+ *    to the dispatcher pinned to OpenCL;
+ *  - placement: with the delay hook making both devices slow by known
+ *    amounts (sleeps that dwarf the real work, so a loaded machine does
+ *    not move the ideal split), the measured split is within 10% of the
+ *    ideal one after calibration; a device 100x slower is dropped;
+ *  - failure: a device failing mid-batch has its samples re-run on the
+ *    other, the batch is still byte-identical, the failure is in stats;
+ *  - the calibrated model round-trips through JSON. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "opencl/opencl_util.h"
+#include "test_util.h"
+
+#define MAXN 24
+
+typedef struct batch {
+    int n;
+    uint8_t *pix[MAXN];
+    pf_image im[MAXN];
+    pf_aug_params prm[MAXN];
+} batch;
+
+static void batch_make(batch *b, uint64_t *r, int n, int wmin, int wmax) {
+    b->n = n;
+    for (int i = 0; i < n; ++i) {
+        int w = pft_range(r, wmin, wmax), h = pft_range(r, wmin, wmax), c = pft_range(r, 0, 3) == 0 ? 1 : 3;
+        int pad = pft_range(r, 0, 5);
+        size_t stride = (size_t)(w * c + pad);
+        b->pix[i] = malloc(stride * (size_t)h);
+        for (size_t k = 0; k < stride * (size_t)h; ++k) b->pix[i][k] = (uint8_t)pft_rand(r);
+        b->im[i] = pf_image_hwc(b->pix[i], w, h, c, PF_U8, (ptrdiff_t)stride);
+    }
+}
+
+static void batch_free(batch *b) {
+    for (int i = 0; i < b->n; ++i) free(b->pix[i]);
+    b->n = 0;
+}
+
+static pf_tensor tensor_for(const pf_preprocess_desc *d, int n, void **buf, size_t *bytes) {
+    *bytes = pf_tensor_packed_size(n, d->out_channels, d->out_height, d->out_width, d->out_dtype);
+    *buf = malloc(*bytes);
+    return d->out_layout == PF_CHW ? pf_tensor_nchw(*buf, n, d->out_channels, d->out_height, d->out_width, d->out_dtype)
+                                   : pf_tensor_nhwc(*buf, n, d->out_channels, d->out_height, d->out_width, d->out_dtype);
+}
+
+static void random_desc(uint64_t *r, pf_preprocess_desc *d, pf_aug_policy *p) {
+    *d = pf_preprocess_desc_defaults();
+    *p = pf_aug_policy_defaults();
+    d->out_width = pft_range(r, 4, 40);
+    d->out_height = pft_range(r, 4, 40);
+    d->out_channels = pft_range(r, 0, 4) == 0 ? 1 : 3;
+    static const pf_interp interps[] = {PF_INTERP_NEAREST, PF_INTERP_LINEAR, PF_INTERP_CUBIC, PF_INTERP_AREA};
+    d->interp = interps[pft_range(r, 0, 3)];
+    static const pf_dtype dts[] = {PF_F32, PF_U8, PF_F16, PF_BF16};
+    d->out_dtype = dts[pft_range(r, 0, 3)];
+    d->out_layout = pft_range(r, 0, 1) ? PF_CHW : PF_HWC;
+    d->swap_rb = pft_range(r, 0, 1);
+    d->letterbox = pft_range(r, 0, 3) == 0;
+    d->pad_value[0] = d->pad_value[1] = d->pad_value[2] = 114;
+    if (d->out_dtype != PF_U8) {
+        d->mean[0] = 0.485f, d->mean[1] = 0.456f, d->mean[2] = 0.406f;
+        d->std[0] = 0.229f, d->std[1] = 0.224f, d->std[2] = 0.225f;
+    }
+    p->random_resized_crop = !d->letterbox && pft_range(r, 0, 1);
+    p->hflip_p = 0.5f;
+    p->vflip_p = pft_range(r, 0, 1) ? 0.3f : 0;
+    if (pft_range(r, 0, 1)) {
+        p->color_jitter = true;
+        p->brightness[0] = 0.6f, p->brightness[1] = 1.4f;
+        p->contrast[0] = 0.6f, p->contrast[1] = 1.4f;
+        p->saturation[0] = 0.6f, p->saturation[1] = 1.4f;
+        p->hue[0] = -0.1f, p->hue[1] = 0.1f;
+    }
+    p->grayscale_p = pft_range(r, 0, 1) ? 0.2f : 0;
+    if (!d->letterbox && d->interp != PF_INTERP_AREA && pft_range(r, 0, 3) == 0) {
+        p->random_affine = true;
+        p->degrees[0] = -20, p->degrees[1] = 20;
+        p->scale_range[0] = 0.9f, p->scale_range[1] = 1.1f;
+    }
+}
+
+static void sample_params(const pf_aug_policy *p, uint64_t seed, batch *b) {
+    int32_t ws[MAXN], hs[MAXN];
+    for (int i = 0; i < b->n; ++i) ws[i] = b->im[i].width, hs[i] = b->im[i].height;
+    pf_status s = pf_aug_sample(p, seed, 0, 0, b->n, ws, hs, b->prm);
+    CHECK(s == PF_OK);
+}
+
+static pf_dispatch *open_pair(int stealing) {
+    pf_dispatch_config c = pf_dispatch_config_defaults();
+    c.devices = "cpu,opencl:0";
+    c.cpu_threads = 2;
+    c.work_stealing = stealing;
+    pf_dispatch *d = NULL;
+    pf_status s = pf_dispatch_open(&c, &d);
+    if (s != PF_OK) fprintf(stderr, "pf_dispatch_open: %s\n", pf_last_error());
+    CHECK(s == PF_OK);
+    return d;
+}
+
+static void test_property(void) {
+    pf_dispatch *steal = open_pair(1), *fixed = open_pair(0);
+    if (!steal || !fixed) return;
+    pf_stream *cpu;
+    CHECK_STATUS(pf_stream_create_cpu(2, &cpu), PF_OK);
+    uint64_t r = 0x5eed2026;
+    int iters = 200, mismatches = 0, hybrid_batches = 0;
+    for (int it = 0; it < iters; ++it) {
+        pf_preprocess_desc desc;
+        pf_aug_policy pol;
+        random_desc(&r, &desc, &pol);
+        batch b;
+        batch_make(&b, &r, pft_range(&r, 1, 12), 6, 64);
+        sample_params(&pol, (uint64_t)it, &b);
+        void *wbuf, *gbuf, *obuf;
+        size_t bytes;
+        pf_tensor tw = tensor_for(&desc, b.n, &wbuf, &bytes);
+        pf_tensor tg = tensor_for(&desc, b.n, &gbuf, &bytes);
+        pf_tensor to = tensor_for(&desc, b.n, &obuf, &bytes);
+        pf_letterbox_info iw[MAXN], ig[MAXN], io[MAXN];
+        pf_preprocess_plan *plan;
+        CHECK_STATUS(pf_preprocess_plan_create(&desc, &plan), PF_OK);
+        CHECK_STATUS(pf_preprocess_run(plan, cpu, b.n, b.im, b.prm, &tw, iw), PF_OK);
+        pf_preprocess_plan_destroy(plan);
+        /* opencl only */
+        pf_dispatch *d = it % 2 ? steal : fixed;
+        CHECK_STATUS(pf_dispatch_pin(d, "opencl:0"), PF_OK);
+        memset(obuf, 0x5A, bytes);
+        CHECK_STATUS(pf_dispatch_run(d, &desc, b.n, b.im, b.prm, &to, io), PF_OK);
+        /* a forced split: random weights, sometimes one of them 0 */
+        CHECK_STATUS(pf_dispatch_pin(d, NULL), PF_OK);
+        double wc = pft_range(&r, 0, 4) == 0 ? 0 : (double)pft_range(&r, 1, 100);
+        double wo = wc == 0 ? 1 : (pft_range(&r, 0, 4) == 0 ? 0 : (double)pft_range(&r, 1, 100));
+        CHECK_STATUS(pf_dispatch_set_share(d, "cpu", wc), PF_OK);
+        CHECK_STATUS(pf_dispatch_set_share(d, "opencl:0", wo), PF_OK);
+        memset(gbuf, 0xA5, bytes);
+        CHECK_STATUS(pf_dispatch_run(d, &desc, b.n, b.im, b.prm, &tg, ig), PF_OK);
+        pf_dispatch_device_stats s0, s1;
+        CHECK_STATUS(pf_dispatch_device_stats_get(d, 0, &s0), PF_OK);
+        CHECK_STATUS(pf_dispatch_device_stats_get(d, 1, &s1), PF_OK);
+        CHECK(s0.last_samples + s1.last_samples == (uint64_t)b.n);
+        if (wc == 0) CHECK(s0.last_samples == 0);
+        if (wo == 0) CHECK(s1.last_samples == 0);
+        hybrid_batches += s0.last_samples > 0 && s1.last_samples > 0;
+        int same = memcmp(wbuf, gbuf, bytes) == 0 && memcmp(wbuf, obuf, bytes) == 0 &&
+                   memcmp(iw, ig, sizeof(pf_letterbox_info) * (size_t)b.n) == 0 &&
+                   memcmp(iw, io, sizeof(pf_letterbox_info) * (size_t)b.n) == 0;
+        if (!same && mismatches++ < 5)
+            fprintf(stderr, "iteration %d: %d samples, %dx%dx%d dtype %d layout %d: split cpu %llu / opencl %llu differs\n",
+                    it, b.n, (int)desc.out_width, (int)desc.out_height, (int)desc.out_channels, (int)desc.out_dtype,
+                    (int)desc.out_layout, (unsigned long long)s0.last_samples, (unsigned long long)s1.last_samples);
+        CHECK(same);
+        free(wbuf);
+        free(gbuf);
+        free(obuf);
+        batch_free(&b);
+    }
+    printf("property: %d batches, %d split across both devices, %d mismatches\n", iters, hybrid_batches, mismatches);
+    CHECK(hybrid_batches >= iters / 3);
+    pf_stream_destroy(cpu);
+    pf_dispatch_close(steal);
+    pf_dispatch_close(fixed);
+}
+
+/* The delay hook: cpu 2 ms, opencl 6 ms per sample on tiny samples, so
+ * the ideal split is 3:1 (opencl 25%). */
+static void test_delay_split(void) {
+    pf_dispatch *d = open_pair(1);
+    if (!d) return;
+    pf_preprocess_desc desc = pf_preprocess_desc_defaults();
+    desc.out_width = desc.out_height = 8;
+    uint64_t r = 42;
+    batch b;
+    batch_make(&b, &r, MAXN, 8, 12);
+    pf_aug_policy pol = pf_aug_policy_defaults();
+    sample_params(&pol, 1, &b);
+    void *buf;
+    size_t bytes;
+    pf_tensor t = tensor_for(&desc, b.n, &buf, &bytes);
+    const double dc = 2000, dg = 6000, ideal = (1 / dg) / (1 / dc + 1 / dg);
+    CHECK_STATUS(pf_dispatch_test_hooks(d, "cpu", (int64_t)dc, -1), PF_OK);
+    CHECK_STATUS(pf_dispatch_test_hooks(d, "opencl:0", (int64_t)dg, -1), PF_OK);
+    /* calibration + settling */
+    for (int i = 0; i < 3; ++i) CHECK_STATUS(pf_dispatch_run(d, &desc, b.n, b.im, b.prm, &t, NULL), PF_OK);
+    uint64_t total = 0, on_gpu = 0;
+    for (int i = 0; i < 4; ++i) {
+        CHECK_STATUS(pf_dispatch_run(d, &desc, b.n, b.im, b.prm, &t, NULL), PF_OK);
+        pf_dispatch_device_stats g;
+        CHECK_STATUS(pf_dispatch_device_stats_get(d, 1, &g), PF_OK);
+        on_gpu += g.last_samples;
+        total += (uint64_t)b.n;
+    }
+    pf_dispatch_device_stats c, g;
+    CHECK_STATUS(pf_dispatch_device_stats_get(d, 0, &c), PF_OK);
+    CHECK_STATUS(pf_dispatch_device_stats_get(d, 1, &g), PF_OK);
+    double share = (double)on_gpu / (double)total;
+    printf("delay split: opencl share %.3f, ideal %.3f; costs cpu %.2f opencl %.2f ms/sample; reasons: cpu \"%s\", "
+           "opencl \"%s\"\n", share, ideal, c.cost_ms, g.cost_ms, c.reason, g.reason);
+    CHECK(fabs(share - ideal) <= 0.10 * ideal + 1.0 / MAXN); /* 10% of the ideal, plus one sample of granularity */
+    CHECK(fabs(g.cost_ms / c.cost_ms - dg / dc) < 0.3 * dg / dc);
+    CHECK(g.upload_bytes > 0 && g.download_bytes > 0 && c.upload_bytes == 0);
+    CHECK(g.utilization > 0 && g.utilization <= 1.0 && c.utilization > 0 && c.utilization <= 1.0);
+    /* calibrated model round-trips through JSON into a new dispatcher,
+     * which then places without calibrating */
+    char *j1 = NULL, *j2 = NULL;
+    CHECK_STATUS(pf_dispatch_costs_json(d, &j1), PF_OK);
+    pf_dispatch *e = open_pair(1);
+    if (e && j1) {
+        CHECK_STATUS(pf_dispatch_costs_parse(e, j1), PF_OK);
+        CHECK_STATUS(pf_dispatch_costs_json(e, &j2), PF_OK);
+        CHECK(j2 && strcmp(j1, j2) == 0);
+        CHECK_STATUS(pf_dispatch_test_hooks(e, "cpu", (int64_t)dc, -1), PF_OK);
+        CHECK_STATUS(pf_dispatch_test_hooks(e, "opencl:0", (int64_t)dg, -1), PF_OK);
+        CHECK_STATUS(pf_dispatch_run(e, &desc, b.n, b.im, b.prm, &t, NULL), PF_OK);
+        CHECK_STATUS(pf_dispatch_device_stats_get(e, 1, &g), PF_OK);
+        CHECK(strncmp(g.reason, "cost ", 5) == 0);
+        double s1 = (double)g.last_samples / b.n;
+        printf("loaded model, first batch: opencl share %.3f\n", s1);
+        CHECK(fabs(s1 - ideal) <= 0.10 * ideal + 2.0 / MAXN);
+    }
+    free(j1);
+    free(j2);
+    pf_dispatch_close(e);
+    /* a useless device: hundreds of times the CPU's cost is dropped, and says so */
+    CHECK_STATUS(pf_dispatch_test_hooks(d, "cpu", 500, -1), PF_OK);
+    CHECK_STATUS(pf_dispatch_test_hooks(d, "opencl:0", 300000, -1), PF_OK);
+    for (int i = 0; i < 3; ++i) CHECK_STATUS(pf_dispatch_run(d, &desc, b.n, b.im, b.prm, &t, NULL), PF_OK);
+    CHECK_STATUS(pf_dispatch_device_stats_get(d, 1, &g), PF_OK);
+    printf("dropped: \"%s\"\n", g.reason);
+    CHECK(g.dropped && g.last_samples == 0 && strncmp(g.reason, "dropped", 7) == 0);
+    /* an override brings it back */
+    CHECK_STATUS(pf_dispatch_test_hooks(d, "opencl:0", 0, -1), PF_OK);
+    CHECK_STATUS(pf_dispatch_set_share(d, "opencl:0", 1), PF_OK);
+    CHECK_STATUS(pf_dispatch_set_share(d, "cpu", 1), PF_OK);
+    CHECK_STATUS(pf_dispatch_run(d, &desc, b.n, b.im, b.prm, &t, NULL), PF_OK);
+    CHECK_STATUS(pf_dispatch_device_stats_get(d, 1, &g), PF_OK);
+    CHECK(!g.dropped && g.last_samples > 0);
+    free(buf);
+    batch_free(&b);
+    pf_dispatch_close(d);
+}
+
+/* A device failing mid-batch (each device in turn, both placements). */
+static void test_failure(void) {
+    pf_preprocess_desc desc;
+    pf_aug_policy pol;
+    CHECK_STATUS(pf_recipe("imagenet-train", &desc, &pol), PF_OK);
+    desc.out_width = desc.out_height = 32;
+    uint64_t r = 7;
+    batch b;
+    batch_make(&b, &r, 20, 24, 80);
+    sample_params(&pol, 3, &b);
+    void *wbuf, *gbuf;
+    size_t bytes;
+    pf_tensor tw = tensor_for(&desc, b.n, &wbuf, &bytes), tg = tensor_for(&desc, b.n, &gbuf, &bytes);
+    pf_preprocess_plan *plan;
+    CHECK_STATUS(pf_preprocess_plan_create(&desc, &plan), PF_OK);
+    CHECK_STATUS(pf_preprocess_run(plan, NULL, b.n, b.im, b.prm, &tw, NULL), PF_OK);
+    pf_preprocess_plan_destroy(plan);
+    for (int stealing = 0; stealing < 2; ++stealing)
+        for (int dev = 0; dev < 2; ++dev) {
+            pf_dispatch *d = open_pair(stealing);
+            if (!d) continue;
+            CHECK_STATUS(pf_dispatch_set_share(d, "cpu", 1), PF_OK);
+            CHECK_STATUS(pf_dispatch_set_share(d, "opencl:0", 1), PF_OK);
+            const char *name = dev ? "opencl:0" : "cpu";
+            CHECK_STATUS(pf_dispatch_test_hooks(d, name, 0, 2), PF_OK);
+            memset(gbuf, 0, bytes);
+            CHECK_STATUS(pf_dispatch_run(d, &desc, b.n, b.im, b.prm, &tg, NULL), PF_OK);
+            CHECK(memcmp(wbuf, gbuf, bytes) == 0);
+            pf_dispatch_device_stats f, o;
+            CHECK_STATUS(pf_dispatch_device_stats_get(d, dev, &f), PF_OK);
+            CHECK_STATUS(pf_dispatch_device_stats_get(d, 1 - dev, &o), PF_OK);
+            printf("failure on %s (%s): failed \"%s\"; %s ran %llu samples\n", name,
+                   stealing ? "work stealing" : "static", f.reason, o.name, (unsigned long long)o.last_samples);
+            CHECK(f.failures == 1 && strstr(f.reason, "failed: ") && strstr(f.reason, "test failure hook"));
+            CHECK(f.last_samples + o.last_samples == (uint64_t)b.n && o.last_samples > (uint64_t)b.n / 2);
+            /* the next batch has both again */
+            memset(gbuf, 0, bytes);
+            CHECK_STATUS(pf_dispatch_run(d, &desc, b.n, b.im, b.prm, &tg, NULL), PF_OK);
+            CHECK(memcmp(wbuf, gbuf, bytes) == 0);
+            CHECK_STATUS(pf_dispatch_device_stats_get(d, dev, &f), PF_OK);
+            CHECK(f.failures == 1 && f.last_samples > 0);
+            pf_dispatch_close(d);
+        }
+    free(wbuf);
+    free(gbuf);
+    batch_free(&b);
+}
+
+int main(void) {
+    pf_device *dev = pft_opencl_device_or_skip("hetero_props");
+    test_property();
+    test_delay_split();
+    test_failure();
+    pf_device_close(dev);
+    return pft_summary("hetero_props");
+}
