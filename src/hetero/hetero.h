@@ -64,6 +64,7 @@ struct pf_dispatch {
     int pin;                    /* device index, or -1 */
     pf_preprocess_desc desc;    /* the plans' desc */
     int have_desc;
+    int warm;                   /* the devices ran their warm-up for desc */
     char shape[PFI_HX_SHAPE_LEN];
     pfi_hx_model model;
     pf_dispatch_stats st;
@@ -105,5 +106,8 @@ void pfi_hx_account(pf_dispatch *d, double wall_ms);
 /* Runs samples [a, b) on device x (hetero_chunk.c); on failure sets x->err
  * and x->errmsg. */
 pf_status pfi_hx_run_chunk(pf_dispatch *d, pfi_hx_dev *x, int a, int b);
+/* Runs sample 0 on x once, untimed, without hooks: kernel builds, first
+ * allocations and scratch growth are not a device's cost per sample. */
+void pfi_hx_warm_up(pf_dispatch *d, pfi_hx_dev *x);
 
 #endif

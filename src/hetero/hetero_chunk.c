@@ -89,16 +89,23 @@ static pf_status run_gpu(pf_dispatch *d, pfi_hx_dev *x, int a, int b) {
     return PF_OK;
 }
 
+static pf_status run_plain(pf_dispatch *d, pfi_hx_dev *x, int a, int b) {
+    if (x->kind != PF_DEVICE_CPU) return run_gpu(d, x, a, b);
+    pf_tensor slice = slice_of(&d->dst, a, b - a);
+    return pf_preprocess_run(x->plan, x->stream, b - a, d->src + a, d->params ? d->params + a : NULL, &slice,
+                             d->info ? d->info + a : NULL);
+}
+
+void pfi_hx_warm_up(pf_dispatch *d, pfi_hx_dev *x) {
+    /* sample 0 into dst: whichever device runs it in the batch writes the
+     * same bytes over it; a failure here shows again in the batch */
+    (void)run_plain(d, x, 0, 1);
+    pfi_clear_error();
+}
+
 pf_status pfi_hx_run_chunk(pf_dispatch *d, pfi_hx_dev *x, int a, int b) {
     pfi_clear_error();
-    pf_status s;
-    if (x->kind == PF_DEVICE_CPU) {
-        pf_tensor slice = slice_of(&d->dst, a, b - a);
-        s = pf_preprocess_run(x->plan, x->stream, b - a, d->src + a, d->params ? d->params + a : NULL, &slice,
-                              d->info ? d->info + a : NULL);
-    } else {
-        s = run_gpu(d, x, a, b);
-    }
+    pf_status s = run_plain(d, x, a, b);
     if (s == PF_OK && x->fail_after >= 0) {
         x->hook_samples += (uint64_t)(b - a);
         if (x->hook_samples > (uint64_t)x->fail_after) {

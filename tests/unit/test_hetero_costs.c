@@ -58,7 +58,7 @@ static void test_config(void) {
     CHECK(pf_dispatch_device_name(d, pf_dispatch_device_count(d)) == NULL);
     CHECK_STATUS(pf_dispatch_pin(d, "cuda:7"), PF_ERR_INVALID_ARGUMENT);
     CHECK_MSG("not a device of this dispatcher");
-    CHECK_STATUS(pf_dispatch_set_share(d, "cpu", NAN), PF_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(pf_dispatch_set_share(d, "cpu", (double)NAN), PF_ERR_INVALID_ARGUMENT);
     CHECK_STATUS(pf_dispatch_test_hooks(d, "cpu", -5, -1), PF_ERR_INVALID_ARGUMENT);
     CHECK_MSG("delay_us");
     pf_dispatch_device_stats ds;
