@@ -72,6 +72,7 @@ struct pf_dispatch {
     pthread_mutex_t mu;
     int count, cursor;
     int calibrating;
+    int cost_placed;            /* every active device's share is its measured speed */
     int retry_a[2 * PFI_HX_MAX_DEVICES + 2], retry_b[2 * PFI_HX_MAX_DEVICES + 2];
     int nretry;
     int abort;                  /* a caller error (invalid argument): stop taking chunks */

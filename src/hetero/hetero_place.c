@@ -66,6 +66,9 @@ pf_status pfi_hx_place(pf_dispatch *d) {
     if (!(total > 0))
         return pfi_fail(PF_ERR_INVALID_ARGUMENT,
                         "pf_dispatch_run: every device has weight 0 (pf_dispatch_set_share overrides or drops)");
+    d->cost_placed = d->pin < 0 && !d->calibrating;
+    for (int i = 0; i < d->ndev; ++i)
+        if (w[i] > 0 && d->dev[i].weight_override >= 0) d->cost_placed = 0;
     /* static ranges: cumulative rounding, so they tile 0..count exactly */
     double cum = 0;
     for (int i = 0; i < d->ndev; ++i) {

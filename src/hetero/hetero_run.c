@@ -76,7 +76,9 @@ static pf_status check_batch(const pf_preprocess_desc *desc, int count, const pf
 /* The next samples for device x, [*a, *b): a failed chunk first, then
  * its own range (static placement) or a chunk from the shared cursor:
  * half the remaining samples times its share (a quarter while
- * calibrating, its first chunk 1 sample), at least 1. */
+ * calibrating, its first chunk 1 sample), at least 1, and (placed by
+ * cost) no more than it finishes before the others would finish the
+ * rest: a device that would only delay the batch stops taking chunks. */
 static int grab(pf_dispatch *d, pfi_hx_dev *x, int *a, int *b) {
     double t0 = pfi_hx_now_ms();
     int got = 0;
@@ -100,10 +102,26 @@ static int grab(pf_dispatch *d, pfi_hx_dev *x, int *a, int *b) {
             if (d->calibrating && x->b_chunks == 0) k = 1;
             if (k < 1) k = 1;
             if (k > rem) k = rem;
-            *a = d->cursor;
-            *b = d->cursor + k;
-            d->cursor += k;
-            got = 1;
+            if (d->cost_placed) {
+                /* The tail: take only what this device finishes before the
+                 * others would finish the whole remainder without it (one
+                 * sample of a slow device can outlast the batch). */
+                double speed = 0;
+                for (int i = 0; i < d->ndev; ++i) {
+                    const pfi_hx_dev *o = &d->dev[i];
+                    if (o != x && o->active && !o->failed && o->st.cost_ms > 0) speed += 1.0 / o->st.cost_ms;
+                }
+                if (speed > 0 && x->st.cost_ms > 0) {
+                    double kmax = (double)rem / speed / x->st.cost_ms;
+                    if (kmax < (double)k) k = (int)kmax;
+                }
+            }
+            if (k >= 1) {
+                *a = d->cursor;
+                *b = d->cursor + k;
+                d->cursor += k;
+                got = 1;
+            }
         }
     }
     pthread_mutex_unlock(&d->mu);

