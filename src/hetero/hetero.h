@@ -23,6 +23,20 @@ typedef struct pfi_hx_cost {
     uint64_t samples;   /* measured so far (0 for an entry loaded with 0) */
 } pfi_hx_cost;
 
+/* Per shape: the batch time per sample with the best device alone and
+ * with the devices together. Devices can share resources (PoCL runs on
+ * the CPU's cores), so per-device costs measured side by side do not say
+ * whether the hybrid beats the best device alone; these do. */
+typedef struct pfi_hx_batchrec {
+    char shape[PFI_HX_SHAPE_LEN];
+    int solo_dev;        /* the device solo_ms was measured on */
+    double solo_ms, hybrid_ms;
+    uint64_t since_probe;
+} pfi_hx_batchrec;
+
+#define PFI_HX_BATCHRECS 8
+#define PFI_HX_REPROBE 64 /* batches between re-measurements of the other placement */
+
 typedef struct pfi_hx_model {
     pfi_hx_cost *e;
     int n, cap;
@@ -73,6 +87,10 @@ struct pf_dispatch {
     int count, cursor;
     int calibrating;
     int cost_placed;            /* every active device's share is its measured speed */
+    int solo;                   /* this batch: the best device alone (probe or rule) */
+    pfi_hx_batchrec *rec;       /* the shape's batch record when cost-placed with >= 2 devices */
+    pfi_hx_batchrec recs[PFI_HX_BATCHRECS];
+    int nrecs, next_rec;
     int retry_a[2 * PFI_HX_MAX_DEVICES + 2], retry_b[2 * PFI_HX_MAX_DEVICES + 2];
     int nretry;
     int abort;                  /* a caller error (invalid argument): stop taking chunks */

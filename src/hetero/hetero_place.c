@@ -6,6 +6,62 @@
 #include "core/error.h"
 #include "hetero/hetero.h"
 
+static pfi_hx_batchrec *batch_rec(pf_dispatch *d) {
+    for (int i = 0; i < d->nrecs; ++i)
+        if (strcmp(d->recs[i].shape, d->shape) == 0) return &d->recs[i];
+    pfi_hx_batchrec *r;
+    if (d->nrecs < PFI_HX_BATCHRECS) r = &d->recs[d->nrecs++];
+    else r = &d->recs[d->next_rec++ % PFI_HX_BATCHRECS]; /* oldest out */
+    memset(r, 0, sizeof *r);
+    snprintf(r->shape, sizeof r->shape, "%s", d->shape);
+    r->solo_dev = -1;
+    return r;
+}
+
+/* Cost-placed with several devices: the devices together (measuring the
+ * batch rate first), then one batch of the best device alone, then
+ * whichever was faster per sample, re-measuring the other placement every
+ * PFI_HX_REPROBE batches. */
+static void solo_or_together(pf_dispatch *d, double w[], int best) {
+    pfi_hx_batchrec *r = batch_rec(d);
+    d->rec = r;
+    if (r->solo_dev != best) {
+        r->solo_dev = best;
+        r->solo_ms = 0;
+    }
+    r->since_probe++;
+    int probe = r->since_probe >= PFI_HX_REPROBE;
+    const char *why = NULL;
+    if (r->hybrid_ms <= 0) {
+        d->solo = 0;
+    } else if (r->solo_ms <= 0) {
+        d->solo = 1;
+        why = "probe";
+    } else if (r->hybrid_ms > r->solo_ms) {
+        d->solo = !probe;
+        why = d->solo ? "together" : NULL;
+    } else {
+        d->solo = probe;
+        why = d->solo ? "probe" : NULL;
+    }
+    if (probe) r->since_probe = 0;
+    if (!d->solo) return;
+    for (int i = 0; i < d->ndev; ++i) {
+        if (i == best || w[i] <= 0) continue;
+        w[i] = 0;
+        pfi_hx_dev *x = &d->dev[i];
+        if (strcmp(why, "probe") == 0) {
+            snprintf(x->st.reason, sizeof x->st.reason, "not used: this batch measures %s alone",
+                     d->dev[best].name);
+        } else {
+            x->st.dropped = true;
+            snprintf(x->st.reason, sizeof x->st.reason,
+                     "dropped: batches ran faster on %s alone (%.4f ms/sample) than together (%.4f ms/sample); "
+                     "the devices share resources", d->dev[best].name, r->solo_ms, r->hybrid_ms);
+        }
+    }
+}
+
 pf_status pfi_hx_place(pf_dispatch *d) {
     double w[PFI_HX_MAX_DEVICES];
     d->calibrating = 0;
@@ -61,14 +117,23 @@ pf_status pfi_hx_place(pf_dispatch *d) {
             }
         }
     }
+    d->solo = 0;
+    d->rec = NULL;
+    int nact = 0, best = -1;
+    int cost_placed = d->pin < 0 && !d->calibrating;
+    for (int i = 0; i < d->ndev; ++i) {
+        if (w[i] <= 0) continue;
+        nact++;
+        if (d->dev[i].weight_override >= 0) cost_placed = 0;
+        if (best < 0 || w[i] > w[best]) best = i;
+    }
+    if (cost_placed && nact >= 2) solo_or_together(d, w, best);
     double total = 0;
     for (int i = 0; i < d->ndev; ++i) total += w[i];
     if (!(total > 0))
         return pfi_fail(PF_ERR_INVALID_ARGUMENT,
                         "pf_dispatch_run: every device has weight 0 (pf_dispatch_set_share overrides or drops)");
-    d->cost_placed = d->pin < 0 && !d->calibrating;
-    for (int i = 0; i < d->ndev; ++i)
-        if (w[i] > 0 && d->dev[i].weight_override >= 0) d->cost_placed = 0;
+    d->cost_placed = cost_placed;
     /* static ranges: cumulative rounding, so they tile 0..count exactly */
     double cum = 0;
     for (int i = 0; i < d->ndev; ++i) {
@@ -87,6 +152,16 @@ pf_status pfi_hx_place(pf_dispatch *d) {
 }
 
 void pfi_hx_account(pf_dispatch *d, double wall_ms) {
+    if (d->rec != NULL && d->count > 0) {
+        int used = 0, failed = 0;
+        for (int i = 0; i < d->ndev; ++i) {
+            used += d->dev[i].b_samples > 0;
+            failed |= d->dev[i].failed;
+        }
+        double per = wall_ms / d->count;
+        double *m = d->solo ? &d->rec->solo_ms : used >= 2 ? &d->rec->hybrid_ms : NULL;
+        if (m != NULL && !failed) *m = *m > 0 ? (1 - d->cfg.ewma_alpha) * *m + d->cfg.ewma_alpha * per : per;
+    }
     d->st.batches++;
     d->st.samples += (uint64_t)d->count;
     d->st.wall_ms += wall_ms;
