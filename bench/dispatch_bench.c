@@ -1,10 +1,11 @@
 /* The device dispatcher on the imagenet-train batch (bench/dispatch_bench.sh):
  * batch 64 of the bundled photos (500x375-class JPEGs, decoded once),
  * pf_aug_sample of the imagenet-train policy, 224x224 NCHW f32, through
- * pf_dispatch_run on cpu only, opencl:0 only and cpu+opencl:0 (pinned /
- * cost-placed), in one run: each placement's rounds back to back, 300 ms
- * apart (PoCL's worker threads keep the cores busy for a while after its
- * last kernel, which would slow whatever ran next on the same 2 cores). Prints median samples/s per placement, the split, and the
+ * pf_dispatch_run on cpu only, opencl:0 only, cpu+opencl:0 (pinned /
+ * cost-placed) and a static 50/50 cpu+opencl:0 split, in one run, rounds
+ * interleaved and 150 ms apart (PoCL's worker threads keep the cores busy
+ * for a while after its last kernel, which would slow whatever ran next
+ * on the same 2 cores). Prints median samples/s per placement, the split, and the
  * dispatcher's own overhead per batch (pf_dispatch_stats.overhead_ms) as
  * a fraction of the batch time. Public API only. */
 #define _POSIX_C_SOURCE 200809L
@@ -95,7 +96,7 @@ int main(int argc, char **argv) {
 
     pf_dispatch_config c = pf_dispatch_config_defaults();
     c.devices = "cpu,opencl:0";
-    pf_dispatch *pin_cpu, *pin_cl, *hyb;
+    pf_dispatch *pin_cpu, *pin_cl, *hyb, *even;
     if (pf_dispatch_open(&c, &pin_cpu) != PF_OK || pf_dispatch_open(&c, &pin_cl) != PF_OK ||
         pf_dispatch_open(&c, &hyb) != PF_OK) {
         fprintf(stderr, "dispatch_bench: %s\n", pf_last_error());
@@ -103,11 +104,20 @@ int main(int argc, char **argv) {
     }
     pf_dispatch_pin(pin_cpu, "cpu");
     pf_dispatch_pin(pin_cl, "opencl:0");
-    pf_dispatch *ds[3] = {pin_cpu, pin_cl, hyb};
-    const char *names[3] = {"cpu only", "opencl:0 only", "cpu+opencl:0"};
-    double ms[3][1000], ovh[3][1000];
+    /* a naive split for comparison: half and half, static, whatever the costs */
+    c.work_stealing = false;
+    if (pf_dispatch_open(&c, &even) != PF_OK) {
+        fprintf(stderr, "dispatch_bench: %s\n", pf_last_error());
+        return 77;
+    }
+    pf_dispatch_set_share(even, "cpu", 1);
+    pf_dispatch_set_share(even, "opencl:0", 1);
+    enum { NP = 4 };
+    pf_dispatch *ds[NP] = {pin_cpu, pin_cl, hyb, even};
+    const char *names[NP] = {"cpu only", "opencl:0 only", "cpu+opencl:0", "static 50/50"};
+    double ms[NP][1000], ovh[NP][1000];
     /* warm-up + calibration: 3 batches each */
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < NP; k++)
         for (int r = 0; r < 3; r++)
             if (pf_dispatch_run(ds[k], &desc, BATCH, src, prm, &t, NULL) != PF_OK) {
                 fprintf(stderr, "dispatch_bench: %s: %s\n", names[k], pf_last_error());
@@ -115,10 +125,13 @@ int main(int argc, char **argv) {
             }
     memcpy(ref, out, bytes);
     int identical = 1;
-    for (int k = 0; k < 3; k++) {
-        struct timespec pause = {0, 300000000L};
-        nanosleep(&pause, NULL);
-        for (int r = 0; r < rounds; r++) {
+    /* rounds interleaved (machine load hits every placement alike), each
+     * run 150 ms after the previous one: PoCL's worker threads keep the
+     * cores busy for a while after its last kernel */
+    for (int r = 0; r < rounds; r++)
+        for (int k = 0; k < NP; k++) {
+            struct timespec pause = {0, 150000000L};
+            nanosleep(&pause, NULL);
             memset(out, 0, bytes);
             if (pf_dispatch_run(ds[k], &desc, BATCH, src, prm, &t, NULL) != PF_OK) {
                 fprintf(stderr, "dispatch_bench: %s: %s\n", names[k], pf_last_error());
@@ -130,7 +143,6 @@ int main(int argc, char **argv) {
             ovh[k][r] = st.last_overhead_ms;
             identical &= memcmp(ref, out, bytes) == 0;
         }
-    }
     pf_device_props p;
     pf_device *cl;
     if (pf_device_open(PF_DEVICE_OPENCL, 0, &cl) == PF_OK) {
@@ -141,7 +153,7 @@ int main(int argc, char **argv) {
     printf("imagenet-train batch %d -> 224x224x3 f32 NCHW, %d photos, median of %d rounds\n", BATCH, np,
            rounds);
     printf("%-16s %10s %12s %14s %10s  %s\n", "placement", "ms/batch", "samples/s", "overhead ms", "overhead", "split");
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < NP; k++) {
         double m = median(ms[k], rounds), o = median(ovh[k], rounds);
         char split[160] = "";
         for (int i = 0; i < pf_dispatch_device_count(ds[k]); i++) {
@@ -159,6 +171,6 @@ int main(int argc, char **argv) {
                100.0 * s.utilization, s.reason);
     }
     printf("outputs byte-identical across placements: %s\n", identical ? "yes" : "NO");
-    for (int k = 0; k < 3; k++) pf_dispatch_close(ds[k]);
+    for (int k = 0; k < NP; k++) pf_dispatch_close(ds[k]);
     return identical ? 0 : 1;
 }
