@@ -263,5 +263,6 @@ PF_API pf_status pf_dispatch_run(pf_dispatch *d, const pf_preprocess_desc *desc,
             if (d->dev[i].failed) msg = d->dev[i].errmsg;
         return pfi_fail(PF_ERR_DEVICE, "pf_dispatch_run: every device failed; the last: %s", msg);
     }
+    pfi_clear_error(); /* a failed chunk's text is in the stats; the batch succeeded */
     return PF_OK;
 }

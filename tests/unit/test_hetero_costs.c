@@ -239,9 +239,28 @@ static void test_run_cpu(void) {
     free(got);
 }
 
+/* config.augment_dispatch needs the CPU device as augment_device */
+static void test_pipeline_config(void) {
+    pf_dispatch_config dc = pf_dispatch_config_defaults();
+    dc.devices = "cpu";
+    pf_dispatch *d;
+    CHECK_STATUS(pf_dispatch_open(&dc, &d), PF_OK);
+    pf_pipeline_config c = pf_pipeline_config_defaults();
+    CHECK_STATUS(pf_recipe("imagenet-train", &c.desc, &c.policy), PF_OK);
+    c.source.kind = PF_SOURCE_FOLDER;
+    c.source.path = "/nonexistent/pixflow-hetero";
+    c.augment_dispatch = d;
+    pf_pipeline *p = NULL;
+    CHECK_STATUS(pf_pipeline_create(&c, &p), PF_ERR_INVALID_ARGUMENT);
+    CHECK_MSG("config.augment_dispatch");
+    CHECK(p == NULL);
+    pf_dispatch_close(d);
+}
+
 int main(void) {
     make_images();
     test_config();
+    test_pipeline_config();
     test_run_cpu();
     return pft_summary("hetero_costs");
 }

@@ -336,7 +336,6 @@ int cmd_run(int argc, char **argv) {
     if (!quiet) fprintf(stderr, "\r%80s\r", "");
     pf_pipeline_stats_get(p, &st);
     print_table(&st, wall);
-    run_dispatch_print(disp);
     pf_sample_error errs[10];
     int ne = pf_pipeline_errors(p, errs, 10);
     for (int i = 0; i < ne; i++)
@@ -356,7 +355,8 @@ int cmd_run(int argc, char **argv) {
     }
     metrics_http_stop(mhttp);
     pf_pipeline_destroy(p);
-    pf_dispatch_close(disp); /* borrowed by the pipeline until here */
+    run_dispatch_print(disp); /* its stats: the device stage has stopped */
+    pf_dispatch_close(disp);  /* borrowed by the pipeline until here */
     pf_device_close(dev);
     free(host_buf);
     free(shard_list);
