@@ -37,15 +37,26 @@
  * and letterbox ("224x224x3/f32/chw/linear/aa0/opencv/lb0"). A shape some
  * device has no cost for yet is calibrated: that batch is split in equal
  * shares taken in small chunks, and the devices' measured costs become
- * the model. pf_dispatch_save_costs / pf_dispatch_load_costs keep the
- * model in a JSON file (format below).
+ * the model. The first batch of a new desc first runs sample 0 once on
+ * every device, untimed (kernel builds, first allocations: not a cost
+ * per sample), and the first chunk of each batch is left out of the
+ * measurement when the device ran others. pf_dispatch_save_costs /
+ * pf_dispatch_load_costs keep the model in a JSON file (format below).
  *
  * Placement: each device's share is its speed (1 / cost) over the sum of
  * the speeds, so all devices finish together. Devices take chunks of
  * samples from one shared cursor, each chunk half the remaining samples
  * times the device's share (at least 1), so chunks shrink towards the end
  * and a device that runs slower than its estimate simply takes fewer of
- * the last chunks (work stealing at sample granularity). With
+ * the last chunks (work stealing at sample granularity); placed by cost,
+ * a device takes no more than it finishes before the others would finish
+ * the whole remainder without it (one sample of a slow device can outlast
+ * the batch). Devices can share resources (PoCL runs on the CPU's
+ * cores), which per-device costs measured side by side cannot see: so,
+ * placed by cost over several devices, the dispatcher also times whole
+ * batches per shape with the devices together and with the best device
+ * alone (one probe batch), keeps whichever was faster per sample, and
+ * re-measures the other every 64 batches (not saved in the JSON). With
  * config.work_stealing false the batch is cut into one contiguous range
  * per device by the shares instead. Overrides, in this order:
  * pf_dispatch_pin (everything on one device), pf_dispatch_set_share (a
@@ -66,7 +77,8 @@
  * Threads: pf_dispatch_run runs the first device's chunks on the calling
  * thread and one thread per other device for the batch. One
  * pf_dispatch_run per dispatcher at a time (it owns the per-device plans
- * and streams); different dispatchers are independent.
+ * and streams), and the stats, overrides and cost functions only between
+ * runs; different dispatchers are independent.
  */
 #ifndef PIXFLOW_DISPATCH_H
 #define PIXFLOW_DISPATCH_H
@@ -132,8 +144,11 @@ typedef struct pf_dispatch_device_stats {
     uint64_t last_samples;   /* samples of the last batch */
     double last_share;       /* last_samples over the last batch's count */
     bool dropped;            /* given no samples by the cost model */
-    char reason[192];        /* why it got its last share ("calibrating", "cost 1.20 ms/sample,
-                                share 0.62", "dropped: ...", "pinned", "failed: ...") */
+    char reason[192];        /* why it got its last share: "calibrating (...)", "cost 1.200
+                                ms/sample, share 0.620", "share override (...)", "pinned",
+                                "not used: pinned to ..." / "... this batch measures cpu alone",
+                                "dropped: cost ... is 40.0x the best ..." / "dropped: batches ran
+                                faster on cpu alone ...", then "; failed: ..." after a failure */
 } pf_dispatch_device_stats;
 
 typedef struct pf_dispatch_stats {
