@@ -15,12 +15,16 @@
  *
  * What it runs: pf_preprocess_run (include/pixflow/augment.h) of a plan
  * made from `desc`, on host source images (u8 HWC, any sizes) into a host
- * tensor. Each device runs a contiguous range of samples [a, b) with
- * params[a..b) and writes samples a..b-1 of dst; every backend gives
- * pf_preprocess_run's bits, so the batch is byte-identical to running it
- * on any one of the devices, for any split (tests/opencl/
- * test_dispatch_props.c). A device tensor as dst (any mem other than
- * PF_MEM_HOST) is not supported yet: PF_ERR_UNSUPPORTED naming dst.
+ * tensor, or into a tensor on one of the dispatcher's devices (dst.mem
+ * PF_MEM_CUDA / PF_MEM_OPENCL and dst.device: that device writes its
+ * samples in place, the others through a host tensor they upload into
+ * dst on a stream of that device; another device's memory is
+ * PF_ERR_INVALID_ARGUMENT naming dst). Each device runs a contiguous
+ * range of samples [a, b) with params[a..b) and writes samples a..b-1 of
+ * dst; every backend gives pf_preprocess_run's bits, so the batch is
+ * byte-identical to running it on any one of the devices, for any split
+ * (tests/opencl/test_hetero_props.c). pf_dispatch_run returns when dst
+ * is complete (every device synchronized).
  *
  * Devices: "cpu" (a CPU stream of config.cpu_threads threads), "cuda:N",
  * "opencl:N" (N may be omitted: 0), comma separated, each at most once; or
@@ -72,7 +76,8 @@
  * Not done: splitting one sample's op chain across devices (a sample's
  * fused chain always stays on one device, which is also why no transfer
  * between devices is ever needed), per-op placement rules ("light ops ->
- * cuda"): only the fused preprocess is dispatched; device tensors as dst.
+ * cuda"): only the fused preprocess is dispatched; device source images
+ * (the sources are host images).
  *
  * Threads: pf_dispatch_run runs the first device's chunks on the calling
  * thread and one thread per other device for the batch. One
@@ -116,7 +121,8 @@ PF_API int pf_dispatch_device_count(const pf_dispatch *d);
 PF_API const char *pf_dispatch_device_name(const pf_dispatch *d, int i);
 
 /* Runs the fused preprocess of `desc` for samples 0..count-1 (arguments
- * as pf_preprocess_run's; dst a host tensor with n >= count). Every
+ * as pf_preprocess_run's; dst a host tensor or one on a device of the
+ * dispatcher, n >= count). Every
  * argument is checked before any device starts (the first device's plan
  * validates the batch). */
 PF_API pf_status pf_dispatch_run(pf_dispatch *d, const pf_preprocess_desc *desc, int count,

@@ -52,6 +52,10 @@ typedef struct pfi_hx_dev {
     pf_preprocess_plan *plan;   /* for the dispatcher's current desc */
     void *img_buf, *out_buf;    /* device staging (GPU devices), grown on demand */
     size_t img_cap, out_cap;
+    void *host_buf;             /* host staging when dst is another device's */
+    size_t host_cap;
+    pf_stream *dst_stream;      /* a stream of dst's device, for those uploads */
+    int dst_stream_of;          /* which device it is a stream of */
     pf_dispatch_device_stats st;
     double weight_override;     /* < 0: none */
     int64_t delay_us, fail_after; /* test hooks */
@@ -99,6 +103,7 @@ struct pf_dispatch {
     const pf_image *src;
     const pf_aug_params *params;
     pf_tensor dst;
+    int dst_dev;                /* the device holding dst, or -1 (host) */
     pf_letterbox_info *info;
 };
 

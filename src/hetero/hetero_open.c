@@ -19,6 +19,8 @@ PF_API pf_dispatch_config pf_dispatch_config_defaults(void) {
 }
 
 static void dev_release(pfi_hx_dev *x) {
+    free(x->host_buf);
+    x->host_buf = NULL;
     pf_preprocess_plan_destroy(x->plan);
     x->plan = NULL;
     if (x->stream) pf_stream_synchronize(x->stream);
@@ -44,6 +46,7 @@ static pf_status add_device(pf_dispatch *d, pf_device_kind kind, int index) {
     x->index = index;
     x->weight_override = -1;
     x->fail_after = -1;
+    x->dst_stream_of = -1;
     if (kind == PF_DEVICE_CPU) snprintf(x->name, sizeof x->name, "cpu");
     else snprintf(x->name, sizeof x->name, "%s:%d", kind == PF_DEVICE_CUDA ? "cuda" : "opencl", index);
     for (int i = 0; i < d->ndev; ++i)
@@ -150,6 +153,11 @@ PF_API pf_status pf_dispatch_open(const pf_dispatch_config *config, pf_dispatch 
 
 PF_API void pf_dispatch_close(pf_dispatch *d) {
     if (d == NULL) return;
+    /* streams on other devices first: their devices close below */
+    for (int i = 0; i < d->ndev; ++i) {
+        pf_stream_destroy(d->dev[i].dst_stream);
+        d->dev[i].dst_stream = NULL;
+    }
     for (int i = 0; i < d->ndev; ++i) dev_release(&d->dev[i]);
     pfi_hx_model_free(&d->model);
     pthread_mutex_destroy(&d->mu);

@@ -42,11 +42,21 @@ static pf_status ensure_plans(pf_dispatch *d, const pf_preprocess_desc *desc) {
     return PF_OK;
 }
 
-static pf_status check_batch(const pf_preprocess_desc *desc, int count, const pf_image src[], const pf_tensor *dst) {
+static pf_status check_batch(pf_dispatch *d, const pf_preprocess_desc *desc, int count, const pf_image src[],
+                             const pf_tensor *dst) {
     if (count < 0) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_dispatch_run: count is %d; it must be >= 0", count);
     if (dst == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_dispatch_run: dst is NULL");
-    if (dst->mem != PF_MEM_HOST)
-        return pfi_fail(PF_ERR_UNSUPPORTED, "pf_dispatch_run: dst is device memory; the dispatcher writes host tensors");
+    d->dst_dev = -1;
+    if (dst->mem != PF_MEM_HOST) {
+        pf_device_kind kind = dst->mem == PF_MEM_CUDA ? PF_DEVICE_CUDA : PF_DEVICE_OPENCL;
+        for (int i = 0; i < d->ndev; ++i)
+            if (d->dev[i].kind == kind && d->dev[i].index == dst->device) d->dst_dev = i;
+        if (d->dst_dev < 0 || (dst->mem != PF_MEM_CUDA && dst->mem != PF_MEM_OPENCL))
+            return pfi_fail(PF_ERR_INVALID_ARGUMENT,
+                            "pf_dispatch_run: dst is memory of %s device %d, which is not a device of this dispatcher",
+                            dst->mem == PF_MEM_CUDA ? "CUDA" : dst->mem == PF_MEM_OPENCL ? "OpenCL" : "an unknown",
+                            (int)dst->device);
+    }
     pf_status s = pf_tensor_validate(dst, "dst");
     if (s != PF_OK) return pfi_fail(s, "pf_dispatch_run: %s", pf_last_error());
     if (dst->n < count)
@@ -183,7 +193,7 @@ PF_API pf_status pf_dispatch_run(pf_dispatch *d, const pf_preprocess_desc *desc,
     double t_start = pfi_hx_now_ms();
     if (d == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_dispatch_run: d is NULL");
     if (desc == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_dispatch_run: desc is NULL");
-    pf_status s = check_batch(desc, count, src, dst);
+    pf_status s = check_batch(d, desc, count, src, dst);
     if (s != PF_OK) return s;
     s = ensure_plans(d, desc);
     if (s != PF_OK) return s;

@@ -303,11 +303,63 @@ static void test_failure(void) {
     batch_free(&b);
 }
 
+/* dst on opencl:0: its own samples in place, the CPU's uploaded; any
+ * split gives the CPU's bytes (downloaded to compare). */
+static void test_device_dst(pf_device *dev) {
+    pf_dispatch *steal = open_pair(1), *fixed = open_pair(0);
+    if (!steal || !fixed) return;
+    uint64_t r = 0xd57;
+    int same_all = 1;
+    for (int it = 0; it < 24; ++it) {
+        pf_preprocess_desc desc;
+        pf_aug_policy pol;
+        random_desc(&r, &desc, &pol);
+        batch b;
+        batch_make(&b, &r, pft_range(&r, 1, 12), 6, 64);
+        sample_params(&pol, (uint64_t)it + 1000, &b);
+        void *wbuf, *gbuf;
+        size_t bytes;
+        pf_tensor tw = tensor_for(&desc, b.n, &wbuf, &bytes);
+        pf_tensor tg = tensor_for(&desc, b.n, &gbuf, &bytes);
+        pf_preprocess_plan *plan;
+        CHECK_STATUS(pf_preprocess_plan_create(&desc, &plan), PF_OK);
+        CHECK_STATUS(pf_preprocess_run(plan, NULL, b.n, b.im, b.prm, &tw, NULL), PF_OK);
+        pf_preprocess_plan_destroy(plan);
+        void *dbuf = NULL;
+        CHECK_STATUS(pf_malloc(dev, PF_ALLOC_DEVICE, bytes, &dbuf), PF_OK);
+        pf_tensor td = tg;
+        td.data = dbuf;
+        td.mem = PF_MEM_OPENCL;
+        td.device = 0;
+        pf_dispatch *d = it % 2 ? steal : fixed;
+        CHECK_STATUS(pf_dispatch_set_share(d, "cpu", (double)pft_range(&r, 0, 3)), PF_OK);
+        CHECK_STATUS(pf_dispatch_set_share(d, "opencl:0", (double)pft_range(&r, 1, 3)), PF_OK);
+        CHECK_STATUS(pf_dispatch_run(d, &desc, b.n, b.im, b.prm, &td, NULL), PF_OK);
+        memset(gbuf, 0x11, bytes);
+        CHECK_STATUS(pf_memcpy_async(NULL, gbuf, dbuf, bytes), PF_OK);
+        int same = memcmp(wbuf, gbuf, bytes) == 0;
+        CHECK(same);
+        same_all &= same;
+        pf_free(dev, PF_ALLOC_DEVICE, dbuf);
+        free(wbuf);
+        free(gbuf);
+        batch_free(&b);
+    }
+    pf_dispatch_device_stats c;
+    CHECK_STATUS(pf_dispatch_device_stats_get(steal, 0, &c), PF_OK);
+    printf("device dst: 24 batches into opencl:0 memory, %s; the cpu uploaded %llu bytes\n",
+           same_all ? "all identical" : "MISMATCH", (unsigned long long)c.upload_bytes);
+    CHECK(c.upload_bytes > 0);
+    pf_dispatch_close(steal);
+    pf_dispatch_close(fixed);
+}
+
 int main(void) {
     pf_device *dev = pft_opencl_device_or_skip("hetero_props");
     test_property();
     test_delay_split();
     test_failure();
+    test_device_dst(dev);
     pf_device_close(dev);
     return pft_summary("hetero_props");
 }

@@ -112,8 +112,8 @@ static void test_run_cpu(void) {
     CHECK_MSG("dst.n");
     pf_tensor dev = tg;
     dev.mem = PF_MEM_OPENCL;
-    CHECK_STATUS(pf_dispatch_run(d, &desc, N, imgs, prm, &dev, NULL), PF_ERR_UNSUPPORTED);
-    CHECK_MSG("dst is device memory");
+    CHECK_STATUS(pf_dispatch_run(d, &desc, N, imgs, prm, &dev, NULL), PF_ERR_INVALID_ARGUMENT);
+    CHECK_MSG("not a device of this dispatcher");
     pf_image bad[N];
     memcpy(bad, imgs, sizeof bad);
     bad[4].channels = 2;
