@@ -29,7 +29,7 @@ typedef struct pfi_hx_cost {
  * whether the hybrid beats the best device alone; these do. */
 typedef struct pfi_hx_batchrec {
     char shape[PFI_HX_SHAPE_LEN];
-    int solo_dev;        /* the device solo_ms was measured on */
+    int solo_dev;        /* the best device when last placed */
     double solo_ms, hybrid_ms;
     uint64_t since_probe;
 } pfi_hx_batchrec;

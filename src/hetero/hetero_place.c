@@ -25,10 +25,9 @@ static pfi_hx_batchrec *batch_rec(pf_dispatch *d) {
 static void solo_or_together(pf_dispatch *d, double w[], int best) {
     pfi_hx_batchrec *r = batch_rec(d);
     d->rec = r;
-    if (r->solo_dev != best) {
-        r->solo_dev = best;
-        r->solo_ms = 0;
-    }
+    /* the best device may change with noise between near-equal devices;
+     * the solo time stays (a new probe comes with the re-measurements) */
+    r->solo_dev = best;
     r->since_probe++;
     int probe = r->since_probe >= PFI_HX_REPROBE;
     const char *why = NULL;

@@ -117,11 +117,14 @@ static int grab(pf_dispatch *d, pfi_hx_dev *x, int *a, int *b) {
                  * others would finish the whole remainder without it (one
                  * sample of a slow device can outlast the batch). */
                 double speed = 0;
+                int fastest = 1; /* never refuses: someone must take the last sample */
                 for (int i = 0; i < d->ndev; ++i) {
                     const pfi_hx_dev *o = &d->dev[i];
-                    if (o != x && o->active && !o->failed && o->st.cost_ms > 0) speed += 1.0 / o->st.cost_ms;
+                    if (o == x || !o->active || o->failed || o->st.cost_ms <= 0) continue;
+                    speed += 1.0 / o->st.cost_ms;
+                    if (o->st.cost_ms < x->st.cost_ms || (o->st.cost_ms == x->st.cost_ms && o < x)) fastest = 0;
                 }
-                if (speed > 0 && x->st.cost_ms > 0) {
+                if (!fastest && speed > 0 && x->st.cost_ms > 0) {
                     double kmax = (double)rem / speed / x->st.cost_ms;
                     if (kmax < (double)k) k = (int)kmax;
                 }
@@ -243,7 +246,8 @@ PF_API pf_status pf_dispatch_run(pf_dispatch *d, const pf_preprocess_desc *desc,
     }
     /* What is left (failed chunks no running device took, samples of a
      * device whose thread did not start): every healthy device in turn,
-     * active ones first. */
+     * active ones first, without the tail rule (nobody else is running). */
+    d->cost_placed = 0;
     for (int pass = 0; pass < 2; ++pass)
         for (int i = 0; i < d->ndev; ++i) {
             pfi_hx_dev *x = &d->dev[i];

@@ -354,7 +354,102 @@ static void test_device_dst(pf_device *dev) {
     pf_dispatch_close(fixed);
 }
 
-int main(void) {
+/* Three devices (ctest hetero_props_three: PoCL with POCL_DEVICES="pthread
+ * pthread" lists two): "auto" opens them all; equal delays give equal
+ * thirds (the tail rule must leave the last sample to someone); random
+ * forced splits over the three give the CPU's bytes. */
+static int test_three(void) {
+    int n = 0;
+    if (pf_device_count(PF_DEVICE_OPENCL, &n) != PF_OK || n < 2) {
+        fprintf(stderr, "hetero_props --three: %d OpenCL devices; run it with POCL_DEVICES=\"pthread pthread\"\n", n);
+        return 1;
+    }
+    pf_dispatch_config c = pf_dispatch_config_defaults();
+    c.cpu_threads = 2;
+    pf_dispatch *d = NULL;
+    CHECK_STATUS(pf_dispatch_open(&c, &d), PF_OK); /* auto */
+    if (d == NULL) return 1;
+    CHECK(pf_dispatch_device_count(d) >= 3);
+    pf_dispatch_close(d);
+    c.devices = "cpu,opencl:0,opencl:1";
+    for (int stealing = 1; stealing >= 0; --stealing) {
+        c.work_stealing = stealing;
+        CHECK_STATUS(pf_dispatch_open(&c, &d), PF_OK);
+        if (d == NULL) return 1;
+        uint64_t r = 0x3d3 + (uint64_t)stealing;
+        for (int it = 0; it < 40; ++it) {
+            pf_preprocess_desc desc;
+            pf_aug_policy pol;
+            random_desc(&r, &desc, &pol);
+            batch b;
+            batch_make(&b, &r, pft_range(&r, 1, 12), 6, 48);
+            sample_params(&pol, (uint64_t)it + 77, &b);
+            void *wbuf, *gbuf;
+            size_t bytes;
+            pf_tensor tw = tensor_for(&desc, b.n, &wbuf, &bytes), tg = tensor_for(&desc, b.n, &gbuf, &bytes);
+            pf_preprocess_plan *plan;
+            CHECK_STATUS(pf_preprocess_plan_create(&desc, &plan), PF_OK);
+            CHECK_STATUS(pf_preprocess_run(plan, NULL, b.n, b.im, b.prm, &tw, NULL), PF_OK);
+            pf_preprocess_plan_destroy(plan);
+            CHECK_STATUS(pf_dispatch_set_share(d, "cpu", (double)pft_range(&r, 0, 3)), PF_OK);
+            CHECK_STATUS(pf_dispatch_set_share(d, "opencl:0", (double)pft_range(&r, 0, 3)), PF_OK);
+            CHECK_STATUS(pf_dispatch_set_share(d, "opencl:1", (double)pft_range(&r, 1, 3)), PF_OK);
+            memset(gbuf, 0x77, bytes);
+            CHECK_STATUS(pf_dispatch_run(d, &desc, b.n, b.im, b.prm, &tg, NULL), PF_OK);
+            CHECK(memcmp(wbuf, gbuf, bytes) == 0);
+            free(wbuf);
+            free(gbuf);
+            batch_free(&b);
+        }
+        /* cost-placed, equal delays: thirds */
+        CHECK_STATUS(pf_dispatch_pin(d, NULL), PF_OK);
+        pf_preprocess_desc desc = pf_preprocess_desc_defaults();
+        desc.out_width = desc.out_height = 8;
+        uint64_t r2 = 5;
+        batch b;
+        batch_make(&b, &r2, MAXN, 8, 12);
+        pf_aug_policy pol = pf_aug_policy_defaults();
+        sample_params(&pol, 9, &b);
+        void *buf;
+        size_t bytes;
+        pf_tensor t = tensor_for(&desc, b.n, &buf, &bytes);
+        const char *names[3] = {"cpu", "opencl:0", "opencl:1"};
+        /* 8 ms per sample: a thread that a loaded machine starts late
+         * loses little; 6 batches settle calibration and the one probe
+         * batch of the best device alone */
+        for (int i = 0; i < 3; ++i) CHECK_STATUS(pf_dispatch_test_hooks(d, names[i], 8000, -1), PF_OK);
+        for (int i = 0; i < 6; ++i) CHECK_STATUS(pf_dispatch_run(d, &desc, b.n, b.im, b.prm, &t, NULL), PF_OK);
+        uint64_t got[3] = {0, 0, 0};
+        for (int k = 0; k < 4; ++k) {
+            CHECK_STATUS(pf_dispatch_run(d, &desc, b.n, b.im, b.prm, &t, NULL), PF_OK);
+            for (int i = 0; i < 3; ++i) {
+                pf_dispatch_device_stats s;
+                CHECK_STATUS(pf_dispatch_device_stats_get(d, i, &s), PF_OK);
+                got[i] += s.last_samples;
+                if (getenv("PFT_VERBOSE"))
+                    printf("  batch %d %s: %llu samples, %llu chunks total, %s\n", k, s.name,
+                           (unsigned long long)s.last_samples, (unsigned long long)s.chunks, s.reason);
+            }
+        }
+        double tot = (double)(got[0] + got[1] + got[2]), sh[3];
+        for (int i = 0; i < 3; ++i) sh[i] = (double)got[i] / tot;
+        printf("three devices (%s): shares %.3f %.3f %.3f (ideal 0.333 each)\n", stealing ? "stealing" : "static",
+               sh[0], sh[1], sh[2]);
+        for (int i = 0; i < 3; ++i) CHECK(fabs(sh[i] - 1.0 / 3) <= 0.10 / 3 + 1.0 / MAXN);
+        free(buf);
+        batch_free(&b);
+        pf_dispatch_close(d);
+    }
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc > 1 && strcmp(argv[1], "--three") == 0) {
+        pf_device *dev = pft_opencl_device_or_skip("hetero_props --three");
+        int rc = test_three();
+        pf_device_close(dev);
+        return rc ? rc : pft_summary("hetero_props --three");
+    }
     pf_device *dev = pft_opencl_device_or_skip("hetero_props");
     test_property();
     test_delay_split();
