@@ -7,6 +7,7 @@
 #define PF_HETERO_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "pixflow/dispatch.h"
@@ -63,7 +64,7 @@ typedef struct pfi_hx_dev {
     /* per batch */
     double share;               /* planned fraction of the batch */
     int active;                 /* takes chunks from the cursor */
-    int failed;                 /* failed in this batch: takes nothing more */
+    _Atomic int failed;         /* failed in this batch: takes nothing more (read by the others' tail rule) */
     int range_a, range_b;       /* static placement (no work stealing) */
     int static_taken;           /* static placement: its range was handed out */
     uint64_t b_samples, b_chunks, b_up, b_down;
@@ -86,9 +87,10 @@ struct pf_dispatch {
     char shape[PFI_HX_SHAPE_LEN];
     pfi_hx_model model;
     pf_dispatch_stats st;
-    /* the batch being run */
+    /* the batch being run; mu guards the retry list and the abort text */
     pthread_mutex_t mu;
-    int count, cursor;
+    int count;
+    _Atomic int cursor;         /* next sample to hand out (lock-free: a preempted grab blocks nobody) */
     int calibrating;
     int cost_placed;            /* every active device's share is its measured speed */
     int solo;                   /* this batch: the best device alone (probe or rule) */
@@ -96,8 +98,8 @@ struct pf_dispatch {
     pfi_hx_batchrec recs[PFI_HX_BATCHRECS];
     int nrecs, next_rec;
     int retry_a[2 * PFI_HX_MAX_DEVICES + 2], retry_b[2 * PFI_HX_MAX_DEVICES + 2];
-    int nretry;
-    int abort;                  /* a caller error (invalid argument): stop taking chunks */
+    _Atomic int nretry;         /* changed under mu; read without it on the fast path */
+    _Atomic int abort;          /* a caller error (invalid argument): stop taking chunks */
     pf_status abort_status;
     char abort_msg[320];
     const pf_image *src;

@@ -5,6 +5,7 @@
  * info entries, so what a sample gets never depends on which device ran
  * it or where its chunk began. */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -86,58 +87,69 @@ static pf_status check_batch(pf_dispatch *d, const pf_preprocess_desc *desc, int
 /* The next samples for device x, [*a, *b): a failed chunk first, then
  * its own range (static placement) or a chunk from the shared cursor:
  * half the remaining samples times its share (a quarter while
- * calibrating, its first chunk 1 sample), at least 1, and (placed by
+ * calibrating, its first chunk 1 sample), at least 1, taken with one
+ * compare-and-swap, and (placed by
  * cost) no more than it finishes before the others would finish the
  * rest: a device that would only delay the batch stops taking chunks. */
 static int grab(pf_dispatch *d, pfi_hx_dev *x, int *a, int *b) {
     double t0 = pfi_hx_now_ms();
     int got = 0;
-    pthread_mutex_lock(&d->mu);
-    if (!d->abort && !x->failed) {
+    if (d->abort || x->failed) goto done;
+    if (d->nretry > 0) {
+        pthread_mutex_lock(&d->mu);
         if (d->nretry > 0) {
-            d->nretry--;
-            *a = d->retry_a[d->nretry];
-            *b = d->retry_b[d->nretry];
+            int i = --d->nretry;
+            *a = d->retry_a[i];
+            *b = d->retry_b[i];
             got = 1;
-        } else if (x->active && !d->cfg.work_stealing) {
-            if (!x->static_taken && x->range_a < x->range_b) {
-                *a = x->range_a;
-                *b = x->range_b;
-                got = 1;
+        }
+        pthread_mutex_unlock(&d->mu);
+        if (got) goto done;
+    }
+    if (!x->active) goto done;
+    if (!d->cfg.work_stealing) {
+        if (!x->static_taken && x->range_a < x->range_b) {
+            *a = x->range_a;
+            *b = x->range_b;
+            got = 1;
+        }
+        x->static_taken = 1;
+        goto done;
+    }
+    for (;;) {
+        int cur = d->cursor;
+        if (cur >= d->count) break;
+        int rem = d->count - cur;
+        int k = (int)ceil(rem * x->share / (d->calibrating ? 4.0 : 2.0));
+        if (d->calibrating && x->b_chunks == 0) k = 1;
+        if (k < 1) k = 1;
+        if (k > rem) k = rem;
+        if (d->cost_placed) {
+            /* The tail: take only what this device finishes before the
+             * others would finish the whole remainder without it (one
+             * sample of a slow device can outlast the batch). */
+            double speed = 0;
+            int fastest = 1; /* never refuses: someone must take the last sample */
+            for (int i = 0; i < d->ndev; ++i) {
+                const pfi_hx_dev *o = &d->dev[i];
+                if (o == x || !o->active || o->failed || o->st.cost_ms <= 0) continue;
+                speed += 1.0 / o->st.cost_ms;
+                if (o->st.cost_ms < x->st.cost_ms || (o->st.cost_ms == x->st.cost_ms && o < x)) fastest = 0;
             }
-            x->static_taken = 1;
-        } else if (x->active && d->cursor < d->count) {
-            int rem = d->count - d->cursor;
-            int k = (int)ceil(rem * x->share / (d->calibrating ? 4.0 : 2.0));
-            if (d->calibrating && x->b_chunks == 0) k = 1;
-            if (k < 1) k = 1;
-            if (k > rem) k = rem;
-            if (d->cost_placed) {
-                /* The tail: take only what this device finishes before the
-                 * others would finish the whole remainder without it (one
-                 * sample of a slow device can outlast the batch). */
-                double speed = 0;
-                int fastest = 1; /* never refuses: someone must take the last sample */
-                for (int i = 0; i < d->ndev; ++i) {
-                    const pfi_hx_dev *o = &d->dev[i];
-                    if (o == x || !o->active || o->failed || o->st.cost_ms <= 0) continue;
-                    speed += 1.0 / o->st.cost_ms;
-                    if (o->st.cost_ms < x->st.cost_ms || (o->st.cost_ms == x->st.cost_ms && o < x)) fastest = 0;
-                }
-                if (!fastest && speed > 0 && x->st.cost_ms > 0) {
-                    double kmax = (double)rem / speed / x->st.cost_ms;
-                    if (kmax < (double)k) k = (int)kmax;
-                }
-            }
-            if (k >= 1) {
-                *a = d->cursor;
-                *b = d->cursor + k;
-                d->cursor += k;
-                got = 1;
+            if (!fastest && speed > 0 && x->st.cost_ms > 0) {
+                double kmax = (double)rem / speed / x->st.cost_ms;
+                if (kmax < (double)k) k = (int)kmax;
             }
         }
+        if (k < 1) break;
+        if (atomic_compare_exchange_weak(&d->cursor, &cur, cur + k)) {
+            *a = cur;
+            *b = cur + k;
+            got = 1;
+            break;
+        }
     }
-    pthread_mutex_unlock(&d->mu);
+done:
     x->b_grab_ms += pfi_hx_now_ms() - t0;
     return got;
 }
