@@ -67,7 +67,9 @@ pf_status pfi_hx_place(pf_dispatch *d) {
     for (int i = 0; i < d->ndev; ++i) {
         pfi_hx_dev *x = &d->dev[i];
         x->share = 0;
-        x->active = x->failed = x->static_taken = 0;
+        x->active = 0;
+        x->failed = 0;
+        x->static_taken = 0;
         x->b_samples = x->b_chunks = x->b_up = x->b_down = 0;
         x->b_busy_ms = x->b_grab_ms = x->first_ms = 0;
         x->first_n = 0;
