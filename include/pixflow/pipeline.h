@@ -34,6 +34,7 @@
 
 #include "pixflow/augment.h"
 #include "pixflow/core.h"
+#include "pixflow/dispatch.h"
 #include "pixflow/runtime.h"
 
 #ifdef __cplusplus
@@ -277,6 +278,15 @@ typedef struct pf_pipeline_config {
      * uploads land in). 0 (default): batch_size x 1 MiB x
      * (prefetch_batches + 2), at least 64 MiB. Only with augment_device. */
     size_t staging_bytes;
+    /* The device dispatcher (include/pixflow/dispatch.h) the device stage
+     * runs each batch's preprocess through, spread over its devices
+     * (`pixflow run --devices cpu,opencl:0`), instead of on the CPU
+     * stream. Needs augment_device to be the CPU device: the workers'
+     * decoded crops are host images and the batches host tensors, in
+     * order, with the bytes of the CPU placement. Borrowed: close it after
+     * pf_pipeline_destroy; nothing else may run on it meanwhile. NULL
+     * (default): none. */
+    pf_dispatch *augment_dispatch;
 } pf_pipeline_config;
 
 PF_API pf_pipeline_config pf_pipeline_config_defaults(void);

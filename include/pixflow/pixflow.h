@@ -11,6 +11,7 @@
 #include "pixflow/pipeline.h"
 #include "pixflow/pack.h"
 #include "pixflow/codec.h"
+#include "pixflow/dispatch.h"
 #include "pixflow/post.h"
 #include "pixflow/metrics.h"
 

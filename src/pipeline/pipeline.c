@@ -101,6 +101,12 @@ static pf_status check_config(const pf_pipeline_config *c) {
     if (c->start_epoch >= (1ull << 32)) BAD("config.start_epoch is %llu; epochs must stay below 2^32", (unsigned long long)c->start_epoch);
     if (c->sample_fn.process == NULL) BAD("config.sample_fn.process is NULL (pf_sample_fn_decode_augment() is the default)");
     if ((c->allocator.alloc == NULL) != (c->allocator.free == NULL)) BAD("config.allocator: alloc and free must both be set or both NULL");
+    if (c->augment_dispatch != NULL) {
+        pf_device_props a;
+        memset(&a, 0, sizeof a);
+        if (c->augment_device == NULL || pf_device_props_get(c->augment_device, &a) != PF_OK || a.kind != PF_DEVICE_CPU)
+            BAD("config.augment_dispatch is set but config.augment_device is not the CPU device (the dispatcher reads the decoded host images and writes host batches)");
+    }
     if (c->augment_device == NULL) {
         if (c->consumer_stream != NULL) BAD("config.consumer_stream is set but config.augment_device is NULL (batches are host buffers; set augment_device for device batches)");
         if (c->staging_bytes != 0) BAD("config.staging_bytes is %zu but config.augment_device is NULL (it caps the device placement's staging)", c->staging_bytes);

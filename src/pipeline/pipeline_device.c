@@ -22,6 +22,7 @@
 
 #include "core/error.h"
 #include "pipeline/pipeline_device.h"
+#include "pipeline/pipeline_dispatch.h"
 #ifdef PF_HAVE_CODEC
 #include "pixflow/codec.h"
 #endif
@@ -209,7 +210,7 @@ static pf_status preprocess(pf_pipeline *p, pli_buf *b, int32_t n, pli_dtensor *
     dst.n = n;
     dst.mem = d->mem;
     dst.device = d->index;
-    if ((st = pf_preprocess_run(d->plan, d->compute, n, d->dviews, d->params, &dst, d->info)) != PF_OK)
+    if ((st = pli_augment_batch(p, d->plan, d->compute, n, d->dviews, d->params, &dst, d->info)) != PF_OK)
         return batch_fail(b, st, "pf_preprocess_run");
     if ((st = pf_event_record(t->ready, d->compute)) != PF_OK) return batch_fail(b, st, "ready event");
     b->batch.tensor = dst;

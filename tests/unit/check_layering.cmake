@@ -16,6 +16,8 @@ cmake_minimum_required(VERSION 3.25) # this CMake's policies (if IN_LIST)
 # kernel bodies and their parameter arena): cuda and opencl use it, the
 # CPU backend does not need it.
 #   codec <- core only;  pipeline <- everything but the backends' internals
+#   hetero (the device dispatcher: one batch over several devices, through
+#   the public pf_preprocess_run) <- core ... augment; pipeline uses it
 # plan (the plan and table builders) sits under ref: it must not use the
 # reference rows, so the specification's rows and the tables every path
 # reads stay apart. The reference rows use nothing above plan: no
@@ -39,6 +41,7 @@ set(deny_rules
   "src/opencl:cpu/,cuda/,codec/,post/,pipeline/"
   "src/codec:dispatch/,plan/,ref/,kernels/,ops/,augment/,gpu/,cpu/,cuda/,opencl/,post/,pipeline/"
   "src/post:gpu/,cpu/,cuda/,opencl/,codec/,pipeline/"
+  "src/hetero:gpu/,cpu/,cuda/,opencl/,codec/,post/,pipeline/"
   "src/pipeline:gpu/,cpu/,cuda/,opencl/")
 # The one include a room takes from a room its rule denies: the CPU
 # backend's post family (cpu/post_exec.h) includes the post room's table
@@ -132,7 +135,8 @@ set(symbol_rules
   "opencl:core,dispatch,plan,ref,ops,augment,gpu,opencl"
   "codec:core,codec"
   "post:core,dispatch,plan,ref,ops,augment,post"
-  "pipeline:core,dispatch,plan,ref,ops,augment,codec,post,pipeline")
+  "hetero:core,dispatch,plan,ref,ops,augment,hetero"
+  "pipeline:core,dispatch,plan,ref,ops,augment,codec,post,hetero,pipeline")
 # The exceptions, one per registry: the runtime's registry names each
 # backend's table, the dispatch engine's registry each kernel family
 # (defined with its ISA fills by the CPU backend).

@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "metrics_http.h"
 #include "pixflow/pixflow.h"
+#include "run_dispatch.h"
 #include "run_output.h"
 
 static void usage(FILE *f) {
@@ -24,12 +25,14 @@ static void usage(FILE *f) {
             "                  [--rank R --world-size W] [--on-error skip|fail]\n"
             "                  [--device cpu|cuda[:N]|opencl[:N]] [--staging-mb N] [--quiet]\n"
             "                  [--metrics [HOST:]PORT [--metrics-linger S]] [--consumer-delay-ms N]\n"
-            "                  [--prefetch N]\n"
+            "                  [--prefetch N] [--devices cpu,opencl:0,...|auto]\n"
             "  --on-error: skip (default) drops bad samples and lists them at the end; fail ends the\n"
             "            run at the first batch holding one (exit 1, naming the sample)\n"
             "  --device: decode on the CPU workers, augment on that device (the pipeline's device\n"
             "            placement: cpu, CUDA device N, or OpenCL device N as `pixflow info` lists them);\n"
             "            batches are the same bits as without it (--out downloads device batches)\n"
+            "  --devices: as --device cpu, with each batch's augment spread over these devices by\n"
+            "            measured cost (pf_dispatch); the same bits; prints each device's share\n"
             "  --staging-mb: with --device, the cap of the decoded-image staging pool (default: auto)\n"
             "  --metrics: serve Prometheus metrics at http://HOST:PORT/metrics while running (HOST\n"
             "            defaults to 127.0.0.1; PORT 0 picks a free one, printed on stderr);\n"
@@ -146,7 +149,7 @@ int cmd_run(int argc, char **argv) {
     const char *on_error = "skip";
     unsigned long long seed = 0;
     int quiet = 0;
-    const char *device = NULL, *metrics_addr = NULL;
+    const char *device = NULL, *metrics_addr = NULL, *devices = NULL;
     long linger_s = 0, delay_ms = 0, prefetch = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -164,6 +167,7 @@ int cmd_run(int argc, char **argv) {
         else if (strcmp(a, "--rank") == 0) rank = strtol(argv[++i], NULL, 10);
         else if (strcmp(a, "--world-size") == 0) world = strtol(argv[++i], NULL, 10);
         else if (strcmp(a, "--device") == 0) device = argv[++i];
+        else if (strcmp(a, "--devices") == 0) devices = argv[++i];
         else if (strcmp(a, "--on-error") == 0) on_error = argv[++i];
         else if (strcmp(a, "--staging-mb") == 0) staging_mb = strtol(argv[++i], NULL, 10);
         else if (strcmp(a, "--prefetch") == 0) prefetch = strtol(argv[++i], NULL, 10);
@@ -179,7 +183,11 @@ int cmd_run(int argc, char **argv) {
         fprintf(stderr, "pixflow run: --on-error %s: use skip or fail\n", on_error);
         return 2;
     }
-    if (staging_mb < 0 || staging_mb > (1L << 20) || (staging_mb > 0 && device == NULL)) {
+    if (device != NULL && devices != NULL) {
+        fprintf(stderr, "pixflow run: --device and --devices exclude each other\n");
+        return 2;
+    }
+    if (staging_mb < 0 || staging_mb > (1L << 20) || (staging_mb > 0 && device == NULL && devices == NULL)) {
         fprintf(stderr, "pixflow run: --staging-mb must be 1..1048576 and needs --device\n");
         return 2;
     }
@@ -244,12 +252,21 @@ int cmd_run(int argc, char **argv) {
         return 2;
     }
     c.augment_device = dev;
+    pf_dispatch *disp = NULL;
+    if (devices != NULL) {
+        int drc = run_dispatch_open(devices, &c, &dev, &disp);
+        if (drc != 0) {
+            free(shard_list);
+            return drc;
+        }
+    }
 
     double t0 = now_s();
     pf_pipeline *p;
     if (pf_pipeline_create(&c, &p) != PF_OK) {
         fprintf(stderr, "pixflow run: %s\n", pf_last_error());
         pf_device_close(dev);
+        pf_dispatch_close(disp);
         free(shard_list);
         return 1;
     }
@@ -260,6 +277,7 @@ int cmd_run(int argc, char **argv) {
     if (metrics_addr && metrics_http_start(metrics_addr, &msrc, &mhttp) != 0) {
         pf_pipeline_destroy(p);
         pf_device_close(dev);
+        pf_dispatch_close(disp);
         free(shard_list);
         return 1;
     }
@@ -348,6 +366,8 @@ int cmd_run(int argc, char **argv) {
     }
     metrics_http_stop(mhttp);
     pf_pipeline_destroy(p);
+    run_dispatch_print(disp); /* its stats: the device stage has stopped */
+    pf_dispatch_close(disp);  /* borrowed by the pipeline until here */
     pf_device_close(dev);
     free(host_buf);
     free(shard_list);

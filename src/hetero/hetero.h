@@ -1,0 +1,139 @@
+/* The device dispatcher's internals (include/pixflow/dispatch.h): one
+ * batch of the fused preprocess over several devices. This room is the
+ * device dispatcher; src/dispatch/ is the CPU kernel-family (ISA)
+ * dispatch engine, a different thing. It is a front-end of front-ends:
+ * it calls the public pf_preprocess_run per device, never a backend. */
+#ifndef PF_HETERO_H
+#define PF_HETERO_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "pixflow/dispatch.h"
+
+#define PFI_HX_MAX_DEVICES 16
+#define PFI_HX_SHAPE_LEN 96
+#define PFI_HX_NAME_LEN 32
+
+/* One (device, plan shape) entry of the cost model. */
+typedef struct pfi_hx_cost {
+    char device[PFI_HX_NAME_LEN];
+    char shape[PFI_HX_SHAPE_LEN];
+    double ms;          /* per sample */
+    uint64_t samples;   /* measured so far (0 for an entry loaded with 0) */
+} pfi_hx_cost;
+
+/* Per shape: the batch time per sample with the best device alone and
+ * with the devices together. Devices can share resources (PoCL runs on
+ * the CPU's cores), so per-device costs measured side by side do not say
+ * whether the hybrid beats the best device alone; these do. */
+typedef struct pfi_hx_batchrec {
+    char shape[PFI_HX_SHAPE_LEN];
+    int solo_dev;        /* the best device when last placed */
+    double solo_ms, hybrid_ms;
+    uint64_t since_probe;
+} pfi_hx_batchrec;
+
+#define PFI_HX_BATCHRECS 8
+#define PFI_HX_REPROBE 64 /* batches between re-measurements of the other placement */
+
+typedef struct pfi_hx_model {
+    pfi_hx_cost *e;
+    int n, cap;
+} pfi_hx_model;
+
+/* A device of the dispatcher, with what it keeps between batches. */
+typedef struct pfi_hx_dev {
+    char name[PFI_HX_NAME_LEN];
+    pf_device_kind kind;
+    int index;
+    pf_device *dev;             /* NULL for the CPU */
+    pf_stream *stream;
+    pf_preprocess_plan *plan;   /* for the dispatcher's current desc */
+    void *img_buf, *out_buf;    /* device staging (GPU devices), grown on demand */
+    size_t img_cap, out_cap;
+    void *host_buf;             /* host staging when dst is another device's */
+    size_t host_cap;
+    pf_stream *dst_stream;      /* a stream of dst's device, for those uploads */
+    int dst_stream_of;          /* which device it is a stream of */
+    pf_dispatch_device_stats st;
+    double weight_override;     /* < 0: none */
+    int64_t delay_us, fail_after; /* test hooks */
+    uint64_t hook_samples;      /* samples run since the failure hook was armed */
+    /* per batch */
+    double share;               /* planned fraction of the batch */
+    int active;                 /* takes chunks from the cursor */
+    _Atomic int failed;         /* failed in this batch: takes nothing more (read by the others' tail rule) */
+    int range_a, range_b;       /* static placement (no work stealing) */
+    int static_taken;           /* static placement: its range was handed out */
+    uint64_t b_samples, b_chunks, b_up, b_down;
+    double b_busy_ms, b_grab_ms;
+    double first_ms;            /* its first chunk of the batch (program builds, first allocations) */
+    uint64_t first_n;
+    pf_status err;
+    char errmsg[160];
+} pfi_hx_dev;
+
+struct pf_dispatch {
+    pf_dispatch_config cfg;
+    char devices_text[256];
+    int ndev;
+    pfi_hx_dev dev[PFI_HX_MAX_DEVICES];
+    int pin;                    /* device index, or -1 */
+    pf_preprocess_desc desc;    /* the plans' desc */
+    int have_desc;
+    int warm;                   /* the devices ran their warm-up for desc */
+    char shape[PFI_HX_SHAPE_LEN];
+    pfi_hx_model model;
+    pf_dispatch_stats st;
+    /* the batch being run; mu guards the retry list and the abort text */
+    pthread_mutex_t mu;
+    int count;
+    _Atomic int cursor;         /* next sample to hand out (lock-free: a preempted grab blocks nobody) */
+    int calibrating;
+    int cost_placed;            /* every active device's share is its measured speed */
+    int solo;                   /* this batch: the best device alone (probe or rule) */
+    pfi_hx_batchrec *rec;       /* the shape's batch record when cost-placed with >= 2 devices */
+    pfi_hx_batchrec recs[PFI_HX_BATCHRECS];
+    int nrecs, next_rec;
+    int retry_a[2 * PFI_HX_MAX_DEVICES + 2], retry_b[2 * PFI_HX_MAX_DEVICES + 2];
+    _Atomic int nretry;         /* changed under mu; read without it on the fast path */
+    _Atomic int abort;          /* a caller error (invalid argument): stop taking chunks */
+    pf_status abort_status;
+    char abort_msg[320];
+    const pf_image *src;
+    const pf_aug_params *params;
+    pf_tensor dst;
+    int dst_dev;                /* the device holding dst, or -1 (host) */
+    pf_letterbox_info *info;
+};
+
+double pfi_hx_now_ms(void);
+
+/* Cost model (hetero_costs.c). */
+pfi_hx_cost *pfi_hx_cost_find(pfi_hx_model *m, const char *device, const char *shape);
+pf_status pfi_hx_cost_set(pfi_hx_model *m, const char *device, const char *shape, double ms,
+                          uint64_t samples);
+void pfi_hx_model_free(pfi_hx_model *m);
+/* The shape key of a desc (docs in dispatch.h). */
+void pfi_hx_shape_key(const pf_preprocess_desc *desc, char out[PFI_HX_SHAPE_LEN]);
+/* Parses "cpu", "cuda:N", "opencl[:N]"; 0 on a malformed name. */
+int pfi_hx_parse_name(const char *name, pf_device_kind *kind, int *index);
+/* Validates and parses the JSON text into a new model (hetero_json.c). */
+pf_status pfi_hx_parse_json(const char *fn, const char *json, pfi_hx_model *out);
+
+/* Placement (hetero_place.c): shares, reasons, drops for this batch;
+ * an error when no device may take samples. */
+pf_status pfi_hx_place(pf_dispatch *d);
+/* After a batch: EWMA cost updates and stats (hetero_place.c). */
+void pfi_hx_account(pf_dispatch *d, double wall_ms);
+
+/* Runs samples [a, b) on device x (hetero_chunk.c); on failure sets x->err
+ * and x->errmsg. */
+pf_status pfi_hx_run_chunk(pf_dispatch *d, pfi_hx_dev *x, int a, int b);
+/* Runs sample 0 on x once, untimed, without hooks: kernel builds, first
+ * allocations and scratch growth are not a device's cost per sample. */
+void pfi_hx_warm_up(pf_dispatch *d, pfi_hx_dev *x);
+
+#endif

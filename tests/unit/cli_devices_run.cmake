@@ -1,0 +1,53 @@
+# `pixflow run --devices cpu,opencl:0` and `--devices auto` (the device
+# stage's preprocess spread over the devices by pf_dispatch) write the same
+# batches, bit for bit, as `--device cpu` for the same seed, and the run
+# prints each device's share; bad --devices values are usage errors.
+set(ref "${WORK}/cli_devices_ref")
+file(REMOVE_RECURSE "${ref}")
+execute_process(COMMAND "${PIXFLOW}" run "${DATA}" --epochs 2 --batch 4 --workers 2 --seed 11 --quiet --out "${ref}"
+                --device cpu RESULT_VARIABLE r0 OUTPUT_QUIET)
+if(NOT r0 EQUAL 0)
+  message(FATAL_ERROR "pixflow run --device cpu failed: ${r0}")
+endif()
+file(GLOB fref RELATIVE "${ref}" "${ref}/*.npy")
+list(LENGTH fref nref)
+if(nref EQUAL 0)
+  message(FATAL_ERROR "pixflow run --device cpu wrote no batches")
+endif()
+foreach(list "cpu,opencl:0" "auto")
+  string(REPLACE "," "_" tag "${list}")
+  string(REPLACE ":" "" tag "${tag}")
+  set(out "${WORK}/cli_devices_${tag}")
+  file(REMOVE_RECURSE "${out}")
+  execute_process(COMMAND "${PIXFLOW}" run "${DATA}" --epochs 2 --batch 4 --workers 2 --seed 11 --quiet --out "${out}"
+                  --devices "${list}" RESULT_VARIABLE r OUTPUT_VARIABLE o ERROR_VARIABLE e)
+  if(NOT r EQUAL 0)
+    message(FATAL_ERROR "pixflow run --devices ${list} failed (${r}): ${e}")
+  endif()
+  file(GLOB f RELATIVE "${out}" "${out}/*.npy")
+  if(NOT "${f}" STREQUAL "${fref}")
+    message(FATAL_ERROR "--devices ${list}: different batch files: [${f}] vs [${fref}]")
+  endif()
+  foreach(x ${f})
+    file(SHA256 "${ref}/${x}" ha)
+    file(SHA256 "${out}/${x}" hb)
+    if(NOT ha STREQUAL hb)
+      message(FATAL_ERROR "${x} differs between --device cpu and --devices ${list}")
+    endif()
+  endforeach()
+  # the stage table's per-device shares: samples and percent per device
+  if(NOT o MATCHES "\ncpu +[0-9]+ +[0-9.]+% " OR NOT o MATCHES "\nopencl:0 +[0-9]+ +[0-9.]+% "
+     OR NOT o MATCHES "dispatcher: [0-9]+ batches, overhead")
+    message(FATAL_ERROR "--devices ${list}: no per-device shares in the output:\n${o}")
+  endif()
+endforeach()
+execute_process(COMMAND "${PIXFLOW}" run "${DATA}" --devices cpu,tpu RESULT_VARIABLE r1 ERROR_VARIABLE e1 OUTPUT_QUIET)
+if(NOT r1 EQUAL 2 OR NOT e1 MATCHES "\"tpu\" is not a device")
+  message(FATAL_ERROR "--devices cpu,tpu: rc ${r1}, stderr: ${e1}")
+endif()
+execute_process(COMMAND "${PIXFLOW}" run "${DATA}" --device cpu --devices cpu RESULT_VARIABLE r2 ERROR_VARIABLE e2
+                OUTPUT_QUIET)
+if(NOT r2 EQUAL 2 OR NOT e2 MATCHES "exclude each other")
+  message(FATAL_ERROR "--device with --devices: rc ${r2}, stderr: ${e2}")
+endif()
+message(STATUS "${nref} batches identical for --devices cpu,opencl:0 and auto")
