@@ -22,8 +22,9 @@ set(PF_OPENCL_PROGRAM_pointwise
   src/kernels/pf_hd.h
   src/kernels/gpu_flip.h
   src/opencl/kernels/pointwise.cl)
-# the element map of pf_convert / pf_reformat / pf_normalize (fp64: the
-# s32 -> s32 convertTo computes in double, as OpenCV does)
+# the element map of pf_convert / pf_reformat / pf_normalize and the
+# NORM_MINMAX reduction (fp64: the s32 -> s32 convertTo and the min-max
+# coefficients compute in double, as OpenCV does)
 set(PF_OPENCL_PROGRAM_convert
   src/opencl/kernels/cl_prelude.h
   src/opencl/kernels/cl_fp64.h
@@ -31,6 +32,7 @@ set(PF_OPENCL_PROGRAM_convert
   src/kernels/pf_hd.h
   src/kernels/convert_math.h
   src/kernels/gpu_convert.h
+  src/kernels/gpu_minmax.h
   src/opencl/kernels/convert.cl)
 # pf_cvt_color and pf_cvt_color_from_yuv (fp64: the f32 RGB -> HSV hue
 # factor is computed in double, as OpenCV does)

@@ -50,11 +50,31 @@
  * cached on disk under $XDG_CACHE_HOME/pixflow/opencl (~/.cache/...); a
  * failed build is PF_ERR_DEVICE with the compiler's log. Ops on OpenCL
  * views today: pf_resize, pf_flip, pf_convert, pf_reformat, pf_normalize
- * (PF_NORM_MEAN_STD), pf_cvt_color, pf_cvt_color_from_yuv,
- * pf_warp_affine, pf_warp_perspective (convert, colour and warp need fp64
- * on the device); others
- * answer PF_ERR_UNSUPPORTED ("... is not available on the opencl
- * backend").
+ * (both modes), pf_cvt_color, pf_cvt_color_from_yuv, pf_warp_affine,
+ * pf_warp_perspective, pf_preprocess_run, pf_preprocess_run_yuv, pf_nms,
+ * pf_masks_from_logits, pf_composite (convert, colour, warp, preprocess
+ * and NMS need fp64 on the device); others answer PF_ERR_UNSUPPORTED
+ * ("... is not available on the opencl backend").
+ *
+ * A lost OpenCL device or context: when OpenCL answers
+ * CL_DEVICE_NOT_AVAILABLE, or CL_OUT_OF_RESOURCES / an execution error
+ * while pixflow waits for queued work (what NVIDIA's driver answers once
+ * a context is unusable), the device is marked lost. From then on every
+ * call that queues work, waits (synchronize, query, event waits),
+ * allocates or creates a stream or event on it returns PF_ERR_DEVICE at
+ * once, "OpenCL device N (name) is lost (cause); ... destroy and free
+ * them, close the device and pf_device_open it again for a fresh
+ * context"; nothing hangs (a synchronize drains what OpenCL accepted, and
+ * a lost device answers at once). pf_free, pf_stream_destroy,
+ * pf_event_destroy and pf_pool_destroy keep working (memory frees into the
+ * context it was made in), so nothing leaks; the CPU backend and other
+ * devices are not affected. The next pf_device_open of the device (also
+ * while a handle is still open) makes a fresh context, or fails if the
+ * device is still gone; the NULL stream's per-thread queues move to it,
+ * while a pf_stream or memory made before the loss is refused by name
+ * (destroy / free it and make a new one). Not a lost device: the same
+ * CL_OUT_OF_RESOURCES from an enqueue or an allocation (that is
+ * PF_ERR_OUT_OF_MEMORY), or a kernel build failure.
  */
 #ifndef PIXFLOW_RUNTIME_H
 #define PIXFLOW_RUNTIME_H

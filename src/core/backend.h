@@ -121,6 +121,10 @@ typedef struct pfi_backend {
     pf_status (*device_synchronize)(int index);
     /* Optional: the native context of device index (OpenCL: cl_context). */
     void *(*device_native)(int index);
+    /* Optional: called by every pf_device_open, also of an open handle
+     * (OpenCL: a lost device gets a fresh context here); a failure fails
+     * the open. */
+    pf_status (*device_reopen)(int index);
 
     pf_status (*mem_alloc)(int device, pf_alloc_kind kind, size_t bytes, void **out);
     void (*mem_free)(int device, pf_alloc_kind kind, void *ptr);

@@ -58,6 +58,11 @@ pf_status pf_device_open(pf_device_kind kind, int index, pf_device **out) {
     if (index < 0 || index >= PFI_MAX_DEVICES)
         return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_device_open: index is %d; it must be in [0, %d)", index,
                         PFI_MAX_DEVICES);
+    if (be->device_reopen != NULL && (st = be->device_reopen(index)) != PF_OK) {
+        char why[256];
+        snprintf(why, sizeof why, "%s", pf_last_error());
+        return pfi_fail(st, "pf_device_open(%s, %d): %s", kind_name(kind), index, why);
+    }
     pthread_mutex_lock(&g_lock);
     pf_device *d = g_devices[kind][index];
     if (d != NULL) {

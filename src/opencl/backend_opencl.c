@@ -24,6 +24,14 @@ static pf_status cl_count(int *count) {
     return PF_OK;
 }
 
+/* A lost device: a fresh context now (failing the open when the device
+ * is still gone); else nothing. */
+static pf_status cl_reopen(int index) {
+    if (!pfi_cl_device_renew(index)) return PF_OK;
+    pfi_cl_device *d;
+    return ready(index, &d);
+}
+
 static pf_status cl_probe(int index, pf_device_props *p) {
     pfi_cl_device *d;
     pf_status st = ready(index, &d);
@@ -55,12 +63,13 @@ static pf_status cl_sync_device(int index) {
     pfi_cl_device *d;
     pf_status st = ready(index, &d);
     if (st != PF_OK) return st;
-    CL(clFinish(d->queue));
+    cl_int e = clFinish(d->queue);
+    if (e != CL_SUCCESS) return pfi_cl_fail_wait(index, "clFinish", e);
     pfi_cl_lock();
     pf_status out = PF_OK;
     for (pfi_cl_stream *s = d->streams; s != NULL && out == PF_OK; s = s->next_live) {
-        cl_int e = clFinish(s->q);
-        if (e != CL_SUCCESS) out = pfi_cl_fail("clFinish", e);
+        e = clFinish(s->q);
+        if (e != CL_SUCCESS) out = pfi_cl_fail_wait(index, "clFinish", e);
     }
     pfi_cl_unlock();
     return out;
@@ -107,8 +116,12 @@ static pf_status cl_alloc(int device, pf_alloc_kind kind, size_t bytes, void **o
             return pfi_fail(PF_ERR_OUT_OF_MEMORY, "clSVMAlloc of %zu bytes failed on OpenCL device %d (%s)", bytes,
                             device, d->name);
     }
-    st = pfi_cl_registry_add(p, raw != NULL ? raw : p, bytes, device, kind, buf);
+    /* each allocation holds its context: after a loss the device gets a
+     * fresh one, and memory still alive frees into the old */
+    (void)clRetainContext(d->ctx);
+    st = pfi_cl_registry_add(p, raw != NULL ? raw : p, bytes, device, kind, buf, d->ctx);
     if (st != PF_OK) {
+        (void)clReleaseContext(d->ctx);
         if (buf) {
             (void)clEnqueueUnmapMemObject(d->queue, buf, p, 0, NULL, NULL);
             (void)clFinish(d->queue);
@@ -129,14 +142,20 @@ static void cl_free(int device, pf_alloc_kind kind, void *ptr) {
     pf_alloc_kind k;
     cl_mem buf;
     void *raw;
-    if (d == NULL || d->ctx == NULL || !pfi_cl_registry_remove(ptr, &raw, &dev, &k, &buf)) return;
+    cl_context ctx;
+    if (d == NULL || !pfi_cl_registry_remove(ptr, &raw, &dev, &k, &buf, &ctx)) return;
     if (buf != NULL) {
-        (void)clEnqueueUnmapMemObject(d->queue, buf, ptr, 0, NULL, NULL);
-        (void)clFinish(d->queue);
+        /* unmapped through the device queue while it is of the buffer's
+         * context and not lost; releasing the buffer frees it either way */
+        if (ctx == d->ctx && d->queue != NULL && pfi_cl_lost_check(device) == PF_OK) {
+            (void)clEnqueueUnmapMemObject(d->queue, buf, ptr, 0, NULL, NULL);
+            (void)clFinish(d->queue);
+        }
         (void)clReleaseMemObject(buf);
     } else {
-        clSVMFree(d->ctx, raw);
+        clSVMFree(ctx, raw);
     }
+    (void)clReleaseContext(ctx);
 }
 
 static int cl_ptr_device(const void *ptr) {
@@ -184,6 +203,7 @@ static pf_status cl_stream_create(int device, void *wrap, bool wrap_given, void 
     cs->q = q;
     cs->owned = !wrap_given;
     cs->device = device;
+    cs->generation = d->generation;
     pthread_mutex_init(&cs->lock, NULL);
     pthread_cond_init(&cs->idle, NULL);
     pfi_cl_lock();
@@ -235,16 +255,26 @@ static cl_command_queue queue_of(int device, void *impl) {
 static pf_status cl_stream_sync(int device, void *impl) {
     pfi_cl_device *d;
     pf_status st = ready(device, &d);
-    if (st != PF_OK) return st;
-    CL(clFinish(queue_of(device, impl)));
+    if (st != PF_OK) {
+        /* lost: still drain what OpenCL accepted (a lost device answers at
+         * once), since pf_stream_destroy frees the stream's parameter
+         * arena after this call, and a queued copy may still read it */
+        cl_command_queue q = queue_of(device, impl);
+        if (q != NULL) (void)clFinish(q);
+        return st;
+    }
+    cl_int e = clFinish(queue_of(device, impl));
+    if (e != CL_SUCCESS) return pfi_cl_fail_wait(device, "clFinish", e);
     /* like cudaStreamSynchronize, the stream's host callbacks have run too */
     if (impl != NULL) stream_wait_callbacks(impl);
     return PF_OK;
 }
 
-static pf_status event_status(cl_event ev, int *done) {
+static pf_status event_status(int device, cl_event ev, int *done) {
     cl_int status = CL_COMPLETE;
     CL(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL));
+    if (status == CL_DEVICE_NOT_AVAILABLE || status == CL_OUT_OF_RESOURCES)
+        return pfi_cl_fail_wait(device, "queued OpenCL work", status);
     if (status < 0) return pfi_fail(PF_ERR_DEVICE, "queued OpenCL work failed: %s", pfi_cl_error_name(status));
     *done = status == CL_COMPLETE;
     return PF_OK;
@@ -255,7 +285,8 @@ static pf_status event_status(cl_event ev, int *done) {
  * own later commands are not counted. */
 static pf_status cl_stream_query(int device, void *impl, int *done) {
     pfi_cl_stream *cs = impl;
-    (void)device;
+    pf_status lst = pfi_cl_lost_check(device);
+    if (lst != PF_OK) return lst;
     pthread_mutex_lock(&cs->lock);
     cl_event ev = cs->last;
     if (ev) (void)clRetainEvent(ev);
@@ -264,7 +295,7 @@ static pf_status cl_stream_query(int device, void *impl, int *done) {
     pf_status st = PF_OK;
     if (ev != NULL) {
         cl_int e = clFlush(cs->q);
-        st = e == CL_SUCCESS ? event_status(ev, done) : pfi_cl_fail("clFlush", e);
+        st = e == CL_SUCCESS ? event_status(device, ev, done) : pfi_cl_fail("clFlush", e);
         (void)clReleaseEvent(ev);
     }
     if (st == PF_OK && *done) {
@@ -322,8 +353,9 @@ static void CL_CALLBACK cb_tramp(cl_event ev, cl_int status, void *p) {
 }
 
 static pf_status cl_stream_callback(int device, void *impl, pf_host_fn fn, void *user) {
-    (void)device;
     pfi_cl_stream *cs = impl;
+    pf_status st = pfi_cl_enqueue_gate_impl(device, cs);
+    if (st != PF_OK) return st;
     pfi_cl_cb *c = calloc(1, sizeof *c);
     if (c == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "out of memory");
     c->fn = fn;
@@ -376,6 +408,8 @@ static void cl_event_destroy(int device, void *impl) {
 }
 static pf_status cl_event_record(int device, void *event, void *stream) {
     cl_event_rec *r = event;
+    pf_status st = pfi_cl_enqueue_gate_impl(device, stream);
+    if (st != PF_OK) return st;
     cl_command_queue q = queue_of(device, stream);
     cl_event ev = NULL;
     CL(clEnqueueMarkerWithWaitList(q, 0, NULL, &ev));
@@ -389,27 +423,32 @@ static pf_status cl_event_record(int device, void *event, void *stream) {
 static pf_status cl_event_wait(int device, void *stream, void *event) {
     cl_event_rec *r = event;
     if (r->ev == NULL) return PF_OK;
+    pf_status st = pfi_cl_enqueue_gate_impl(device, stream);
+    if (st != PF_OK) return st;
     cl_event ev = NULL;
     CL(clEnqueueBarrierWithWaitList(queue_of(device, stream), 1, &r->ev, &ev));
     pfi_cl_stream_note(stream, ev);
     return PF_OK;
 }
 static pf_status cl_event_query(int device, void *event, int *done) {
-    (void)device;
     cl_event_rec *r = event;
+    pf_status st = pfi_cl_lost_check(device);
+    if (st != PF_OK) return st;
     if (r->ev == NULL) {
         *done = 1;
         return PF_OK;
     }
-    return event_status(r->ev, done);
+    return event_status(device, r->ev, done);
 }
 static pf_status cl_event_sync(int device, void *event) {
-    (void)device;
     cl_event_rec *r = event;
+    pf_status st = pfi_cl_lost_check(device);
+    if (st != PF_OK) return st;
     if (r->ev == NULL) return PF_OK;
-    CL(clWaitForEvents(1, &r->ev));
+    cl_int e = clWaitForEvents(1, &r->ev);
+    if (e != CL_SUCCESS) return pfi_cl_fail_wait(device, "clWaitForEvents", e);
     int done = 0;
-    return event_status(r->ev, &done);
+    return event_status(device, r->ev, &done);
 }
 static pf_status cl_event_elapsed(int device, void *start, void *end, float *ms) {
     (void)device;
@@ -440,8 +479,16 @@ static bool pageable(const void *p) {
 static pf_status cl_copy_2d(int device, void *stream, void *dst, size_t dpitch, const void *src, size_t spitch,
                             size_t width_bytes, size_t height) {
     pfi_cl_device *d;
-    pf_status st = ready(device, &d);
+    pf_status st = pfi_cl_enqueue_gate_impl(device, stream);
+    if (st == PF_OK) st = ready(device, &d);
     if (st != PF_OK) return st;
+    /* memory of an earlier (lost) context would be taken for host memory */
+    cl_context dc = pfi_cl_registry_context(dst), sc = pfi_cl_registry_context(src);
+    if ((dc != NULL && dc != d->ctx) || (sc != NULL && sc != d->ctx))
+        return pfi_fail(PF_ERR_DEVICE,
+                        "%s is memory of an earlier context of OpenCL device %d (%s), lost since: free it and "
+                        "allocate again",
+                        dc != NULL && dc != d->ctx ? "dst" : "src", device, d->name);
     cl_command_queue q = queue_of(device, stream);
     /* pageable host memory may be reused as soon as the call returns (the
      * CUDA contract): the last row's copy then blocks, and the queue is
@@ -490,6 +537,7 @@ static const pfi_backend opencl_backend = {
     .device_probe = cl_probe,
     .device_synchronize = cl_sync_device,
     .device_native = cl_device_native,
+    .device_reopen = cl_reopen,
     .mem_alloc = cl_alloc,
     .mem_free = cl_free,
     .stream_create = cl_stream_create,

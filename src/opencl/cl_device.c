@@ -2,6 +2,7 @@
  * platform order, enumerated once per process; a device gets its context
  * and queue at its first probe (pf_device_open), which also refuses
  * devices without what the backend needs (SVM, 64-bit addresses). */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,12 +167,13 @@ pf_status pfi_cl_device_ready(int index, pfi_cl_device **out) {
         return pfi_fail(PF_ERR_INVALID_ARGUMENT, "index %d but there are %d OpenCL devices", index, n);
     pfi_cl_device *d = &g_dev[index];
     pf_status st = check_features(index, d);
+    if (st == PF_OK) st = pfi_cl_lost_check(index);
     if (st != PF_OK) return st;
     pthread_mutex_lock(&g_lock);
     if (d->ctx == NULL) {
         cl_int e = CL_SUCCESS;
         cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)d->platform, 0};
-        cl_context ctx = clCreateContext(props, 1, &d->id, NULL, NULL, &e);
+        cl_context ctx = clCreateContext(props, 1, &d->id, pfi_cl_context_notify, (void *)(intptr_t)index, &e);
         if (ctx == NULL || e != CL_SUCCESS) {
             pthread_mutex_unlock(&g_lock);
             return pfi_cl_fail("clCreateContext", e);
@@ -185,6 +187,11 @@ pf_status pfi_cl_device_ready(int index, pfi_cl_device **out) {
         }
         d->ctx = ctx;
         d->queue = q;
+        d->generation++;
+        __atomic_store_n(&d->enqueues, 0, __ATOMIC_RELAXED);
+        /* test only: lose this context after N queued commands (cl_lost.c) */
+        const char *lose = getenv("PIXFLOW_OPENCL_TEST_LOSE_AFTER");
+        d->lose_after = lose != NULL ? atoll(lose) : 0;
     }
     pthread_mutex_unlock(&g_lock);
     *out = d;

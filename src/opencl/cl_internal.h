@@ -60,6 +60,14 @@ typedef struct pfi_cl_device {
     cl_command_queue queue; /* for NULL-stream copies and mapping pinned memory */
     pfi_cl_program programs[PFI_CL_PROG_COUNT];
     struct pfi_cl_stream *streams; /* live queue records (device synchronize) */
+    /* a lost device or context (cl_lost.c): set once, cleared when a
+     * pf_device_open after the loss makes a fresh context */
+    int lost;                /* read and written with __atomic builtins */
+    char lost_why[256];      /* the call and error that lost it (guarded by the lost lock) */
+    uint32_t generation;     /* of the context: 1 for the first, +1 per fresh one */
+    long long enqueues;      /* commands queued on this context (the test hook counts them) */
+    long long lose_after;    /* PIXFLOW_OPENCL_TEST_LOSE_AFTER at context creation; 0: off */
+    char ctx_error[160];     /* the context's last error callback text (guarded by the lost lock) */
 } pfi_cl_device;
 
 /* A stream's impl: the queue and the ordering of its host callbacks. */
@@ -74,6 +82,7 @@ typedef struct pfi_cl_stream {
     int inflight;                   /* callbacks registered and not yet run */
     bool draining;                  /* a callback thread is running the ready ones */
     cl_event last;                  /* the last command pixflow queued (NULL: none) */
+    uint32_t generation;            /* the device context's when the stream was made */
     struct pfi_cl_stream *next_live;
 } pfi_cl_stream;
 
@@ -93,16 +102,53 @@ pf_status pfi_cl_device_ready(int index, pfi_cl_device **dev);
 void pfi_cl_lock(void);
 void pfi_cl_unlock(void);
 
+/* Lost devices (cl_lost.c). A device is lost when OpenCL says so
+ * (CL_DEVICE_NOT_AVAILABLE from any call, CL_OUT_OF_RESOURCES or an
+ * execution error from waiting for queued work: what NVIDIA's driver
+ * answers once a context is unusable) or when the test hook
+ * PIXFLOW_OPENCL_TEST_LOSE_AFTER=N fails the command after the N-th
+ * one queued on the context. Every later call on the device, its
+ * streams, events and memory fails with PF_ERR_DEVICE naming the device
+ * and what to do; pf_device_open once every handle is closed makes a
+ * fresh context (pfi_cl_device_renew). */
+void pfi_cl_mark_lost(int device, const char *call, cl_int e);
+/* PF_OK, or the lost device's PF_ERR_DEVICE. */
+pf_status pfi_cl_lost_check(int device);
+/* Before queuing a command on stream s (NULL: the device's own queue):
+ * the lost check, a stream of an earlier context refused (an implicit
+ * NULL-stream one is remade on the fresh context instead), and the test
+ * hook's count. */
+pf_status pfi_cl_enqueue_gate(int device, pf_stream *s);
+/* The lost check of stream s's device, and a stale implicit stream remade
+ * (counts nothing: before an op sets up its parameters). */
+pf_status pfi_cl_stream_fresh(pf_stream *s);
+/* The same for a backend-table call that has the stream record only (no
+ * implicit stream reaches those). */
+pf_status pfi_cl_enqueue_gate_impl(int device, const pfi_cl_stream *cs);
+/* pfi_cl_fail for a call that waited for queued work: marks the device
+ * lost on the errors above. */
+pf_status pfi_cl_fail_wait(int device, const char *call, cl_int e);
+/* At every pf_device_open: a lost device drops its context (allocations
+ * and streams still alive keep theirs until freed) so the next use makes
+ * a fresh one. */
+bool pfi_cl_device_renew(int device); /* true when it was lost */
+/* The context error callback of every context pixflow makes. */
+void CL_CALLBACK pfi_cl_context_notify(const char *errinfo, const void *info, size_t cb, void *user);
+
 /* Whether device index offers OpenCL extension ext (a name of
  * CL_DEVICE_EXTENSIONS, matched as a whole word). */
 bool pfi_cl_device_has_extension(int index, const char *ext);
 /* SVM registry: every allocation the backend made, so a pointer maps to
  * its device, kind and base (the SVM pointers a kernel uses are passed
  * with clSetKernelExecInfo). */
-pf_status pfi_cl_registry_add(void *base, void *raw, size_t bytes, int device, pf_alloc_kind kind, cl_mem buffer);
+pf_status pfi_cl_registry_add(void *base, void *raw, size_t bytes, int device, pf_alloc_kind kind, cl_mem buffer,
+                              cl_context ctx);
 /* Removes ptr's record; returns false when ptr is not a base pixflow made.
  * *raw is the pointer OpenCL returned (to free). */
-bool pfi_cl_registry_remove(void *base, void **raw, int *device, pf_alloc_kind *kind, cl_mem *buffer);
+bool pfi_cl_registry_remove(void *base, void **raw, int *device, pf_alloc_kind *kind, cl_mem *buffer,
+                            cl_context *ctx);
+/* The context the allocation holding ptr was made in (NULL: none). */
+cl_context pfi_cl_registry_context(const void *ptr);
 /* The allocation holding ptr: true with the pointer OpenCL returned for
  * it (*base: the one to name in clSetKernelExecInfo), device and kind. */
 bool pfi_cl_registry_find(const void *ptr, void **base, int *device, pf_alloc_kind *kind);

@@ -21,21 +21,23 @@ typedef struct cl_slot {
 typedef struct cl_stream_state {
     cl_slot slot[PFI_CL_ARENA_SLOTS];
     int next, current;
+    cl_context ctx; /* the SVM's (retained): a lost device's fresh context is another */
 } cl_stream_state;
 
-static void slot_free(pfi_cl_device *d, cl_slot *sl) {
+static void slot_free(cl_context ctx, cl_slot *sl) {
     free(sl->host);
-    if (sl->dev) clSVMFree(d->ctx, sl->dev);
-    if (sl->scratch) clSVMFree(d->ctx, sl->scratch);
+    if (sl->dev) clSVMFree(ctx, sl->dev);
+    if (sl->scratch) clSVMFree(ctx, sl->scratch);
     if (sl->uploaded) (void)clReleaseEvent(sl->uploaded);
     memset(sl, 0, sizeof *sl);
 }
 
 void pfi_cl_stream_state_free(int device, void *state) {
+    (void)device;
     cl_stream_state *cs = state;
     if (cs == NULL) return;
-    pfi_cl_device *d = pfi_cl_device_at(device);
-    for (int i = 0; i < PFI_CL_ARENA_SLOTS; i++) slot_free(d, &cs->slot[i]);
+    for (int i = 0; i < PFI_CL_ARENA_SLOTS; i++) slot_free(cs->ctx, &cs->slot[i]);
+    (void)clReleaseContext(cs->ctx);
     free(cs);
 }
 
@@ -49,12 +51,15 @@ static cl_command_queue queue(pf_stream *s) { return ((pfi_cl_stream *)s->impl)-
 
 pf_status pfi_cl_arena_begin(pf_stream *s, const char *op, size_t bytes, size_t scratch_bytes, pfi_arena *a) {
     pfi_cl_device *d;
-    pf_status st = pfi_cl_device_ready(s->device, &d);
+    pf_status st = pfi_cl_stream_fresh(s); /* may remake a stale implicit stream */
+    if (st == PF_OK) st = pfi_cl_device_ready(s->device, &d);
     if (st != PF_OK) return pfi_fail_in(op, st);
     cl_stream_state *cs = s->backend_state;
     if (cs == NULL) {
         cs = calloc(1, sizeof *cs);
         if (cs == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "%s: out of memory", op);
+        cs->ctx = d->ctx;
+        (void)clRetainContext(cs->ctx);
         s->backend_state = cs;
     }
     int k = cs->next;
@@ -65,25 +70,26 @@ pf_status pfi_cl_arena_begin(pf_stream *s, const char *op, size_t bytes, size_t 
         cl_int e = clWaitForEvents(1, &sl->uploaded);
         (void)clReleaseEvent(sl->uploaded);
         sl->uploaded = NULL;
-        if (e != CL_SUCCESS) return pfi_fail_in(op, pfi_cl_fail("clWaitForEvents (parameter upload)", e));
+        if (e != CL_SUCCESS) return pfi_fail_in(op, pfi_cl_fail_wait(s->device, "clWaitForEvents (parameter upload)", e));
     }
     if (bytes > sl->cap || scratch_bytes > sl->scratch_cap) {
         /* queued kernels may still read the old SVM buffers */
         cl_int e = clFinish(queue(s));
-        if (e != CL_SUCCESS) return pfi_fail_in(op, pfi_cl_fail("clFinish (before growing the parameter arena)", e));
+        if (e != CL_SUCCESS)
+            return pfi_fail_in(op, pfi_cl_fail_wait(s->device, "clFinish (before growing the parameter arena)", e));
     }
     if (bytes > sl->cap) {
         size_t c = grow(sl->cap, bytes);
         free(sl->host);
-        if (sl->dev) clSVMFree(d->ctx, sl->dev);
+        if (sl->dev) clSVMFree(cs->ctx, sl->dev);
         sl->cap = 0;
         sl->host = aligned_alloc(256, c);
         /* read-write: the fused preprocess's contrast pre-pass adds its
          * sums into words of the parameter block (zeroed by the upload) */
-        sl->dev = clSVMAlloc(d->ctx, CL_MEM_READ_WRITE, c, 0);
+        sl->dev = clSVMAlloc(cs->ctx, CL_MEM_READ_WRITE, c, 0);
         if (sl->host == NULL || sl->dev == NULL) {
             free(sl->host);
-            if (sl->dev) clSVMFree(d->ctx, sl->dev);
+            if (sl->dev) clSVMFree(cs->ctx, sl->dev);
             sl->host = sl->dev = NULL;
             return pfi_fail(PF_ERR_OUT_OF_MEMORY, "%s: out of memory for the %zu-byte parameter arena", op, c);
         }
@@ -91,9 +97,9 @@ pf_status pfi_cl_arena_begin(pf_stream *s, const char *op, size_t bytes, size_t 
     }
     if (scratch_bytes > sl->scratch_cap) {
         size_t c = grow(sl->scratch_cap, scratch_bytes);
-        if (sl->scratch) clSVMFree(d->ctx, sl->scratch);
+        if (sl->scratch) clSVMFree(cs->ctx, sl->scratch);
         sl->scratch_cap = 0;
-        sl->scratch = clSVMAlloc(d->ctx, CL_MEM_READ_WRITE, c, 0);
+        sl->scratch = clSVMAlloc(cs->ctx, CL_MEM_READ_WRITE, c, 0);
         if (sl->scratch == NULL)
             return pfi_fail(PF_ERR_OUT_OF_MEMORY, "%s: clSVMAlloc of %zu bytes of scratch failed", op, c);
         sl->scratch_cap = c;
@@ -106,6 +112,8 @@ pf_status pfi_cl_arena_submit(pf_stream *s, const char *op, const pfi_arena *a) 
     cl_stream_state *cs = s->backend_state;
     cl_slot *sl = &cs->slot[cs->current];
     if (a->used == 0) return PF_OK;
+    pf_status st = pfi_cl_enqueue_gate(s->device, s);
+    if (st != PF_OK) return pfi_fail_in(op, st);
     cl_int e = clEnqueueSVMMemcpy(queue(s), CL_FALSE, a->dev, a->host, a->used, 0, NULL, &sl->uploaded);
     if (e != CL_SUCCESS) {
         sl->uploaded = NULL;
@@ -159,6 +167,12 @@ pf_status pfi_cl_ptrs_add_view(pfi_cl_ptrs *ps, const char *op, const char *name
     if (dev != device)
         return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: %s[%d] says OpenCL device %d but its data is on device %d",
                         op, name, index, device, dev);
+    pfi_cl_device *d = pfi_cl_device_at(device);
+    if (d != NULL && pfi_cl_registry_context(data) != d->ctx)
+        return pfi_fail(PF_ERR_DEVICE,
+                        "%s: %s[%d] is memory of an earlier context of OpenCL device %d (%s), lost since: free it "
+                        "and allocate again",
+                        op, name, index, device, d->name);
     return ptrs_push(ps, base);
 }
 
@@ -178,7 +192,9 @@ pf_status pfi_cl_launch(pf_stream *s, const char *op, pfi_cl_prog_id id, const c
                         pfi_grid g, const pfi_arena *a, pfi_cl_ptrs *ps) {
     pfi_stream_note_op(s, op);
     if (g.w <= 0 || g.h <= 0 || g.n <= 0) return PF_OK;
-    pf_status st = ptrs_push(ps, a->dev);
+    pf_status st = pfi_cl_enqueue_gate(s->device, s);
+    if (st != PF_OK) return pfi_fail_in(op, st);
+    st = ptrs_push(ps, a->dev);
     if (st == PF_OK && a->scratch != NULL) st = ptrs_push(ps, a->scratch);
     if (st != PF_OK) return pfi_fail_in(op, st);
     pfi_cl_program *pr;
@@ -224,7 +240,7 @@ pf_status pfi_cl_launch(pf_stream *s, const char *op, pfi_cl_prog_id id, const c
     if (s->implicit) {
         /* NULL stream: synchronous, so execution errors surface from this call */
         e = clFinish(queue(s));
-        if (e != CL_SUCCESS) return pfi_fail_in(op, pfi_cl_fail("clFinish (kernel execution)", e));
+        if (e != CL_SUCCESS) return pfi_fail_in(op, pfi_cl_fail_wait(s->device, "clFinish (kernel execution)", e));
     } else {
         e = clFlush(queue(s));
         if (e != CL_SUCCESS) return pfi_fail_in(op, pfi_cl_fail("clFlush", e));

@@ -18,6 +18,7 @@ typedef struct reg_entry {
     pf_alloc_kind kind;
     cl_mem buffer; /* pinned: the mapped buffer; SVM: NULL */
     void *raw;     /* what clSVMAlloc returned (base is raw rounded up to 256) */
+    cl_context ctx; /* the context it was made in (retained): a lost device's new context is another */
 } reg_entry;
 
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -37,7 +38,8 @@ static size_t upper(uintptr_t p) {
     return lo;
 }
 
-pf_status pfi_cl_registry_add(void *base, void *raw, size_t bytes, int device, pf_alloc_kind kind, cl_mem buffer) {
+pf_status pfi_cl_registry_add(void *base, void *raw, size_t bytes, int device, pf_alloc_kind kind, cl_mem buffer,
+                              cl_context ctx) {
     pthread_mutex_lock(&g_lock);
     if (g_n == g_cap) {
         size_t c = g_cap ? g_cap * 2 : 64;
@@ -51,13 +53,14 @@ pf_status pfi_cl_registry_add(void *base, void *raw, size_t bytes, int device, p
     }
     size_t at = upper((uintptr_t)base);
     memmove(&g_reg[at + 1], &g_reg[at], (g_n - at) * sizeof *g_reg);
-    g_reg[at] = (reg_entry){(uintptr_t)base, bytes, device, kind, buffer, raw};
+    g_reg[at] = (reg_entry){(uintptr_t)base, bytes, device, kind, buffer, raw, ctx};
     g_n++;
     pthread_mutex_unlock(&g_lock);
     return PF_OK;
 }
 
-bool pfi_cl_registry_remove(void *base, void **raw, int *device, pf_alloc_kind *kind, cl_mem *buffer) {
+bool pfi_cl_registry_remove(void *base, void **raw, int *device, pf_alloc_kind *kind, cl_mem *buffer,
+                            cl_context *ctx) {
     pthread_mutex_lock(&g_lock);
     size_t at = upper((uintptr_t)base);
     bool found = at > 0 && g_reg[at - 1].base == (uintptr_t)base;
@@ -67,6 +70,7 @@ bool pfi_cl_registry_remove(void *base, void **raw, int *device, pf_alloc_kind *
         *kind = e.kind;
         *buffer = e.buffer;
         *raw = e.raw;
+        *ctx = e.ctx;
         memmove(&g_reg[at - 1], &g_reg[at], (g_n - at) * sizeof *g_reg);
         g_n--;
     }
@@ -85,4 +89,13 @@ bool pfi_cl_registry_find(const void *ptr, void **base, int *device, pf_alloc_ki
     }
     pthread_mutex_unlock(&g_lock);
     return found;
+}
+
+cl_context pfi_cl_registry_context(const void *ptr) {
+    pthread_mutex_lock(&g_lock);
+    size_t at = upper((uintptr_t)ptr);
+    bool found = at > 0 && (uintptr_t)ptr - g_reg[at - 1].base < g_reg[at - 1].bytes;
+    cl_context c = found ? g_reg[at - 1].ctx : NULL;
+    pthread_mutex_unlock(&g_lock);
+    return c;
 }

@@ -5,7 +5,7 @@
  * each side, channel order with fills, alpha/beta, per-sample mean/std,
  * f32 NaN/inf inputs, negative strides, batches of 1..5. The float
  * outputs are bit-exact too (docs/exactness.md: the element map has no
- * tolerance). PF_NORM_MINMAX is refused by name (no OpenCL reduction yet). */
+ * tolerance). PF_NORM_MINMAX: tests/opencl/test_opencl_minmax.c. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,24 +111,8 @@ static int run_case(uint64_t seed) {
     return ok;
 }
 
-/* PF_NORM_MINMAX on device views: refused, naming the mode and backend. */
-static void minmax_refused(void) {
-    uint8_t *a = NULL, *b = NULL;
-    CHECK_STATUS(pf_malloc(g_dev, PF_ALLOC_DEVICE, 64, (void **)&a), PF_OK);
-    CHECK_STATUS(pf_malloc(g_dev, PF_ALLOC_DEVICE, 256, (void **)&b), PF_OK);
-    pf_image s = pf_image_hwc(a, 4, 4, 1, PF_U8, 4), d = pf_image_hwc(b, 4, 4, 1, PF_F32, 16);
-    s.mem = d.mem = PF_MEM_OPENCL;
-    pf_normalize_opts no = pf_normalize_opts_defaults();
-    no.mode = PF_NORM_MINMAX;
-    CHECK_STATUS(pf_normalize(NULL, 1, &s, &d, &no), PF_ERR_UNSUPPORTED);
-    CHECK_MSG("PF_NORM_MINMAX is not available on the opencl backend");
-    pf_free(g_dev, PF_ALLOC_DEVICE, a);
-    pf_free(g_dev, PF_ALLOC_DEVICE, b);
-}
-
 int main(int argc, char **argv) {
     g_dev = pft_opencl_device_or_skip("opencl_convert");
-    if (argc == 1) minmax_refused();
     CHECK_STATUS(pf_stream_create(g_dev, &g_stream), PF_OK);
     int rc = pft_seeded_main(argc, argv, "opencl_convert", run_case, 31000, 300);
     pf_stream_destroy(g_stream);

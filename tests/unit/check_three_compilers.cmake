@@ -41,6 +41,7 @@ extern \"C\" {
 #include \"kernels/gpu_color.h\"
 #include \"kernels/gpu_convert.h\"
 #include \"kernels/gpu_flip.h\"
+#include \"kernels/gpu_minmax.h\"
 #include \"kernels/gpu_nms.h\"
 #include \"kernels/gpu_post.h\"
 #include \"kernels/gpu_resize.h\"
@@ -54,6 +55,17 @@ __global__ void pft_flip(const pfk_flip_batch *b) {
 __global__ void pft_cvt(const pfk_cvt_batch *b) {
     pfk_cvt_at(b, (int32_t)blockIdx.z, (int32_t)(blockIdx.x * blockDim.x + threadIdx.x),
                (int32_t)(blockIdx.y * blockDim.y + threadIdx.y));
+}
+__global__ void pft_minmax(const pfk_minmax_batch *b) {
+    int32_t lo, hi;
+    if (pfk_minmax_at(b, (int32_t)blockIdx.z, (int32_t)(blockIdx.x * blockDim.x + threadIdx.x),
+                      (int32_t)(blockIdx.y * blockDim.y + threadIdx.y), &lo, &hi)) {
+        atomicMin(&b->jobs[blockIdx.z].keys[0], lo);
+        atomicMax(&b->jobs[blockIdx.z].keys[1], hi);
+    }
+}
+__global__ void pft_minmax_finish(const pfk_minmax_batch *b) {
+    if (threadIdx.x < (unsigned)b->count) pfk_minmax_finish(b, (int32_t)threadIdx.x);
 }
 __global__ void pft_color(const pfk_color_batch *b) {
     pfk_color_at(b, (int32_t)blockIdx.z, (int32_t)(blockIdx.x * blockDim.x + threadIdx.x),
@@ -92,4 +104,4 @@ execute_process(COMMAND "${NVCC}" -c -arch=sm_80 -fmad=false -Werror all-warning
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "three compilers: nvcc failed (${rc}):\n${out}${err}")
 endif()
-message(STATUS "CUDA C++ (nvcc -c, sm_80): gpu_flip.h, gpu_convert.h, gpu_color.h, gpu_yuv.h, gpu_warp.h, gpu_resize.h, gpu_post.h, gpu_nms.h compiled")
+message(STATUS "CUDA C++ (nvcc -c, sm_80): gpu_flip.h, gpu_convert.h, gpu_minmax.h, gpu_color.h, gpu_yuv.h, gpu_warp.h, gpu_resize.h, gpu_post.h, gpu_nms.h compiled")
