@@ -82,8 +82,10 @@
  * Threads: pf_dispatch_run runs the first device's chunks on the calling
  * thread and one thread per other device for the batch. One
  * pf_dispatch_run per dispatcher at a time (it owns the per-device plans
- * and streams), and the stats, overrides and cost functions only between
- * runs; different dispatchers are independent.
+ * and streams), and the overrides and cost functions only between runs;
+ * the stats getters on any thread, also during a run (they give the stats
+ * as of the last finished batch: a metrics scraper); different
+ * dispatchers are independent.
  */
 #ifndef PIXFLOW_DISPATCH_H
 #define PIXFLOW_DISPATCH_H

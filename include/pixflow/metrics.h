@@ -69,8 +69,16 @@
  *   pixflow_infer_batches_total, pixflow_infer_frames_total
  *   pixflow_infer_stage_busy_seconds_total{stage="source"|"infer"|"post"}
  *
- * Not covered: the multi-device dispatcher (its share per device) does not
- * exist yet.
+  dispatcher (sources.dispatch: pf_dispatch, include/pixflow/dispatch.h;
+ *  label device = the dispatcher's device name, as of its last batch)
+ *   pixflow_dispatch_samples_total{device}, pixflow_dispatch_failures_total{device}  counters
+ *   pixflow_dispatch_busy_seconds_total{device}, pixflow_dispatch_transfer_bytes_total{device,direction}
+ *   pixflow_dispatch_share_ratio{device}: its share of the last batch, 0..1
+ *   pixflow_dispatch_utilization_ratio{device}: busy / the dispatcher's wall time
+ *   pixflow_dispatch_cost_seconds{device}: the cost model's time per sample
+ *   pixflow_dispatch_dropped{device}: 1 when the cost model gives it nothing
+ *   pixflow_dispatch_batches_total, pixflow_dispatch_overhead_seconds_total,
+ *   pixflow_dispatch_wall_seconds_total  counters (no label)
  */
 #ifndef PIXFLOW_METRICS_H
 #define PIXFLOW_METRICS_H
@@ -80,6 +88,7 @@
 #include <stdint.h>
 
 #include "pixflow/core.h"
+#include "pixflow/dispatch.h"
 #include "pixflow/infer.h"
 #include "pixflow/pipeline.h"
 #include "pixflow/runtime.h"
@@ -112,6 +121,7 @@ typedef struct pf_metrics_pool {
 } pf_metrics_pool;
 
 #define PF_METRICS_MAX_POOLS 16
+#define PF_METRICS_MAX_DISPATCH_DEVICES 16 /* a dispatcher has at most 16 devices */
 #define PF_METRICS_LABEL 64 /* label values are cut to 63 bytes */
 
 /* What to snapshot; every member may be NULL / 0. */
@@ -121,6 +131,8 @@ typedef struct pf_metrics_sources {
     const pf_video *video;       /* needs a build with video (else PF_ERR_UNSUPPORTED) */
     const char *video_name;
     const pf_infer_stats *infer; /* copied as is */
+    const pf_dispatch *dispatch; /* its stats as of its last finished batch; NULL: the
+                                    pipeline's config.augment_dispatch, if any */
     const pf_metrics_pool *pools;
     int32_t npools;              /* 0..PF_METRICS_MAX_POOLS */
 } pf_metrics_sources;
@@ -138,6 +150,10 @@ typedef struct pf_metrics_snapshot {
     pf_video_stream_stats video_streams[PF_VIDEO_MAX_SOURCES];
     bool has_infer;
     pf_infer_stats infer;
+    bool has_dispatch;
+    pf_dispatch_stats dispatch;
+    int32_t dispatch_ndev;
+    pf_dispatch_device_stats dispatch_dev[PF_METRICS_MAX_DISPATCH_DEVICES];
     int32_t npools; /* the caller's pools, then the pipeline's staging pools */
     struct {
         char name[PF_METRICS_LABEL], device[PF_METRICS_LABEL];

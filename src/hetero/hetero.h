@@ -87,6 +87,11 @@ struct pf_dispatch {
     char shape[PFI_HX_SHAPE_LEN];
     pfi_hx_model model;
     pf_dispatch_stats st;
+    /* the stats as of the last finished batch, for the getters on any
+     * thread (pfi_hx_publish) */
+    pthread_mutex_t pub_mu;
+    pf_dispatch_stats pub_st;
+    pf_dispatch_device_stats pub_dev[PFI_HX_MAX_DEVICES];
     /* the batch being run; mu guards the retry list and the abort text */
     pthread_mutex_t mu;
     int count;
@@ -110,6 +115,8 @@ struct pf_dispatch {
 };
 
 double pfi_hx_now_ms(void);
+/* Copies the stats for the getters (hetero_open.c). */
+void pfi_hx_publish(pf_dispatch *d);
 
 /* Cost model (hetero_costs.c). */
 pfi_hx_cost *pfi_hx_cost_find(pfi_hx_model *m, const char *device, const char *shape);

@@ -140,6 +140,11 @@ PF_API pf_status pf_dispatch_open(const pf_dispatch_config *config, pf_dispatch 
         free(d);
         return pfi_fail(PF_ERR_INTERNAL, "pf_dispatch_open: pthread_mutex_init failed");
     }
+    if (pthread_mutex_init(&d->pub_mu, NULL) != 0) {
+        pthread_mutex_destroy(&d->mu);
+        free(d);
+        return pfi_fail(PF_ERR_INTERNAL, "pf_dispatch_open: pthread_mutex_init failed");
+    }
     pf_status s = strcmp(c.devices, "auto") == 0 ? open_auto(d) : open_list(d, c.devices);
     if (s != PF_OK) {
         char why[512];
@@ -147,6 +152,7 @@ PF_API pf_status pf_dispatch_open(const pf_dispatch_config *config, pf_dispatch 
         pf_dispatch_close(d); /* its calls clear the thread's error text */
         return pfi_fail(s, "%s", why);
     }
+    pfi_hx_publish(d);
     *out = d;
     return PF_OK;
 }
@@ -161,6 +167,7 @@ PF_API void pf_dispatch_close(pf_dispatch *d) {
     for (int i = 0; i < d->ndev; ++i) dev_release(&d->dev[i]);
     pfi_hx_model_free(&d->model);
     pthread_mutex_destroy(&d->mu);
+    pthread_mutex_destroy(&d->pub_mu);
     free(d);
 }
 
@@ -230,11 +237,23 @@ PF_API pf_status pf_dispatch_test_hooks(pf_dispatch *d, const char *name, int64_
     return PF_OK;
 }
 
+/* The stats as of the last finished batch, copied under pub_mu so that the
+ * getters may run on any thread (a metrics scraper) while a batch runs. */
+void pfi_hx_publish(pf_dispatch *d) {
+    pthread_mutex_lock(&d->pub_mu);
+    d->pub_st = d->st;
+    for (int i = 0; i < d->ndev; ++i) d->pub_dev[i] = d->dev[i].st;
+    pthread_mutex_unlock(&d->pub_mu);
+}
+
 PF_API pf_status pf_dispatch_stats_get(const pf_dispatch *d, pf_dispatch_stats *stats) {
     pfi_clear_error();
     if (d == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_dispatch_stats_get: d is NULL");
     if (stats == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_dispatch_stats_get: stats is NULL");
-    *stats = d->st;
+    pf_dispatch *md = (pf_dispatch *)d; /* the mutex, not the state, changes */
+    pthread_mutex_lock(&md->pub_mu);
+    *stats = d->pub_st;
+    pthread_mutex_unlock(&md->pub_mu);
     return PF_OK;
 }
 
@@ -245,6 +264,9 @@ PF_API pf_status pf_dispatch_device_stats_get(const pf_dispatch *d, int i, pf_di
     if (i < 0 || i >= d->ndev)
         return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_dispatch_device_stats_get: i is %d; it must be 0..%d", i,
                         d->ndev - 1);
-    *stats = d->dev[i].st;
+    pf_dispatch *md = (pf_dispatch *)d;
+    pthread_mutex_lock(&md->pub_mu);
+    *stats = d->pub_dev[i];
+    pthread_mutex_unlock(&md->pub_mu);
     return PF_OK;
 }

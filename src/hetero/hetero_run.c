@@ -202,11 +202,21 @@ static void *worker_main(void *arg) {
     return NULL;
 }
 
+static pf_status run_batch(pf_dispatch *d, const pf_preprocess_desc *desc, int count, const pf_image src[],
+                           const pf_aug_params params[], pf_tensor *dst, pf_letterbox_info info[]);
+
 PF_API pf_status pf_dispatch_run(pf_dispatch *d, const pf_preprocess_desc *desc, int count, const pf_image src[],
                                  const pf_aug_params params[], pf_tensor *dst, pf_letterbox_info info[]) {
     pfi_clear_error();
-    double t_start = pfi_hx_now_ms();
     if (d == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_dispatch_run: d is NULL");
+    pf_status s = run_batch(d, desc, count, src, params, dst, info);
+    pfi_hx_publish(d); /* on every path: a failed batch's failures are stats too */
+    return s;
+}
+
+static pf_status run_batch(pf_dispatch *d, const pf_preprocess_desc *desc, int count, const pf_image src[],
+                           const pf_aug_params params[], pf_tensor *dst, pf_letterbox_info info[]) {
+    double t_start = pfi_hx_now_ms();
     if (desc == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_dispatch_run: desc is NULL");
     pf_status s = check_batch(d, desc, count, src, dst);
     if (s != PF_OK) return s;

@@ -240,6 +240,53 @@ static void video_streams_text(wr *w, const pf_metrics_snapshot *s) {
     per_stream(w, s, "pixflow_video_stream_failed", "gauge", "1 when a stream stopped on an error.", st_failed);
 }
 
+/* One family over the dispatcher's devices (label device). */
+typedef double (*ddev_get)(const pf_dispatch_device_stats *);
+static void per_ddev(wr *w, const pf_metrics_snapshot *s, const char *name, const char *type, const char *help,
+                     ddev_get get) {
+    head(w, name, type, help);
+    for (int32_t i = 0; i < s->dispatch_ndev; i++)
+        sample(w, name, get(&s->dispatch_dev[i]), "device", s->dispatch_dev[i].name, NULL, NULL);
+}
+
+static double dd_samples(const pf_dispatch_device_stats *t) { return (double)t->samples; }
+static double dd_failures(const pf_dispatch_device_stats *t) { return (double)t->failures; }
+static double dd_busy_s(const pf_dispatch_device_stats *t) { return t->busy_ms / 1e3; }
+static double dd_share(const pf_dispatch_device_stats *t) { return t->last_share; }
+static double dd_util(const pf_dispatch_device_stats *t) { return t->utilization; }
+static double dd_cost_s(const pf_dispatch_device_stats *t) { return t->cost_ms / 1e3; }
+static double dd_dropped(const pf_dispatch_device_stats *t) { return t->dropped ? 1.0 : 0.0; }
+
+static void dispatch_text(wr *w, const pf_metrics_snapshot *s) {
+    per_ddev(w, s, "pixflow_dispatch_samples_total", "counter", "Samples a device ran for the dispatcher.",
+             dd_samples);
+    per_ddev(w, s, "pixflow_dispatch_failures_total", "counter", "Chunks that failed on a device (re-run elsewhere).",
+             dd_failures);
+    per_ddev(w, s, "pixflow_dispatch_busy_seconds_total", "counter", "Time a device spent on its chunks.", dd_busy_s);
+    head(w, "pixflow_dispatch_transfer_bytes_total", "counter", "Bytes a device's chunks copied, by direction.");
+    for (int32_t i = 0; i < s->dispatch_ndev; i++) {
+        const pf_dispatch_device_stats *t = &s->dispatch_dev[i];
+        sample(w, "pixflow_dispatch_transfer_bytes_total", (double)t->upload_bytes, "device", t->name, "direction",
+               "upload");
+        sample(w, "pixflow_dispatch_transfer_bytes_total", (double)t->download_bytes, "device", t->name, "direction",
+               "download");
+    }
+    per_ddev(w, s, "pixflow_dispatch_share_ratio", "gauge", "A device's share of the last batch.", dd_share);
+    per_ddev(w, s, "pixflow_dispatch_utilization_ratio", "gauge", "A device's busy time over the dispatcher's wall time.",
+             dd_util);
+    per_ddev(w, s, "pixflow_dispatch_cost_seconds", "gauge", "The cost model's time per sample on a device.",
+             dd_cost_s);
+    per_ddev(w, s, "pixflow_dispatch_dropped", "gauge", "1 when the cost model gives a device no samples.",
+             dd_dropped);
+    one(w, "pixflow_dispatch_batches_total", "counter", "Batches the dispatcher ran.", (double)s->dispatch.batches,
+        NULL, NULL);
+    one(w, "pixflow_dispatch_wall_seconds_total", "counter", "Wall time of the dispatcher's batches.",
+        s->dispatch.wall_ms / 1e3, NULL, NULL);
+    one(w, "pixflow_dispatch_overhead_seconds_total", "counter",
+        "The dispatcher's own time: placement, chunk grabs, threads, cost updates.", s->dispatch.overhead_ms / 1e3,
+        NULL, NULL);
+}
+
 static void infer_text(wr *w, const pf_metrics_snapshot *s) {
     const pf_infer_stats *f = &s->infer;
     one(w, "pixflow_infer_batches_total", "counter", "Batches through pf_infer_run.", (double)f->batches, NULL, NULL);
@@ -265,6 +312,7 @@ pf_status pf_metrics_write_text(const pf_metrics_snapshot *s, char *buf, size_t 
         video_text(&w, s);
         video_streams_text(&w, s);
     }
+    if (s->has_dispatch) dispatch_text(&w, s);
     if (s->has_infer) infer_text(&w, s);
     *len = w.len;
     if (w.len >= cap) {

@@ -105,5 +105,17 @@ pf_status pf_metrics_snapshot_take(const pf_metrics_sources *src, pf_metrics_sna
         o->infer = *src->infer;
         o->has_infer = true;
     }
+    /* a pipeline whose augment runs through a dispatcher reports it too */
+    const pf_dispatch *disp = src->dispatch;
+    if (disp == NULL && src->pipeline) disp = src->pipeline->cfg.augment_dispatch;
+    if (disp) {
+        pf_status s = pf_dispatch_stats_get(disp, &o->dispatch);
+        if (s != PF_OK) return s;
+        int n = pf_dispatch_device_count(disp);
+        o->dispatch_ndev = n < PF_METRICS_MAX_DISPATCH_DEVICES ? n : PF_METRICS_MAX_DISPATCH_DEVICES;
+        for (int32_t i = 0; i < o->dispatch_ndev; i++)
+            if ((s = pf_dispatch_device_stats_get(disp, i, &o->dispatch_dev[i])) != PF_OK) return s;
+        o->has_dispatch = true;
+    }
     return PF_OK;
 }

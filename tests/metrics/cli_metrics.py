@@ -78,6 +78,27 @@ def main():
     check(mc.value(last, 'pixflow_skipped_samples_total{device="cpu"}') == fin[2] == 6 * broken,
           "skipped files counted")
 
+    # 1b. --devices: the pipeline's dispatcher is in the same scrape (one CPU device here, so
+    # every build runs it: its share is 1 and its samples are the run's)
+    run = mc.Run(pixflow, base + ["--epochs", "2", "--devices", "cpu", "--metrics-linger", "2"])
+    check(run.url is not None, f"--devices run listens: {run.stderr_head}")
+    last = None
+    deadline = time.monotonic() + 60
+    while run.url and time.monotonic() < deadline and run.proc.poll() is None:
+        try:
+            _, _, last = mc.scrape(run.url, timeout=2)
+        except (urllib.error.URLError, ConnectionError, OSError):
+            break
+        if mc.value(last, 'pixflow_samples_total{device="cpu"}') == 2 * n:
+            break
+        time.sleep(0.2)
+    rc, out, err = run.finish(60)
+    check(rc == 0, f"--devices run exit 0, got {rc}: {err[-500:]}")
+    check(last is not None and mc.value(last, 'pixflow_dispatch_samples_total{device="cpu"}') == 2 * n,
+          "the dispatcher's samples on cpu equal the run's")
+    check(last is not None and mc.value(last, 'pixflow_dispatch_share_ratio{device="cpu"}') == 1,
+          "a one-device dispatcher's share is 1")
+
     # 2. a port in use: an error naming the address
     s = socket.socket()
     s.bind(("127.0.0.1", 0))

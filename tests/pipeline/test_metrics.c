@@ -2,7 +2,12 @@
  * pool, the exposition text (names, counters matching the stats, histogram
  * buckets cumulative and consistent), label escaping, sizing and the
  * argument errors. The format itself is also checked by prometheus_client's
- * parser and promtool (tests/python/test_metrics.py, tests/metrics/). */
+ * parser and promtool (tests/python/test_metrics.py, tests/metrics/).
+ * The dispatcher's series: a CPU dispatcher scraped by a thread while it
+ * runs batches (TSan runs this test), counters as its stats say. */
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -187,11 +192,101 @@ static void test_pipeline_and_pool(void) {
     fx_rm_rf(dir);
 }
 
+typedef struct dscraper {
+    const pf_dispatch *d;
+    atomic_int stop, scrapes, failures;
+    int went_back;
+} dscraper;
+
+static void *dispatch_scrape(void *arg) {
+    dscraper *sc = arg;
+    pf_metrics_snapshot *snap = malloc(sizeof *snap);
+    char *text = malloc(1 << 15);
+    uint64_t last = 0;
+    while (snap && text && !atomic_load(&sc->stop)) {
+        pf_metrics_sources src = {.dispatch = sc->d};
+        size_t len = 0;
+        if (pf_metrics_snapshot_take(&src, snap) != PF_OK || pf_metrics_write_text(snap, text, 1 << 15, &len) != PF_OK ||
+            snap->dispatch_ndev != 1) {
+            atomic_fetch_add(&sc->failures, 1);
+            break;
+        }
+        if (snap->dispatch_dev[0].samples < last) sc->went_back++;
+        last = snap->dispatch_dev[0].samples;
+        atomic_fetch_add(&sc->scrapes, 1);
+    }
+    free(snap);
+    free(text);
+    return NULL;
+}
+
+static void test_dispatch(void) {
+    enum { NS = 6, BATCHES = 20 };
+    static uint8_t pix[NS][32 * 24 * 3];
+    pf_image imgs[NS];
+    int32_t ws[NS], hs[NS];
+    uint64_t r = 7;
+    for (int i = 0; i < NS; i++) {
+        for (size_t k = 0; k < sizeof pix[i]; k++) pix[i][k] = (uint8_t)pft_rand(&r);
+        imgs[i] = pf_image_hwc(pix[i], 32, 24, 3, PF_U8, 0);
+        ws[i] = 32;
+        hs[i] = 24;
+    }
+    pf_preprocess_desc desc;
+    pf_aug_policy pol;
+    CHECK_STATUS(pf_recipe("imagenet-train", &desc, &pol), PF_OK);
+    desc.out_width = desc.out_height = 16;
+    pf_aug_params prm[NS];
+    CHECK_STATUS(pf_aug_sample(&pol, 3, 0, 0, NS, ws, hs, prm), PF_OK);
+    float *out = malloc(pf_tensor_packed_size(NS, 3, 16, 16, PF_F32));
+    pf_tensor t = pf_tensor_nchw(out, NS, 3, 16, 16, PF_F32);
+    pf_dispatch_config c = pf_dispatch_config_defaults();
+    c.devices = "cpu";
+    c.cpu_threads = 1;
+    pf_dispatch *d = NULL;
+    CHECK_STATUS(pf_dispatch_open(&c, &d), PF_OK);
+    if (d == NULL || out == NULL) return;
+    dscraper sc = {.d = d};
+    atomic_init(&sc.stop, 0);
+    atomic_init(&sc.scrapes, 0);
+    atomic_init(&sc.failures, 0);
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, dispatch_scrape, &sc) == 0);
+    /* the batches run while the scraper does (it has scraped once) */
+    while (atomic_load(&sc.scrapes) == 0 && atomic_load(&sc.failures) == 0) sched_yield();
+    for (int b = 0; b < BATCHES; b++) CHECK_STATUS(pf_dispatch_run(d, &desc, NS, imgs, prm, &t, NULL), PF_OK);
+    atomic_store(&sc.stop, 1);
+    pthread_join(th, NULL);
+    CHECK(atomic_load(&sc.failures) == 0 && sc.went_back == 0 && atomic_load(&sc.scrapes) > 0);
+
+    pf_metrics_snapshot *s = calloc(1, sizeof *s);
+    pf_metrics_sources src = {.dispatch = d};
+    CHECK_STATUS(pf_metrics_snapshot_take(&src, s), PF_OK);
+    CHECK(s->has_dispatch && s->dispatch_ndev == 1 && !s->has_pipeline);
+    char *text = render(s);
+    CHECK(value_of(text, "pixflow_dispatch_samples_total{device=\"cpu\"}") == NS * BATCHES);
+    CHECK(value_of(text, "pixflow_dispatch_batches_total") == BATCHES);
+    CHECK(value_of(text, "pixflow_dispatch_share_ratio{device=\"cpu\"}") == 1.0);
+    CHECK(value_of(text, "pixflow_dispatch_dropped{device=\"cpu\"}") == 0.0);
+    CHECK(value_of(text, "pixflow_dispatch_failures_total{device=\"cpu\"}") == 0.0);
+    CHECK(value_of(text, "pixflow_dispatch_transfer_bytes_total{device=\"cpu\",direction=\"upload\"}") >= 0.0);
+    CHECK(value_of(text, "pixflow_dispatch_overhead_seconds_total") >= 0.0);
+    double busy = value_of(text, "pixflow_dispatch_busy_seconds_total{device=\"cpu\"}");
+    CHECK(busy > 0 && busy <= value_of(text, "pixflow_dispatch_wall_seconds_total") + 1e-9);
+    printf("  dispatcher: %d scrapes during %d batches; %d samples on cpu\n", atomic_load(&sc.scrapes), BATCHES,
+           NS * BATCHES);
+    free(text);
+    free(s);
+    free(out);
+    pf_dispatch_close(d);
+}
+
 int main(int argc, char **argv) {
     dump_path = argc > 1 ? argv[1] : NULL;
     test_escape();
     test_args();
     test_buckets();
     test_pipeline_and_pool();
+    test_dispatch();
     return pft_summary("metrics");
 }
