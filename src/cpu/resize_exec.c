@@ -52,6 +52,29 @@ static void prefetch_new_rows(const job *j, int plane, const int32_t *next_sy, i
     }
 }
 
+/* Source rows a and b filtered by one two-row call of the horizontal
+ * kernel into their row-cache slots (the reference finishes both where
+ * the kernel stops: the same element for both rows). */
+static void h_two_rows(const job *j, int plane, const pfi_hrow *row, pfi_h_fn hs, pfi_h_fn hr, int W, char *cache,
+                       size_t rb, int kv, int32_t *tag, int32_t a, int32_t b) {
+    pfi_hrow r1 = *row, r2 = *row;
+    r1.src = pfi_row_ptr(j->src, plane, a);
+    r1.buf = cache + rb * (size_t)(a % kv);
+    r1.src2 = r2.src = pfi_row_ptr(j->src, plane, b);
+    r1.buf2 = r2.buf = cache + rb * (size_t)(b % kv);
+    int x = hs(&r1, 0, W);
+    r1.src2 = NULL;
+    r1.buf2 = NULL;
+    r2.src2 = NULL;
+    r2.buf2 = NULL;
+    if (x < W) {
+        hr(&r1, x, W);
+        hr(&r2, x, W);
+    }
+    tag[a % kv] = a;
+    tag[b % kv] = b;
+}
+
 static void sep_band(job *j, int plane, int y0, int y1) {
     const pfi_resize_plan *p = j->p;
     const pfi_resize_kernels *K = j->K;
@@ -106,8 +129,20 @@ static void sep_band(job *j, int plane, int y0, int y1) {
      * exact (one weight 2^shift), so skipping only saves the work: the
      * vertical pass reads source rows, or the horizontal one writes dst */
     int h_id = p->h_skip, v_id = p->v_skip;
+    int tv_v = p->vk == PFK_V_TV_U8 && p->v.count != NULL;
+    /* two-row calls of the torchvision permute steps (want_tvblocks): the
+     * rows are shared by few output rows, so they are paired as they are
+     * first needed (one row may be filtered ahead of its output row) */
+    int tv_pairs = tv_v && p->hk == PFK_H_TV_U8 && K->want_tvblocks && ht->tvb != NULL && ht->tvb_n > 0 && hs != hr;
+    /* with the pairs: the band's last source row, and the next row to prefetch */
+    int32_t tv_last = tv_pairs && y1 > y0 ? p->v.idx[(size_t)(y1 - 1) * (size_t)kv] + p->v.count[y1 - 1] - 1 : -1;
+    int32_t pf_next = -1;
     for (int y = y0; y < y1; y++) {
         const int32_t *sy = p->v.idx + (size_t)y * (size_t)kv;
+        /* torch's rows stop at their real taps: the pads repeat the last
+         * one with weight zero, so leaving them out of the vertical sum is
+         * exact (a 375 -> 224 antialiased axis pads 3-4 taps to 6) */
+        int nk = tv_v && p->v.count[y] > 0 && p->v.count[y] < kv ? p->v.count[y] : kv;
         if (v_id) {
             hrow.src = pfi_row_ptr(j->src, plane, y);
             hrow.buf = pfi_row_ptr(j->dst, plane, y);
@@ -117,11 +152,23 @@ static void sep_band(job *j, int plane, int y0, int y1) {
         if (h_id) {
             for (int k = 0; k < kv; k++) rows[k] = pfi_row_ptr(j->src, plane, sy[k]);
             pfi_vrow vr_id = {.rows = rows, .dst = pfi_row_ptr(j->dst, plane, y), .icoef = p->v.icoef + (size_t)y * kv,
-                              .ksize = kv, .shift = p->v.shift};
+                              .ksize = nk, .shift = p->v.shift};
             run_v(vs, vr, &vr_id, W);
             continue;
         }
-        if (y + 1 < y1) prefetch_new_rows(j, plane, sy + kv, kv, tag, src_row_bytes);
+        if (tv_pairs) {
+            /* the pairs filter rows ahead of the output row that first
+             * needs them: prefetch a few rows past this row's last tap */
+            if (pf_next < sy[0]) pf_next = sy[0];
+            int32_t upto = sy[nk - 1] + 4 < tv_last ? sy[nk - 1] + 4 : tv_last;
+            for (; pf_next <= upto; pf_next++) {
+                if (tag[pf_next % kv] == pf_next) continue;
+                const char *row = pfi_row_ptr(j->src, plane, pf_next);
+                for (size_t b = 0; b < src_row_bytes; b += 64) __builtin_prefetch(row + b, 0, 3);
+            }
+        } else if (y + 1 < y1) {
+            prefetch_new_rows(j, plane, sy + kv, kv, tag, src_row_bytes);
+        }
         if (pair_rows && sy[0] % 2 != sy[1] % 2 && tag[sy[0] % 2] != sy[0] && tag[sy[1] % 2] != sy[1]) {
             /* both rows new (a downscale that skips rows): one interleaved call */
             char *b0 = cache + rb * (size_t)(sy[0] % 2), *b1 = cache + rb * (size_t)(sy[1] % 2);
@@ -139,6 +186,33 @@ static void sep_band(job *j, int plane, int y0, int y1) {
             tag[sy[0] % 2] = sy[0];
             tag[sy[1] % 2] = sy[1];
         }
+        if (tv_pairs) {
+            /* the rows this output row still needs, two per call: its real
+             * taps are consecutive rows, so their slots differ */
+            int pend = -1;
+            for (int k = 0; k < nk; k++) {
+                if (tag[sy[k] % kv] == sy[k] || (pend >= 0 && sy[k] == sy[pend])) continue;
+                if (pend < 0) { pend = k; continue; }
+                h_two_rows(j, plane, &hrow, hs, hr, W, cache, rb, kv, tag, sy[pend], sy[k]);
+                pend = -1;
+            }
+            /* one row left: pair it with the row after it when a later
+             * output row of the band needs that one (filtered early: the
+             * same bytes) and its slot holds none of this row's taps. The
+             * rows in between need no row below this one's first tap, so
+             * nothing they read is overwritten. */
+            int r0 = pend >= 0 ? sy[pend] : -1, r1 = r0 + 1, ok = 0;
+            if (r0 >= 0 && tag[r1 % kv] != r1)
+                for (int yy = y + 1; yy < y1; yy++) {
+                    int32_t first = p->v.idx[(size_t)yy * (size_t)kv];
+                    if (first > r1) break;
+                    if (r1 < first + p->v.count[yy]) { ok = 1; break; }
+                }
+            if (ok) {
+                for (int k = 0; k < nk && ok; k++) ok = sy[k] % kv != r1 % kv;
+                if (ok) h_two_rows(j, plane, &hrow, hs, hr, W, cache, rb, kv, tag, r0, r1);
+            }
+        }
         for (int k = 0; k < kv; k++) {
             int slot = sy[k] % kv;
             char *buf = cache + rb * (size_t)slot;
@@ -152,7 +226,7 @@ static void sep_band(job *j, int plane, int y0, int y1) {
         }
         size_t t = (size_t)y * (size_t)kv;
         pfi_vrow vrow = {.rows = rows, .dst = pfi_row_ptr(j->dst, plane, y), .icoef = p->v.icoef + t,
-                         .acoef = p->v.acoef + t, .fcoef = p->v.fcoef + t, .ksize = kv,
+                         .acoef = p->v.acoef + t, .fcoef = p->v.fcoef + t, .ksize = nk,
                          .vsplit = p->vsplit, .shift = p->v.shift};
         run_v(vs, vr, &vrow, W);
     }

@@ -24,7 +24,8 @@ typedef struct pfi_resize_kernels {
     int want_hblocks;                   /* h_u8_lin16 reads pfi_hrow.blk and src2/buf2: the
                                            executor builds blocks (and passes two rows)
                                            only for tables that set this */
-    int want_tvblocks;                  /* h_tv_u8 reads pfi_hrow.tvb: built only for these */
+    int want_tvblocks;                  /* h_tv_u8 reads pfi_hrow.tvb and src2/buf2: built (and
+                                           two rows passed) only for these */
 } pfi_resize_kernels;
 
 /* The scalar reference kernels of ref/resize_rows_ref.c as a table

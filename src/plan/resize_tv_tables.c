@@ -234,20 +234,20 @@ pf_status pfi_tv_axis_build(pfi_axis *a, int32_t in, int32_t out, pf_interp inte
         for (prec = 0; prec < 22; prec++)
             if ((int)(0.5 + wmax * (double)(1 << (prec + 1))) >= (1 << 15)) break;
         a->shift = prec;
-        /* pass 2: int16 weights, rounded half away from zero */
+        /* pass 2: int16 weights, rounded half away from zero (the pads'
+         * stay zero: pfi_axis_alloc zeroes the tables) */
+        double one = (double)(1 << prec);
         for (int32_t o = 0; o < out; o++) {
             const double *w = wd + (size_t)o * wn;
             int64_t n = xs[2 * o + 1];
             put_taps(a, o, in, xs[2 * o], n);
-            for (int32_t k = 0; k < ksize; k++) {
-                size_t t = (size_t)o * (size_t)ksize + (size_t)k;
-                int32_t q = 0;
-                if (k < n) {
-                    double v = w[k] * (double)(1 << prec);
-                    q = (int16_t)(v < 0 ? (int)(-0.5 + v) : (int)(0.5 + v));
-                }
-                a->acoef[t] = q;
-                a->icoef[t] = (int16_t)q; /* fcoef stays zero: no u8 kind reads it */
+            int32_t *ac = a->acoef + (size_t)o * (size_t)ksize;
+            int16_t *ic = a->icoef + (size_t)o * (size_t)ksize;
+            for (int32_t k = 0; k < n && k < ksize; k++) {
+                double v = w[k] * one;
+                int32_t q = (int16_t)(v < 0 ? (int)(-0.5 + v) : (int)(0.5 + v));
+                ac[k] = q;
+                ic[k] = (int16_t)q; /* fcoef stays zero: no u8 kind reads it */
             }
         }
         free(xs);

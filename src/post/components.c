@@ -112,8 +112,14 @@ pf_status pf_connected_components(const pf_image *src, int connectivity, pf_imag
     int32_t by = connectivity == 8 ? 2 : 1;
     for (int32_t y0 = 0; y0 < h; y0 += by) {
         int32_t *r0 = pfi_row_ptr(labels, 0, y0), *r1 = y0 + 1 < h && by == 2 ? pfi_row_ptr(labels, 0, y0 + 1) : NULL;
+        /* a column with the same labels as the one before it numbers
+         * nothing new: only changes are looked up */
+        int32_t p0 = 0, p1 = 0;
         for (int32_t x = 0; x < w; x++) {
             int32_t c0 = r0[x], c1 = r1 ? r1[x] : 0;
+            if (c0 == p0 && c1 == p1) continue;
+            p0 = c0;
+            p1 = c1;
             if (c0 && !final[parent[c0]]) final[parent[c0]] = count++;
             if (c1 && !final[parent[c1]]) final[parent[c1]] = count++;
         }
@@ -133,20 +139,26 @@ pf_status pf_connected_components(const pf_image *src, int connectivity, pf_imag
         stats[i].width = stats[i].height = INT_MIN; /* running max x / y until the end */
         stats[i].area = 0;
     }
+    /* per run of one provisional label: the pixels get their final label,
+     * the statistics one update per run (the run's x sum is
+     * n * (first + last) / 2, exact: n * (first + last) is even), the
+     * same numbers as per pixel */
     for (int32_t y = 0; y < h; y++) {
         int32_t *l = pfi_row_ptr(labels, 0, y);
-        for (int32_t x = 0; x < w; x++) {
-            int32_t v = parent[l[x]]; /* parent[0] = 0: background */
-            l[x] = v;
+        for (int32_t x = 0; x < w;) {
+            int32_t p = l[x], v = parent[p], x0 = x; /* parent[0] = 0: background */
+            do l[x++] = v;
+            while (x < w && l[x] == p);
             if (v < ns) {
                 pf_cc_stats *s = &stats[v];
-                if (x < s->left) s->left = x;
-                if (x > s->width) s->width = x;
+                uint64_t n = (uint64_t)(x - x0);
+                if (x0 < s->left) s->left = x0;
+                if (x - 1 > s->width) s->width = x - 1;
                 if (y < s->top) s->top = y;
                 if (y > s->height) s->height = y;
-                s->area++;
-                sums[2 * v] += (uint64_t)x;
-                sums[2 * v + 1] += (uint64_t)y;
+                s->area += (int32_t)n;
+                sums[2 * v] += n * (uint64_t)(x0 + x - 1) / 2;
+                sums[2 * v + 1] += n * (uint64_t)y;
             }
         }
     }

@@ -61,9 +61,10 @@ typedef struct pfi_hrow {
     int32_t blk_n;
     int32_t blk_win;           /* windows every block uses (1..PFI_HBLOCK_WIN) */
     /* Optional second row (src2 -> buf2) over the same elements, only for
-     * kernels with byte-permute blocks: both rows' blocks interleave, two
-     * independent memory streams for strong downscales where no row is
-     * reused. NULL otherwise. */
+     * kernels with byte-permute blocks or torchvision permute steps: both
+     * rows' blocks interleave (two independent memory streams for strong
+     * downscales where no row is reused; the torchvision steps' index and
+     * weight vectors loaded once for two rows). NULL otherwise. */
     const void *src2;
     void *buf2;
     /* Optional permute steps for PFK_H_TV_U8 (NULL when absent; built only

@@ -124,76 +124,135 @@ static int area2_u8_vbmi(const uint8_t *r0, const uint8_t *r1, uint8_t *d, int c
  * (tap 2j, tap 2j+1) u16 pairs, vpmaddwd applies the pair weights; then
  * the rounding half, the shift by the axis precision and an unsigned
  * saturating narrow after max(0): the reference's clamp. Where the steps
- * stop, the AVX-512 pixel / gather kernel continues. */
+ * stop, the AVX-512 pixel / gather kernel continues. With a second row
+ * (src2 -> buf2) the blocks whose steps share one window of 64 or 128
+ * bytes (every block of 3/4 channels) filter both rows per step: each
+ * step's index and weight vectors are loaded once for two rows. */
+#define TV_PAIRS 0x5555555555555555ull /* the u16 pairs' low bytes, as a zeroing mask */
+
+/* Block b of one row: the int32 sums (rounding half included). */
+static inline __attribute__((always_inline)) __m512i tv_block(const pfi_hrow *r, const uint8_t *s, int b, int nbt) {
+    __m512i acc = _mm512_set1_epi32(1 << (r->shift - 1));
+    const pfi_tvblk *t = r->tvb + r->tvb_first[b], *t1 = r->tvb + r->tvb_first[b + 1];
+    int shared = r->tvb_base[b] >= 0 ? r->tvb_base[nbt + b] : -1;
+    if (shared == 0) { /* a 64-byte window for the block: vpermb */
+        __m512i w = _mm512_loadu_si512((const void *)(s + r->tvb_base[b]));
+        for (; t < t1; t++) {
+            __m512i v = _mm512_maskz_permutexvar_epi8(TV_PAIRS, _mm512_load_si512((const void *)t->idx), w);
+            acc = _mm512_add_epi32(acc, _mm512_madd_epi16(v, _mm512_load_si512((const void *)t->coef)));
+        }
+    } else if (shared == 1) { /* one 128-byte window for the block, loaded once */
+        const uint8_t *w = s + r->tvb_base[b];
+        __m512i lo = _mm512_loadu_si512((const void *)w), hi = _mm512_loadu_si512((const void *)(w + 64));
+        for (; t < t1; t++) {
+            __m512i v = _mm512_maskz_permutex2var_epi8(TV_PAIRS, lo, _mm512_load_si512((const void *)t->idx), hi);
+            acc = _mm512_add_epi32(acc, _mm512_madd_epi16(v, _mm512_load_si512((const void *)t->coef)));
+        }
+    } else if (shared == 2) { /* two 128-byte windows for the block */
+        const uint8_t *w = s + r->tvb_base[b];
+        const pfi_tvwin *tw = r->tvw + r->tvb_first[b];
+        __m512i l0 = _mm512_loadu_si512((const void *)w), h0 = _mm512_loadu_si512((const void *)(w + 64));
+        __m512i l1 = _mm512_loadu_si512((const void *)(w + 128)), h1 = _mm512_loadu_si512((const void *)(w + 192));
+        for (; t < t1; t++, tw++) {
+            __m512i idx = _mm512_load_si512((const void *)t->idx);
+            __m512i v = _mm512_or_si512(_mm512_maskz_permutex2var_epi8(tw->pmask[0], l0, idx, h0),
+                                        _mm512_maskz_permutex2var_epi8(tw->pmask[1], l1, idx, h1));
+            acc = _mm512_add_epi32(acc, _mm512_madd_epi16(v, _mm512_load_si512((const void *)t->coef)));
+        }
+    } else {
+        const pfi_tvwin *tw = r->tvw + r->tvb_first[b];
+        for (; t < t1; t++, tw++) {
+            __m512i idx = _mm512_load_si512((const void *)t->idx);
+            const uint8_t *w0 = s + tw->base[0];
+            __m512i v;
+            if (tw->inrow && tw->nwin == 1) {
+                v = _mm512_maskz_permutex2var_epi8(TV_PAIRS, _mm512_loadu_si512((const void *)w0), idx,
+                                                   _mm512_loadu_si512((const void *)(w0 + 64)));
+            } else {
+                v = _mm512_maskz_permutex2var_epi8(tw->pmask[0], _mm512_maskz_loadu_epi8(tw->lmask[0][0], w0),
+                                                   idx, _mm512_maskz_loadu_epi8(tw->lmask[0][1], w0 + 64));
+                if (tw->nwin > 1) {
+                    const uint8_t *w1 = s + tw->base[1];
+                    v = _mm512_or_si512(v, _mm512_maskz_permutex2var_epi8(
+                                               tw->pmask[1], _mm512_maskz_loadu_epi8(tw->lmask[1][0], w1), idx,
+                                               _mm512_maskz_loadu_epi8(tw->lmask[1][1], w1 + 64)));
+                }
+            }
+            acc = _mm512_add_epi32(acc, _mm512_madd_epi16(v, _mm512_load_si512((const void *)t->coef)));
+        }
+    }
+    return acc;
+}
+
+/* Block b's 16 outputs (x1: the row's end; the last block may be partial). */
+static inline __attribute__((always_inline)) void tv_store(uint8_t *d, int b, int x1, __m512i acc, __m128i sh) {
+    acc = _mm512_max_epi32(_mm512_sra_epi32(acc, sh), _mm512_setzero_si512());
+    int left = x1 - b * 16;
+    if (left >= 16)
+        _mm_storeu_si128((__m128i *)(void *)(d + (size_t)b * 16), _mm512_cvtusepi32_epi8(acc));
+    else /* only the row's bytes */
+        _mm_mask_storeu_epi8(d + (size_t)b * 16, (__mmask16)((1u << left) - 1), _mm512_cvtusepi32_epi8(acc));
+}
+
+/* Block b of two rows over the block's shared window (64 bytes: shared
+ * 0, 128: shared 1), the step vectors loaded once for both. */
+static inline __attribute__((always_inline)) void tv_block2(const pfi_hrow *r, int b, int shared, __m512i *pa,
+                                                            __m512i *pb) {
+    __m512i a = _mm512_set1_epi32(1 << (r->shift - 1)), c = a;
+    const pfi_tvblk *t = r->tvb + r->tvb_first[b], *t1 = r->tvb + r->tvb_first[b + 1];
+    const uint8_t *w = (const uint8_t *)r->src + r->tvb_base[b], *u = (const uint8_t *)r->src2 + r->tvb_base[b];
+    if (shared == 0) {
+        __m512i wa = _mm512_loadu_si512((const void *)w), wb = _mm512_loadu_si512((const void *)u);
+        for (; t < t1; t++) {
+            __m512i idx = _mm512_load_si512((const void *)t->idx), k = _mm512_load_si512((const void *)t->coef);
+            a = _mm512_add_epi32(a, _mm512_madd_epi16(_mm512_maskz_permutexvar_epi8(TV_PAIRS, idx, wa), k));
+            c = _mm512_add_epi32(c, _mm512_madd_epi16(_mm512_maskz_permutexvar_epi8(TV_PAIRS, idx, wb), k));
+        }
+    } else {
+        __m512i la = _mm512_loadu_si512((const void *)w), ha = _mm512_loadu_si512((const void *)(w + 64));
+        __m512i lb = _mm512_loadu_si512((const void *)u), hb = _mm512_loadu_si512((const void *)(u + 64));
+        for (; t < t1; t++) {
+            __m512i idx = _mm512_load_si512((const void *)t->idx), k = _mm512_load_si512((const void *)t->coef);
+            a = _mm512_add_epi32(a, _mm512_madd_epi16(_mm512_maskz_permutex2var_epi8(TV_PAIRS, la, idx, ha), k));
+            c = _mm512_add_epi32(c, _mm512_madd_epi16(_mm512_maskz_permutex2var_epi8(TV_PAIRS, lb, idx, hb), k));
+        }
+    }
+    *pa = a;
+    *pb = c;
+}
+
 static int h_tv_u8_vbmi(const pfi_hrow *r, int x0, int x1) {
-    const uint8_t *s = r->src;
-    uint8_t *d = r->buf;
     int nb = r->tvb != NULL && x0 == 0 ? r->tvb_n : 0;
     if (nb > (x1 + 15) / 16) nb = (x1 + 15) / 16; /* the last block may be partial */
-    const __m512i half = _mm512_set1_epi32(1 << (r->shift - 1)), zero = _mm512_setzero_si512();
-    const __mmask64 pairs = 0x5555555555555555ull;     /* the same, as a zeroing mask */
     const __m128i sh = _mm_cvtsi32_si128(r->shift);
     const int nbt = (r->width + 15) / 16; /* blocks of the row: the sizes follow the bases */
+    const uint8_t *s = r->src, *s2 = r->src2;
+    uint8_t *d = r->buf, *d2 = r->buf2;
     for (int b = 0; b < nb; b++) {
-        __m512i acc = half;
-        const pfi_tvblk *t = r->tvb + r->tvb_first[b], *t1 = r->tvb + r->tvb_first[b + 1];
         int shared = r->tvb_base[b] >= 0 ? r->tvb_base[nbt + b] : -1;
-        if (shared == 0) { /* a 64-byte window for the block: vpermb */
-            __m512i w = _mm512_loadu_si512((const void *)(s + r->tvb_base[b]));
-            for (; t < t1; t++) {
-                __m512i v = _mm512_maskz_permutexvar_epi8(pairs, _mm512_load_si512((const void *)t->idx), w);
-                acc = _mm512_add_epi32(acc, _mm512_madd_epi16(v, _mm512_load_si512((const void *)t->coef)));
-            }
-        } else if (shared == 1) { /* one 128-byte window for the block, loaded once */
-            const uint8_t *w = s + r->tvb_base[b];
-            __m512i lo = _mm512_loadu_si512((const void *)w), hi = _mm512_loadu_si512((const void *)(w + 64));
-            for (; t < t1; t++) {
-                __m512i v = _mm512_maskz_permutex2var_epi8(pairs, lo, _mm512_load_si512((const void *)t->idx), hi);
-                acc = _mm512_add_epi32(acc, _mm512_madd_epi16(v, _mm512_load_si512((const void *)t->coef)));
-            }
-        } else if (shared == 2) { /* two 128-byte windows for the block */
-            const uint8_t *w = s + r->tvb_base[b];
-            const pfi_tvwin *tw = r->tvw + r->tvb_first[b];
-            __m512i l0 = _mm512_loadu_si512((const void *)w), h0 = _mm512_loadu_si512((const void *)(w + 64));
-            __m512i l1 = _mm512_loadu_si512((const void *)(w + 128)), h1 = _mm512_loadu_si512((const void *)(w + 192));
-            for (; t < t1; t++, tw++) {
-                __m512i idx = _mm512_load_si512((const void *)t->idx);
-                __m512i v = _mm512_or_si512(_mm512_maskz_permutex2var_epi8(tw->pmask[0], l0, idx, h0),
-                                            _mm512_maskz_permutex2var_epi8(tw->pmask[1], l1, idx, h1));
-                acc = _mm512_add_epi32(acc, _mm512_madd_epi16(v, _mm512_load_si512((const void *)t->coef)));
-            }
+        if (s2 != NULL && (shared == 0 || shared == 1)) {
+            __m512i a, c;
+            tv_block2(r, b, shared, &a, &c);
+            tv_store(d, b, x1, a, sh);
+            tv_store(d2, b, x1, c, sh);
         } else {
-            const pfi_tvwin *tw = r->tvw + r->tvb_first[b];
-            for (; t < t1; t++, tw++) {
-                __m512i idx = _mm512_load_si512((const void *)t->idx);
-                const uint8_t *w0 = s + tw->base[0];
-                __m512i v;
-                if (tw->inrow && tw->nwin == 1) {
-                    v = _mm512_maskz_permutex2var_epi8(pairs, _mm512_loadu_si512((const void *)w0), idx,
-                                                       _mm512_loadu_si512((const void *)(w0 + 64)));
-                } else {
-                    v = _mm512_maskz_permutex2var_epi8(tw->pmask[0], _mm512_maskz_loadu_epi8(tw->lmask[0][0], w0),
-                                                       idx, _mm512_maskz_loadu_epi8(tw->lmask[0][1], w0 + 64));
-                    if (tw->nwin > 1) {
-                        const uint8_t *w1 = s + tw->base[1];
-                        v = _mm512_or_si512(v, _mm512_maskz_permutex2var_epi8(
-                                                   tw->pmask[1], _mm512_maskz_loadu_epi8(tw->lmask[1][0], w1), idx,
-                                                   _mm512_maskz_loadu_epi8(tw->lmask[1][1], w1 + 64)));
-                    }
-                }
-                acc = _mm512_add_epi32(acc, _mm512_madd_epi16(v, _mm512_load_si512((const void *)t->coef)));
-            }
+            tv_store(d, b, x1, tv_block(r, s, b, nbt), sh);
+            if (s2 != NULL) tv_store(d2, b, x1, tv_block(r, s2, b, nbt), sh);
         }
-        acc = _mm512_max_epi32(_mm512_sra_epi32(acc, sh), zero);
-        int left = x1 - b * 16;
-        if (left >= 16)
-            _mm_storeu_si128((__m128i *)(void *)(d + (size_t)b * 16), _mm512_cvtusepi32_epi8(acc));
-        else /* the partial last block: only the row's bytes */
-            _mm_mask_storeu_epi8(d + (size_t)b * 16, (__mmask16)((1u << left) - 1), _mm512_cvtusepi32_epi8(acc));
     }
     int e = nb > 0 ? (nb * 16 < x1 ? nb * 16 : x1) : x0;
     int lim = x1 < r->safe_end ? x1 : r->safe_end;
-    return lim > e ? pfi_rz_h_tv_u8_avx512(r, e, lim) : e;
+    if (lim <= e) return e;
+    /* where the steps stop, the same element for both rows (the tables decide it) */
+    if (s2 != NULL) {
+        pfi_hrow r2 = *r;
+        r2.src = s2;
+        r2.buf = d2;
+        r2.src2 = NULL;
+        r2.buf2 = NULL;
+        pfi_rz_h_tv_u8_avx512(&r2, e, lim);
+    }
+    return pfi_rz_h_tv_u8_avx512(r, e, lim);
 }
 
 void pfi_resize_fill_avx512vbmi(pfi_resize_kernels *k) {

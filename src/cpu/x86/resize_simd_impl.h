@@ -228,7 +228,34 @@ static int PFS(v_aa_u8)(const pfi_vrow *r, int x0, int x1) {
 static int PFS(v_tv_u8)(const pfi_vrow *r, int x0, int x1) {
     uint8_t *d = r->dst;
     const VI zero = vi_zero(), half = vi_set1(1 << (r->shift - 1));
-    int K = r->ksize, x = x0;
+    int K = r->ksize, x = x0, np = (K + 1) / 2;
+    /* the row pointers and weight pairs of the tap pairs, made once per
+     * row (up to 8 pairs; more are made per step) */
+    const uint8_t *pa[8], *pb[8];
+    VI pw[8];
+    for (int j = 0; j < np && j < 8; j++) {
+        int k = 2 * j;
+        int16_t wb = k + 1 < K ? r->icoef[k + 1] : 0;
+        pa[j] = (const uint8_t *)r->rows[k];
+        pb[j] = k + 1 < K ? (const uint8_t *)r->rows[k + 1] : pa[j];
+        pw[j] = vi_set1((int32_t)((uint32_t)(uint16_t)r->icoef[k] | ((uint32_t)(uint16_t)wb << 16)));
+    }
+    for (; np <= 8 && x + 4 * PFS_N <= x1; x += 4 * PFS_N) {
+        VI a0 = half, a1 = half, a2 = half, a3 = half;
+        for (int j = 0; j < np; j++) {
+            VI p = vi_load(pa[j] + x), q = vi_load(pb[j] + x), w = pw[j];
+            VI lo = vb_unpacklo8(p, q), hi = vb_unpackhi8(p, q);
+            a0 = vi_add(a0, vi_madd16(vb_unpacklo8(lo, zero), w));
+            a1 = vi_add(a1, vi_madd16(vb_unpackhi8(lo, zero), w));
+            a2 = vi_add(a2, vi_madd16(vb_unpacklo8(hi, zero), w));
+            a3 = vi_add(a3, vi_madd16(vb_unpackhi8(hi, zero), w));
+        }
+        a0 = vi_sra(a0, r->shift);
+        a1 = vi_sra(a1, r->shift);
+        a2 = vi_sra(a2, r->shift);
+        a3 = vi_sra(a3, r->shift);
+        vi_store(d + x, vi_packus16(vi_packs32(a0, a1), vi_packs32(a2, a3)));
+    }
     for (; x + 4 * PFS_N <= x1; x += 4 * PFS_N) {
         VI a0 = half, a1 = half, a2 = half, a3 = half;
         for (int k = 0; k < K; k += 2) {
