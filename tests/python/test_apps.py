@@ -231,6 +231,14 @@ def test_detect_cli_serves_live_metrics(clip, tmp_path):
     frames = {s.labels["stream"]: s.value for s in final["pixflow_app_frames"].samples}
     assert frames == {"0": 6.0, "1": 6.0}
     assert all(s.labels["app"] == "detect" for s in final["pixflow_app_stage_seconds"].samples)
+    # what a Prometheus server would ingest: promtool's linter on the served text
+    promtool = shutil.which("promtool")
+    if promtool is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("promtool is missing (Debian's prometheus package, scripts/install_deps.sh)")
+        pytest.skip("promtool is not installed")
+    r = subprocess.run([promtool, "check", "metrics"], input=last, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stdout + r.stderr
 
 
 def test_detect_cli_metrics_errors(clip, tmp_path):
