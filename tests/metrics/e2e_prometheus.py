@@ -106,8 +106,11 @@ def main():
             return 1
         if fin[1] != epochs * n:
             fails.append(f"the run delivered {fin[1]} samples, want {epochs * n}")
-        # the last scrape (during the linger) is in: ask for the newest value
-        got = query(base, 'pixflow_samples_total{job="pixflow"}')
+        # the last scrape (during the linger) is in: ask for the newest value.
+        # last_over_time, not the bare series: once pixflow has exited, the
+        # next failed scrape writes staleness markers and an instant query of
+        # the bare series then returns nothing (CI hit that race once)
+        got = query(base, 'last_over_time(pixflow_samples_total{job="pixflow"}[5m])')
         val = float(got[0]["value"][1]) if got else None
         if val != fin[1]:
             fails.append(f"Prometheus has pixflow_samples_total {val}, the run's final count is {fin[1]}")
@@ -115,7 +118,7 @@ def main():
         nscrapes = float(scrapes[0]["value"][1]) if scrapes else 0
         if nscrapes < 8:
             fails.append(f"only {nscrapes} scrapes over the run")
-        skipped = query(base, 'pixflow_skipped_samples_total{job="pixflow"}')
+        skipped = query(base, 'last_over_time(pixflow_skipped_samples_total{job="pixflow"}[5m])')
         if not skipped or float(skipped[0]["value"][1]) != fin[2]:
             fails.append(f"skipped samples {skipped} != {fin[2]}")
         backlog = query(base, 'max_over_time(pixflow_backlog_batches{job="pixflow"}[5m])')
@@ -124,7 +127,7 @@ def main():
         fired = query(base, 'max_over_time(ALERTS{alertname="PixflowBacklog",alertstate="firing"}[5m])')
         if not fired:
             fails.append("PixflowBacklog never fired under the injected stall")
-        hist = query(base, 'sum(pixflow_stage_latency_seconds_count{job="pixflow",stage="decode_augment"})')
+        hist = query(base, 'sum(last_over_time(pixflow_stage_latency_seconds_count{job="pixflow",stage="decode_augment"}[5m]))')
         if not hist or float(hist[0]["value"][1]) != epochs * (n + broken):
             fails.append(f"decode_augment histogram count {hist}, want {epochs * (n + broken)}")
         # every query of the Grafana dashboard is valid PromQL and, except
@@ -143,7 +146,7 @@ def main():
                     continue
                 if not res and "pool" not in q and "video" not in q:
                     fails.append(f"dashboard panel {p['title']!r}: no data for {q}")
-        print(f"metrics_e2e: {nscrapes:.0f} scrapes, samples {val:.0f} == {fin[1]}, "
+        print(f"metrics_e2e: {nscrapes:.0f} scrapes, samples {val} == {fin[1]}, "
               f"max backlog {backlog[0]['value'][1] if backlog else '?'}, PixflowBacklog fired: {bool(fired)}, {nq} dashboard queries")
     finally:
         stop(prom)
