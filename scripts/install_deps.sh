@@ -8,7 +8,7 @@
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config file clang libclang-rt-dev libopencv-dev python3 python3-pil python3-numpy
   python3-venv python3-dev python3-opencv
-  ffmpeg libavformat-dev libavcodec-dev libavutil-dev
+  ffmpeg libavformat-dev libavcodec-dev libavutil-dev libswscale-dev
   libjpeg62-turbo-dev libturbojpeg0-dev libpng-dev libwebp-dev
   ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo
   libmicrohttpd-dev prometheus "$@")

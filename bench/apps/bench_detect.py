@@ -149,10 +149,11 @@ def post_parity(raw, model, conf, iou, size):
 # ------------------------------------------------------------------ pixflow
 
 
-def run_pixflow(clip, model, threads, conf, iou, size, frames, batch, out, canned=None):
+def run_pixflow(clip, model, threads, conf, iou, size, frames, batch, out, canned=None, convert="fused"):
     args = types.SimpleNamespace(inputs=[clip], model=model, size=size, batch=batch, conf=conf, iou=iou,
                                  realtime=False, max_frames=frames, threads=threads, decode_threads=0, out=out,
-                                 preview_every=0, trace=None, pin=False, quiet=True)
+                                 preview_every=0, trace=None, pin=False, quiet=True,
+                                 convert=convert)
     if canned is not None:   # the runner's call returns the recorded output (same shape per batch)
         from pixflow.apps import runners
 
@@ -198,6 +199,8 @@ def main():
     ap.add_argument("--clip", help="use this clip instead of making one")
     ap.add_argument("--model-excluded", action="store_true",
                     help="both sides reuse one recorded model output instead of running the model")
+    ap.add_argument("--convert", choices=["fused", "swscale"], default="fused",
+                    help="pixflow's YUV -> RGB (detect --convert): swscale gives the usual app's pixels, so its boxes")
     a = ap.parse_args()
     w, h = map(int, a.size.split("x"))
     tmp = tempfile.mkdtemp(prefix="bench_detect_")
@@ -217,7 +220,7 @@ def main():
     for _ in range(a.repeat):
         ru, f1, tu, raw = run_usual(clip, model, a.threads, conf, iou, size, a.frames, canned)
         rp, f2, stats = run_pixflow(clip, model, a.threads, conf, iou, size, a.frames, a.batch,
-                                    os.path.join(tmp, "pf"), canned)
+                                    os.path.join(tmp, "pf"), canned, a.convert)
         fu.append(f1)
         fp.append(f2)
     mu, mp = statistics.median(fu), statistics.median(fp)
@@ -226,7 +229,7 @@ def main():
     print(f"\n{'pipeline':<44} {'frames/s':>9}")
     print(f"{'usual (VideoCapture+cv2 letterbox+ort+NMSBoxes)':<44} {mu:>9.1f}   runs {[round(x, 1) for x in fu]}")
     print(f"{'pixflow detect (video->letterbox->ort->post)':<44} {mp:>9.1f}   runs {[round(x, 1) for x in fp]}")
-    print(f"ratio pixflow / usual: {mp / mu:.2f}x")
+    print(f"ratio pixflow / usual: {mp / mu:.2f}x (pixflow --convert {a.convert})")
     print(f"\ndetections: {len(ru)} vs {len(rp)} frames, {n_det} boxes; frames whose boxes differ in count or "
           f"class: {mism}; worst IoU {wiou:.4f}, worst coordinate difference {wpx:.2f} px")
     pp = post_parity(raw, model, conf, iou, size)

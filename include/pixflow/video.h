@@ -65,6 +65,11 @@ typedef struct pf_video pf_video;
 
 #define PF_VIDEO_MAX_SOURCES 256
 
+typedef enum pf_video_convert {
+    PF_VIDEO_CONVERT_FUSED = 0,  /* YUV planes into the fused pass (default) */
+    PF_VIDEO_CONVERT_SWSCALE = 1 /* libswscale to BGR24 first, as cv2.VideoCapture */
+} pf_video_convert;
+
 typedef struct pf_video_config {
     /* Files or URLs FFmpeg can open (rtsp://, http://, ...), each decoded
      * by its own thread. H.264, H.265, VP9, MJPEG, MPEG-4 ... whatever the
@@ -103,6 +108,22 @@ typedef struct pf_video_config {
      * else BT.601 limited, OpenCV's choice) or `color` for every stream. */
     bool color_from_stream;
     pf_color_opts color;
+    /* How a decoded YUV frame becomes the plan's input:
+     * PF_VIDEO_CONVERT_FUSED (default): the YUV planes go straight into the
+     *   fused pass (pf_preprocess_run_yuv with the matrix and range above):
+     *   one pass over the frame, BT.601/709 arithmetic as OpenCV's cvtColor.
+     * PF_VIDEO_CONVERT_SWSCALE: each frame is first converted to a BGR24
+     *   image of its full size by FFmpeg's libswscale (SWS_BICUBIC, as
+     *   OpenCV's VideoCapture does in its FFmpeg backend), on the stream's
+     *   decoder thread, and the plan runs on that image (swap_rb keeps its
+     *   meaning: RGB tensors unless it is set). With the libswscale that
+     *   OpenCV links (Debian's cv2 and pixflow share it), the tensor equals
+     *   the plan run on cv2.VideoCapture's frame byte for byte, so a model
+     *   sees the usual app's pixels (tests/python/test_video_swscale.py).
+     *   It costs one more full-frame pass and a BGR frame per queued frame;
+     *   `color` / `color_from_stream` are then swscale's business (it reads
+     *   the stream's range, BT.601 coefficients), not pixflow's. */
+    pf_video_convert convert;
     int threads;             /* preprocess threads (a CPU pf_stream); default 1, 0 = one per CPU */
     int batches_in_flight;   /* batches the consumer may hold unreleased; default 2 */
 } pf_video_config;
@@ -115,7 +136,7 @@ typedef struct pf_video_frame {
     int64_t frame_index;     /* 0-based position in its stream's decode output (dropped frames count) */
     int64_t pts;             /* presentation timestamp in the stream's time base; INT64_MIN when unknown */
     double pts_seconds;      /* pts in seconds; NaN when unknown */
-    int32_t width, height;   /* the frame's size (odd sizes lose their last column / row) */
+    int32_t width, height;   /* the frame's size (fused mode: odd sizes lose their last column / row) */
     double latency_ms;       /* capture (the frame left the decoder, or its paced release time)
                                 to its tensor sample written */
     pf_letterbox_info letterbox; /* tensor pixel -> frame pixel mapping */
@@ -125,6 +146,11 @@ typedef struct pf_video_frame {
     pf_yuv planes;
     pf_color_code code;
     pf_color_opts color;
+    /* PF_VIDEO_CONVERT_SWSCALE: the BGR24 frame the plan ran on (full
+     * size, valid until the batch is released); the tensor sample equals
+     * pf_preprocess_run(plan, ..., &bgr, ...) with swap_rb inverted.
+     * Zeroed in the fused mode. */
+    pf_image bgr;
 } pf_video_frame;
 
 typedef struct pf_video_batch {

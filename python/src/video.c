@@ -43,6 +43,7 @@ static const pfpy_field video_fields[] = {
     VCFG(batch, PFPY_F_ENUM),        VCFG(batch_timeout_ms, PFPY_F_ENUM), VCFG(realtime, PFPY_F_BOOL),
     VCFG(pace, PFPY_F_BOOL),         VCFG(queue_depth, PFPY_F_ENUM),      VCFG(decode_threads, PFPY_F_ENUM),
     VCFG(color_from_stream, PFPY_F_BOOL), VCFG(threads, PFPY_F_ENUM),      VCFG(batches_in_flight, PFPY_F_ENUM),
+    VCFG(convert, PFPY_F_ENUM),
     {NULL, PFPY_F_BOOL, 0, 0}};
 
 static int video_init(video_obj *self, PyObject *args, PyObject *kw) {

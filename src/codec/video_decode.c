@@ -160,10 +160,11 @@ pf_status pfi_vstream_open(pfi_vhub *v, pfi_vstream *s) {
 }
 
 void pfi_vstream_free(pfi_vstream *s) {
-    for (int k = 0; k < s->qlen; k++) av_frame_free(&s->q[(s->qhead + k) % s->qcap].av);
+    for (int k = 0; k < s->qlen; k++) pfi_vframe_clear(&s->q[(s->qhead + k) % s->qcap]);
     s->qlen = 0;
     free(s->q);
     s->q = NULL;
+    pfi_vstream_free_sws(s);
     avcodec_free_context(&s->dec);
     avformat_close_input(&s->fmt);
     if (s->space_ok) pthread_cond_destroy(&s->space);
@@ -229,12 +230,13 @@ static int pace_until(pfi_vstream *s, double when) {
 
 /* Hands one decoded frame to the queue; takes ownership of *av. Returns 0
  * when the source is being closed. */
-static int deliver(pfi_vstream *s, const decode_state *ds, AVFrame *av, int64_t index, double capture) {
+static int deliver(pfi_vstream *s, const decode_state *ds, AVFrame *av, AVFrame *bgr, int64_t index,
+                   double capture) {
     pfi_vhub *v = s->hub;
     pthread_mutex_lock(&v->mu);
     publish(s, ds);
     if (v->cfg.realtime && s->qlen == s->qcap) { /* keep only the newest */
-        av_frame_free(&s->q[s->qhead].av);
+        pfi_vframe_clear(&s->q[s->qhead]);
         s->qhead = (s->qhead + 1) % s->qcap;
         s->qlen--;
         s->dropped++;
@@ -243,10 +245,12 @@ static int deliver(pfi_vstream *s, const decode_state *ds, AVFrame *av, int64_t 
     if (atomic_load(&v->stop)) {
         pthread_mutex_unlock(&v->mu);
         av_frame_free(&av);
+        av_frame_free(&bgr);
         return 0;
     }
     pfi_vframe *slot = &s->q[(s->qhead + s->qlen) % s->qcap];
     slot->av = av;
+    slot->bgr = bgr;
     slot->index = index;
     slot->capture_s = capture;
     s->qlen++;
@@ -302,7 +306,21 @@ static int drain(pfi_vstream *s, decode_state *ds) {
             return 0;
         }
         av_frame_move_ref(own, ds->frame);
-        if (!deliver(s, ds, own, ds->next_index++, capture)) return 0;
+        AVFrame *bgr = NULL;
+        if (v->cfg.convert == PF_VIDEO_CONVERT_SWSCALE) {
+            double tc = pfi_video_now();
+            int cerr = pfi_vframe_to_bgr(&s->sws, own, &bgr);
+            ds->busy_s += pfi_video_now() - tc;
+            if (cerr < 0) {
+                char eb[128];
+                finish(s, ds, "libswscale cannot convert frame %lld (%s, %dx%d) to BGR24: %s",
+                       (long long)ds->next_index, pix_fmt_name(own->format), own->width, own->height,
+                       av_err(cerr, eb, sizeof eb));
+                av_frame_free(&own);
+                return 0;
+            }
+        }
+        if (!deliver(s, ds, own, bgr, ds->next_index++, capture)) return 0;
     }
 }
 

@@ -31,6 +31,7 @@ typedef struct pfi_vhub {
 /* A decoded frame waiting in a queue or held by a batch. */
 typedef struct pfi_vframe {
     AVFrame *av;
+    AVFrame *bgr;         /* PF_VIDEO_CONVERT_SWSCALE: av converted by libswscale, else NULL */
     int64_t index;        /* position in its stream's decoder output */
     double capture_s;     /* monotonic seconds when it left the decoder (or its paced release) */
 } pfi_vframe;
@@ -43,6 +44,7 @@ typedef struct pfi_vstream {
     AVCodecContext *dec;
     int vidx;             /* the video stream inside the container */
     AVRational tb;
+    struct SwsContext *sws; /* PF_VIDEO_CONVERT_SWSCALE: the decoder thread's converter */
     pthread_t thread;
     int started;
     /* guarded by hub->mu */
@@ -79,6 +81,15 @@ void *pfi_vstream_main(void *arg);
 /* The pf_yuv views and decode code of a decoded frame (pixel format
  * already known to be supported), and what the stream says about its
  * colour: *bt709 for a BT.709 matrix, *full_range for full range. */
+/* PF_VIDEO_CONVERT_SWSCALE (video_swscale.c): *out = src as BGR24 of its
+ * size through the cached converter *ctx; 0 or a negative AVERROR. */
+struct SwsContext;
+int pfi_vframe_to_bgr(struct SwsContext **ctx, const AVFrame *src, AVFrame **out);
+void pfi_vstream_free_sws(pfi_vstream *s);
+
+/* Frees a queued frame (its AVFrame and its BGR conversion, if any). */
+void pfi_vframe_clear(pfi_vframe *f);
+
 void pfi_vframe_describe(const AVFrame *f, pf_yuv *planes, pf_color_code *code, int *bt709, int *full_range);
 /* 1 for the pixel formats the source converts. */
 int pfi_video_pix_fmt_ok(int fmt);

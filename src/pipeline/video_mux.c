@@ -40,6 +40,7 @@ static void take(pf_video *v, int s, pfi_vslot *slot) {
     pfi_vstream *st = &v->streams[s];
     slot->held[slot->nheld++] = st->q[st->qhead];
     st->q[st->qhead].av = NULL;
+    st->q[st->qhead].bgr = NULL;
     st->qhead = (st->qhead + 1) % st->qcap;
     st->qlen--;
     v->cursor = (s + 1) % v->hub.n;
@@ -60,6 +61,7 @@ static pf_color_opts frame_color(const pf_video_config *cfg, int bt709, int full
 static pf_status convert(pf_video *v, pfi_vslot *slot, double *busy_s) {
     int n = slot->nheld;
     pf_yuv planes[64];
+    pf_image bgr[64];
     pf_color_code codes[64];
     pf_color_opts color[64];
     pf_letterbox_info info[64];
@@ -70,13 +72,19 @@ static pf_status convert(pf_video *v, pfi_vslot *slot, double *busy_s) {
         for (int k = 0; k < m; k++)
             {
             int bt709, full;
-            pfi_vframe_describe(slot->held[base + k].av, &planes[k], &codes[k], &bt709, &full);
+            const pfi_vframe *h = &slot->held[base + k];
+            pfi_vframe_describe(h->av, &planes[k], &codes[k], &bt709, &full);
             color[k] = frame_color(&v->hub.cfg, bt709, full);
+            bgr[k] = h->bgr == NULL ? (pf_image){0}
+                                    : pf_image_hwc(h->bgr->data[0], h->bgr->width, h->bgr->height, 3, PF_U8,
+                                                   h->bgr->linesize[0]);
         }
         pf_tensor t = slot->batch.tensor;
         t.data = (char *)t.data + (ptrdiff_t)base * t.sample_stride;
         t.n -= base;
-        pf_status st = pf_preprocess_run_yuv(v->plan, v->pstream, m, planes, codes, color, NULL, &t, info);
+        pf_status st = v->hub.cfg.convert == PF_VIDEO_CONVERT_SWSCALE
+                           ? pf_preprocess_run(v->plan, v->pstream, m, bgr, NULL, &t, info)
+                           : pf_preprocess_run_yuv(v->plan, v->pstream, m, planes, codes, color, NULL, &t, info);
         if (st != PF_OK) return st;
         double done = pfi_video_now();
         for (int k = 0; k < m; k++) {
@@ -85,12 +93,13 @@ static pf_status convert(pf_video *v, pfi_vslot *slot, double *busy_s) {
             f->frame_index = h->index;
             int64_t pts = h->av->best_effort_timestamp;
             f->pts = pts == AV_NOPTS_VALUE ? INT64_MIN : pts;
-            f->width = planes[k].y.width;
-            f->height = planes[k].y.height;
+            f->width = h->bgr != NULL ? h->bgr->width : planes[k].y.width;
+            f->height = h->bgr != NULL ? h->bgr->height : planes[k].y.height;
             f->letterbox = info[k];
             f->planes = planes[k];
             f->code = codes[k];
             f->color = color[k];
+            f->bgr = bgr[k];
             f->latency_ms = (done - h->capture_s) * 1e3;
         }
     }

@@ -60,6 +60,10 @@ static pf_status check_config(const pf_video_config *c) {
     if (c->color.yuv_range != PF_YUV_LIMITED && c->color.yuv_range != PF_YUV_FULL)
         return pfi_fail(PF_ERR_INVALID_ARGUMENT, OP ": config->color.yuv_range is %d; use PF_YUV_LIMITED or PF_YUV_FULL",
                         (int)c->color.yuv_range);
+    if (c->convert != PF_VIDEO_CONVERT_FUSED && c->convert != PF_VIDEO_CONVERT_SWSCALE)
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT,
+                        OP ": config->convert is %d; use PF_VIDEO_CONVERT_FUSED or PF_VIDEO_CONVERT_SWSCALE",
+                        (int)c->convert);
     return PF_OK;
 }
 
@@ -87,7 +91,7 @@ static pf_status make_slots(pf_video *v) {
 }
 
 static void release_slot(pfi_vslot *s) {
-    for (int k = 0; k < s->nheld; k++) av_frame_free(&s->held[k].av);
+    for (int k = 0; k < s->nheld; k++) pfi_vframe_clear(&s->held[k]);
     s->nheld = 0;
     s->busy = 0;
 }
@@ -120,7 +124,10 @@ pf_status pf_video_open(const pf_video_config *config, pf_video **out) {
         return pfi_fail(PF_ERR_OUT_OF_MEMORY, OP ": out of memory for %d streams", config->nsources);
     }
     /* the cheap checks of the description before any file is opened */
-    if ((st = pf_preprocess_plan_create(&v->hub.cfg.desc, &v->plan)) != PF_OK ||
+    /* swscale's frames are BGR: the plan swaps so that swap_rb keeps its meaning */
+    pf_preprocess_desc desc = v->hub.cfg.desc;
+    if (v->hub.cfg.convert == PF_VIDEO_CONVERT_SWSCALE) desc.swap_rb = !desc.swap_rb;
+    if ((st = pf_preprocess_plan_create(&desc, &v->plan)) != PF_OK ||
         (st = pf_stream_create_cpu(v->hub.cfg.threads, &v->pstream)) != PF_OK || (st = make_slots(v)) != PF_OK) {
         char msg[512];
         snprintf(msg, sizeof msg, "%s", pf_last_error());

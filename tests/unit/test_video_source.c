@@ -477,6 +477,87 @@ static void close_mid_stream(void) {
     printf("  close mid-stream x50: slowest close %.1f ms\n", worst * 1e3);
 }
 
+/* PF_VIDEO_CONVERT_SWSCALE: every frame carries its libswscale BGR image
+ * (full size), the tensor is the plan run on that image (swap_rb keeps
+ * its meaning: RGB out), and that image is the same picture as pixflow's
+ * own conversion (within swscale's rounding: its fixed-point matrix and
+ * chroma interpolation differ by a few units; cv2.VideoCapture equality is
+ * tests/python/test_video_swscale.py's). Real-time drops free the BGR
+ * frames too (the ASan run checks). A bad mode is refused by name. */
+static void swscale_mode(void) {
+    char args[512];
+    snprintf(args, sizeof args, "-f lavfi -i testsrc2=size=320x240:rate=25 -frames:v 12 %s -pix_fmt yuv420p",
+             h264_or_fallback());
+    const char *path = gen("swscale.mp4", args);
+    CHECK(path != NULL);
+    if (path == NULL) return;
+    pf_video_config c = small_config(&path, 1, 4);
+    c.convert = PF_VIDEO_CONVERT_SWSCALE;
+    pf_preprocess_desc bgr_desc = c.desc;
+    bgr_desc.swap_rb = !bgr_desc.swap_rb;
+    pf_preprocess_plan *plan = NULL;
+    CHECK_STATUS(pf_preprocess_plan_create(&bgr_desc, &plan), PF_OK);
+    pf_video *v = NULL;
+    CHECK_STATUS(pf_video_open(&c, &v), PF_OK);
+    if (v == NULL || plan == NULL) {
+        pf_preprocess_plan_destroy(plan);
+        return;
+    }
+    size_t sb = pf_tensor_packed_size(1, 3, c.desc.out_height, c.desc.out_width, c.desc.out_dtype);
+    unsigned char *out = malloc(sb), *rgb = malloc(320 * 240 * 3);
+    int frames = 0, exact_ok = 1, size_ok = 1, max_diff = 0;
+    pf_video_batch *b;
+    while (pf_video_next(v, &b, 10000) == PF_OK && b != NULL) {
+        for (int i = 0; i < b->count; i++) {
+            const pf_video_frame *f = &b->frames[i];
+            if (f->bgr.data == NULL || f->bgr.width != 320 || f->bgr.height != 240 || f->width != 320) size_ok = 0;
+            if (f->bgr.data == NULL) continue;
+            pf_tensor t = pf_tensor_nchw(out, 1, 3, c.desc.out_height, c.desc.out_width, c.desc.out_dtype);
+            CHECK_STATUS(pf_preprocess_run(plan, NULL, 1, &f->bgr, NULL, &t, NULL), PF_OK);
+            if (memcmp((const unsigned char *)b->tensor.data + (ptrdiff_t)i * b->tensor.sample_stride, out, sb) != 0)
+                exact_ok = 0;
+            pf_image img = pf_image_hwc(rgb, 320, 240, 3, PF_U8, 0);
+            CHECK_STATUS(pf_cvt_color_from_yuv(NULL, 1, &f->planes, &img, f->code, &f->color), PF_OK);
+            for (int y = 0; y < 240; y++) {
+                const unsigned char *p = (const unsigned char *)f->bgr.data + (ptrdiff_t)y * f->bgr.row_stride;
+                for (int x = 0; x < 320; x++)
+                    for (int ch = 0; ch < 3; ch++) {
+                        int d = abs((int)p[x * 3 + ch] - (int)rgb[(y * 320 + x) * 3 + 2 - ch]);
+                        if (d > max_diff) max_diff = d;
+                    }
+            }
+        }
+        frames += b->count;
+        pf_video_batch_release(v, b);
+    }
+    pf_video_close(v);
+    printf("  %-34s %d frames, tensor == plan(bgr), max |swscale - pixflow| %d\n", "swscale convert", frames,
+           max_diff);
+    CHECK(frames == 12);
+    CHECK(size_ok);
+    CHECK(exact_ok);
+    /* chroma upsampling differs at colour edges (testsrc2 has sharp ones): a
+     * wrong matrix or channel order would be off by ~100 (3 measured) */
+    CHECK(max_diff <= 8);
+    /* real-time: the one-frame queue replaces (and frees) frames */
+    c.realtime = true;
+    c.queue_depth = 1;
+    CHECK_STATUS(pf_video_open(&c, &v), PF_OK);
+    if (v != NULL) {
+        pf_video_batch *rb = NULL;
+        CHECK_STATUS(pf_video_next(v, &rb, 10000), PF_OK);
+        if (rb != NULL) pf_video_batch_release(v, rb);
+        pf_video_close(v);
+    }
+    c.realtime = false;
+    c.convert = (pf_video_convert)7;
+    CHECK_STATUS(pf_video_open(&c, &v), PF_ERR_INVALID_ARGUMENT);
+    CHECK_MSG("config->convert");
+    free(out);
+    free(rgb);
+    pf_preprocess_plan_destroy(plan);
+}
+
 int main(void) {
     if (PF_FFMPEG_CLI[0] == '\0' || access(PF_FFMPEG_CLI, X_OK) != 0) {
         return pft_skip("video_source", "no ffmpeg CLI to generate test videos (apt-get install ffmpeg)");
@@ -492,5 +573,6 @@ int main(void) {
     errors();
     corrupt_streams();
     close_mid_stream();
+    swscale_mode();
     return pft_summary("video_source");
 }

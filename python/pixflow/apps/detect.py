@@ -10,6 +10,7 @@ import time
 import numpy as np
 
 from .. import _pixflow as _P
+from .. import video as pixflow_video
 from . import deps, imaging, models, stages
 from .runners import OnnxRunner
 
@@ -219,6 +220,9 @@ def add_args(p):
                         "loopback when HOST is left out, port 0 picks one (printed)")
     p.add_argument("--metrics-linger", type=float, default=0.0, metavar="S",
                    help="keep serving the final values S seconds after the run (a last scrape)")
+    p.add_argument("--convert", choices=["fused", "swscale"], default="fused",
+                   help="video YUV -> RGB: fused into the letterbox pass (default), or FFmpeg's libswscale "
+                        "first as cv2.VideoCapture does (the usual app's exact pixels, so its exact boxes)")
     p.add_argument("--quiet", action="store_true")
     p.add_argument("--rect", action="store_true", help="rect letterbox (ultralytics auto=True): pad only to the "
                    "next --stride multiple, not to the square (needs a model with dynamic H/W axes)")
@@ -281,7 +285,7 @@ def run(args):
             raise _P.Unsupported("detect: this pixflow was built without the FFmpeg video source (PIXFLOW_VIDEO=OFF)")
         # batches in flight: the queues between the stages (2 x depth 2) + one in each stage thread
         cfg = {"batch": args.batch, "realtime": bool(args.realtime), "decode_threads": args.decode_threads,
-               "batches_in_flight": 8}
+               "batches_in_flight": 8, "convert": pixflow_video.convert_code(getattr(args, "convert", "fused"))}
         desc = det.desc
         if det.auto:   # one tensor shape for every stream: the rect holding each stream's first frame
             hw = det.shape_for([_frame_size(v, det.desc) for v in videos])
