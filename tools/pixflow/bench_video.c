@@ -59,12 +59,13 @@ static const char *clip_path(char *buf, size_t n) {
     return NULL;
 }
 
-static int run_pixflow(const char *path, int threads, float *first, pf_result *r) {
+static int run_pixflow(const char *path, int threads, pf_video_convert convert, float *first, pf_result *r) {
     pf_video_config c = pf_video_config_defaults(); /* yolo: 640x640 letterbox, pad 114, /255, CHW f32 */
     c.sources = &path;
     c.nsources = 1;
     c.batch = 1;
     c.threads = threads;
+    c.convert = convert;
     pf_video *v = NULL;
     if (pf_video_open(&c, &v) != PF_OK) {
         fprintf(stderr, "bench video: %s\n", pf_last_error());
@@ -117,15 +118,23 @@ int bench_video(int argc, char **argv) {
            "p99 ms");
     float *pf_first = malloc((size_t)3 * OUT * OUT * sizeof(float));
     float *cv_first = malloc((size_t)3 * OUT * OUT * sizeof(float));
+    float *sws_first = malloc((size_t)3 * OUT * OUT * sizeof(float));
     int rc = 0;
     pf_result *runs = malloc((size_t)(rounds > 64 ? 64 : rounds) * sizeof *runs);
     if (rounds > 64) rounds = 64;
     for (int threads = 1; threads <= 2; threads++) {
         for (int k = 0; k < rounds; k++)
-            if (run_pixflow(path, threads, k == 0 ? pf_first : NULL, &runs[k]) != 0) rc = 1;
+            if (run_pixflow(path, threads, PF_VIDEO_CONVERT_FUSED, k == 0 ? pf_first : NULL, &runs[k]) != 0) rc = 1;
         qsort(runs, (size_t)rounds, sizeof *runs, cmp_pf);
         pf_result m = runs[rounds / 2];
         print_row("pixflow", threads, m.frames, m.wall_s, m.decode_ms, m.preprocess_ms, m.p50, m.p99);
+        /* convert = swscale: cv2.VideoCapture's pixels (its decode column
+         * includes the libswscale pass on the decoder thread) */
+        for (int k = 0; k < rounds; k++)
+            if (run_pixflow(path, threads, PF_VIDEO_CONVERT_SWSCALE, k == 0 ? sws_first : NULL, &runs[k]) != 0) rc = 1;
+        qsort(runs, (size_t)rounds, sizeof *runs, cmp_pf);
+        pf_result ms = runs[rounds / 2];
+        print_row("pf-sws", threads, ms.frames, ms.wall_s, ms.decode_ms, ms.preprocess_ms, ms.p50, ms.p99);
 #ifdef PF_BENCH_OPENCV
         if (!pfb_cv_video_available(path)) {
             printf("%-9s %7d   (OpenCV's videoio cannot open the clip: pixflow alone)\n", "opencv", threads);
@@ -144,27 +153,31 @@ int bench_video(int argc, char **argv) {
         pfb_cv_video_result c = cr[rounds / 2];
         print_row("opencv", threads, c.frames, c.wall_s, c.decode_s * 1e3 / c.frames, c.preprocess_s * 1e3 / c.frames,
                   c.lat_p50_ms, c.lat_p99_ms);
-        printf("%-9s %7d %8.2fx\n", "ratio", threads, (m.frames / m.wall_s) / (c.frames / c.wall_s));
+        printf("%-9s %7d %8.2fx (pf-sws %.2fx)\n", "ratio", threads, (m.frames / m.wall_s) / (c.frames / c.wall_s),
+               (ms.frames / ms.wall_s) / (c.frames / c.wall_s));
         if (threads == 1) {
             /* OpenCV converts YUV -> BGR with swscale (its own rounding),
              * pixflow with OpenCV's cvtColor BT.601 fixed point: not the
              * same bits; report how far apart frame 0 is, in u8 steps. */
-            double md = 0, sum = 0;
+            double md = 0, sum = 0, mds = 0;
             size_t n = (size_t)3 * OUT * OUT;
             for (size_t i = 0; i < n; i++) {
                 double d = fabs((double)pf_first[i] - (double)cv_first[i]) * 255.0;
+                double ds = fabs((double)sws_first[i] - (double)cv_first[i]) * 255.0;
                 sum += d;
                 if (d > md) md = d;
+                if (ds > mds) mds = ds;
             }
             printf("frame 0, pixflow vs OpenCV tensor: max |diff| %.2f, mean %.3f (u8 steps; YUV->RGB "
-                   "differs: swscale vs cvtColor)\n",
-                   md, sum / (double)n);
+                   "differs: swscale vs cvtColor); pf-sws vs OpenCV: max |diff| %.2f\n",
+                   md, sum / (double)n, mds);
         }
 #endif
     }
     free(runs);
     free(pf_first);
     free(cv_first);
+    free(sws_first);
     return rc;
 }
 
