@@ -17,7 +17,10 @@ every batch buffer: ~0.1-0.2 s for pixflow); --warm 1 is a running loader's stea
 (`pixflow run`'s: the difference of a 1-epoch and a 1+E-epoch run). The table has the
 median samples/s over rounds, the median of the per-round ratios (pixflow.data.Loader /
 other), and CPU time per sample (all the loader's processes). DALI and Albumentations rows
-need the bench venv.
+need the bench venv. --decode-bound 1 (the default) also times, once per round after the
+loaders, the decode bound of the same files (class DecodeBound: ROI decode + fused
+preprocess per sample, one thread) and prints `pixflow run`'s fraction of it, by wall time
+and by CPU time per sample.
 """
 import argparse
 import faulthandler
@@ -218,6 +221,67 @@ def albumentations_case(folder, workers, batch):
     return dataloader_run(DS(), workers, batch)
 
 
+# ------------------------------------------------------------ decode bound
+class DecodeBound:
+    """The decode bound of `pixflow run` on this folder: per sample, single thread, the
+    ROI decode (pf_decode of the RandomResizedCrop rectangle, RGB, into a reused buffer:
+    what pf_decode_augment decodes without DCT scaling, which a 224 output uses only for
+    crops of >= 448 px on both axes, counted) followed at once by the fused preprocess of
+    that ROI (pf_preprocess_run of one sample into a reused tensor, pixflow.set_num_threads(1)),
+    as a pipeline worker does: decode, then fuse while the ROI is in cache (decoding a whole
+    batch first and fusing it after measured ~2x the fused time: the ROIs left the cache).
+    Crops drawn by pf_aug_sample keyed by (seed 0, epoch = the round, index), as the
+    pipeline draws them. Bytes are read into memory first (no file I/O, no index, no queue:
+    a bound, not a loader). Python adds a call and two clock reads per step (a few us per
+    sample, counted: it lowers the bound). bound = cores / (decode + fused) samples/s, from
+    wall time and from CPU time."""
+
+    def __init__(self, folder, batch):
+        import numpy as np
+
+        from pixflow import _pixflow as P
+
+        self.P = P
+        self.datas = [open(f, "rb").read() for f in files_of(folder)]
+        self.wh = [(z["width"], z["height"]) for z in (P.probe(d) for d in self.datas)]
+        desc, self.policy = P.recipe("imagenet-train")
+        self.plan = P.Plan(desc)
+        self.buf = np.empty(max(w * h for w, h in self.wh) * 3, np.uint8)
+        self.dec_ms, self.fused_ms, self.dec_cpu_ms, self.fused_cpu_ms, self.scaled = [], [], [], [], 0
+        self.measure(0, record=False)  # warm-up: page cache of the library, the plan's scratch
+
+    def measure(self, epoch, record=True):
+        P, n, clock, cpu = self.P, len(self.datas), time.perf_counter, time.process_time
+        params = [P.aug_sample(self.policy, 0, epoch, i, [w], [h])[0] for i, (w, h) in enumerate(self.wh)]
+        # DCT scaling would apply to a crop of >= 2 x 224 on both axes: counted, to show how rare it is
+        self.scaled = sum(min(p["crop_w"], p["crop_h"]) >= 448 for p in params)
+        threads = P.get_num_threads()
+        P.set_num_threads(1)
+        td = tf = cd = cf = 0.0
+        out = None
+        try:
+            for d, p in zip(self.datas, params):
+                w, h = p["crop_w"], p["crop_h"]
+                roi = self.buf[: w * h * 3].reshape(h, w, 3)
+                local = dict(p, crop_x=0, crop_y=0)  # the crop is the decoded ROI itself
+                c0, t0 = cpu(), clock()
+                P.decode(d, roi=(p["crop_x"], p["crop_y"], w, h), dst=roi)
+                t1, c1 = clock(), cpu()
+                if out is None:
+                    out = self.plan.run([roi], [local])
+                else:
+                    self.plan.run([roi], [local], out=out)
+                t2, c2 = clock(), cpu()
+                td, tf, cd, cf = td + t1 - t0, tf + t2 - t1, cd + c1 - c0, cf + c2 - c1
+        finally:
+            P.set_num_threads(threads)
+        if record:
+            self.dec_ms.append(td * 1e3 / n)
+            self.fused_ms.append(tf * 1e3 / n)
+            self.dec_cpu_ms.append(cd * 1e3 / n)
+            self.fused_cpu_ms.append(cf * 1e3 / n)
+
+
 # -------------------------------------------------------------------- DALI
 def dali_case(folder, workers, batch):
     from nvidia.dali import fn, pipeline_def, types
@@ -266,6 +330,8 @@ def main():
                     help="untimed epochs before them (1: the steady state of a running loader; 0: from a cold start)")
     ap.add_argument("--cli", default=os.path.join(HERE, "..", "..", "build", "pixflow"))
     ap.add_argument("--only", default="", help="comma-separated case names (prefixes) to run")
+    ap.add_argument("--decode-bound", type=int, default=1,
+                    help="1: also time the decode bound each round (ROI decode + fused preprocess, 1 thread)")
     a = ap.parse_args()
     folder = a.folder
     if folder is None:
@@ -301,11 +367,22 @@ def main():
             print(f"  {name}: skipped (no {a.cli}; build the CLI first)")
             continue
         cases.append(Case(name, run))
+    bound = None
+    if a.decode_bound:
+        try:
+            bound = DecodeBound(folder, b)
+        except ImportError as e:
+            print(f"  decode bound: skipped ({e})")
     for r in range(a.rounds):
         k = r % len(cases)
         for c in cases[k:] + cases[:k]:
             c.measure(a.epochs, a.warm)
-        print(f"  round {r + 1}: " + ", ".join(f"{c.name} {c.rates[-1]:.0f}" for c in cases), flush=True)
+        if bound is not None:
+            # in the same rotation as the loaders (after them this round), epoch r's crops
+            bound.measure(r)
+        print(f"  round {r + 1}: " + ", ".join(f"{c.name} {c.rates[-1]:.0f}" for c in cases)
+              + (f", decode {bound.dec_ms[-1]:.3f} + fused {bound.fused_ms[-1]:.3f} ms/sample"
+                 if bound is not None else ""), flush=True)
     base = cases[0]
     print(f"\n{'loader':44s} {'samples/s':>10s} {'min..max':>13s} {'ratio':>7s} {'CPU ms/sample':>14s} "
           f"{'CPU ratio':>9s}")
@@ -316,6 +393,22 @@ def main():
               f"{ratio:7.2f} {statistics.median(c.cpu_ms):14.3f} {cratio:9.2f}")
     print(f"ratio: {base.name} samples/s / this (median of the per-round ratios); CPU ratio: this CPU time "
           f"per sample / {base.name}'s")
+    if bound is not None:
+        med = statistics.median
+        d, f, dc, fc = med(bound.dec_ms), med(bound.fused_ms), med(bound.dec_cpu_ms), med(bound.fused_cpu_ms)
+        print(f"\ndecode bound (1 thread, {len(bound.datas)} files in memory, median of {len(bound.dec_ms)} rounds): "
+              f"ROI decode {d:.3f} ms + fused {f:.3f} ms = {d + f:.3f} ms/sample wall "
+              f"(CPU {dc:.3f} + {fc:.3f} = {dc + fc:.3f}); DCT-scalable crops in the last round: {bound.scaled}")
+        wall_bound, cpu_bound = w * 1e3 / (d + f), w * 1e3 / (dc + fc)
+        print(f"bound = {w} cores / per-sample time: {wall_bound:.0f} samples/s (wall), {cpu_bound:.0f} (CPU)")
+        for c in cases:
+            if c.name.startswith("pixflow run"):
+                # per round: the CLI's rate over that round's bound (same round, adjacent in time)
+                per = [rate / (w * 1e3 / (x + y)) for rate, x, y in zip(c.rates, bound.dec_ms, bound.fused_ms)]
+                print(f"{c.name}: {med(c.rates):.0f} samples/s = {med(c.rates) / wall_bound:.3f} of the wall bound "
+                      f"(median of per-round fractions {med(per):.3f}, {min(per):.3f}..{max(per):.3f}); "
+                      f"CPU per sample {med(c.cpu_ms):.3f} ms vs the bound's {dc + fc:.3f}: "
+                      f"{(dc + fc) / med(c.cpu_ms):.3f} of the CPU bound")
     print(f"load average after: {os.getloadavg()[0]:.1f}")
 
 
