@@ -44,28 +44,35 @@ static int parse(const char *s, const char *name, pf_device_kind *kind, int *ind
     return -1;
 }
 
-static PyObject *device_make(PyTypeObject *type, pf_device_kind kind, int index) {
+/* Opens the device into d (replacing what d held: __init__ may run twice). */
+static int device_fill(pfpy_device *d, pf_device_kind kind, int index) {
     pf_device *dev = NULL;
     pf_status st;
     PFPY_CALL(st, pf_device_open(kind, index, &dev));
-    if (st != PF_OK) return pfpy_raise(st);
+    if (st != PF_OK) return pfpy_raise(st), -1;
     pf_device_props props;
     memset(&props, 0, sizeof props);
     if ((st = pf_device_props_get(dev, &props)) != PF_OK) {
         pf_device_close(dev);
-        return pfpy_raise(st);
+        return pfpy_raise(st), -1;
     }
-    pfpy_device *d = (pfpy_device *)type->tp_alloc(type, 0);
-    if (d == NULL) {
-        pf_device_close(dev);
-        return NULL;
-    }
+    if (d->dev) pf_device_close(d->dev);
     d->kind = kind;
     d->index = index;
     d->dev = dev;
     memcpy(d->name, props.name, sizeof d->name);
     d->name[sizeof d->name - 1] = '\0';
     d->total_memory = props.total_memory;
+    return 0;
+}
+
+static PyObject *device_make(PyTypeObject *type, pf_device_kind kind, int index) {
+    pfpy_device *d = (pfpy_device *)type->tp_alloc(type, 0);
+    if (d == NULL) return NULL;
+    if (device_fill(d, kind, index) < 0) {
+        Py_DECREF(d);
+        return NULL;
+    }
     return (PyObject *)d;
 }
 
@@ -85,21 +92,25 @@ PyObject *pfpy_device_get(PyObject *obj, const char *name) {
     return device_make(&pfpy_DeviceType, kind, index);
 }
 
-static PyObject *device_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
+static int device_init(pfpy_device *self, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"device", NULL};
     PyObject *obj;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O:Device", kwlist, &obj)) return NULL;
-    if (PyObject_TypeCheck(obj, &pfpy_DeviceType)) return Py_NewRef(obj);
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O:Device", kwlist, &obj)) return -1;
+    if (PyObject_TypeCheck(obj, &pfpy_DeviceType)) {
+        pfpy_device *o = (pfpy_device *)obj;
+        return device_fill(self, o->kind, o->index);
+    }
     if (!PyUnicode_Check(obj)) {
         char buf[64];
-        return pfpy_invalid("Device: device must be a string such as 'cpu', 'opencl:0' or 'cuda:0', got %s",
-                            pfpy_repr(obj, buf, sizeof buf));
+        pfpy_invalid("Device: device must be a string such as 'cpu', 'opencl:0' or 'cuda:0', got %s",
+                     pfpy_repr(obj, buf, sizeof buf));
+        return -1;
     }
     const char *s = PyUnicode_AsUTF8(obj);
     pf_device_kind kind;
     int index;
-    if (s == NULL || parse(s, "device", &kind, &index) < 0) return NULL;
-    return device_make(type, kind, index);
+    if (s == NULL || parse(s, "device", &kind, &index) < 0) return -1;
+    return device_fill(self, kind, index);
 }
 
 static void device_dealloc(pfpy_device *d) {
@@ -196,7 +207,8 @@ PyTypeObject pfpy_DeviceType = {
               "not open raises DeviceError or Unsupported; a malformed string raises InvalidArgument).",
     .tp_methods = device_methods,
     .tp_getset = device_getset,
-    .tp_new = device_new,
+    .tp_init = (initproc)device_init,
+    .tp_new = PyType_GenericNew,
 };
 
 /* devices(): the CPU, then every OpenCL and CUDA device that opens. */

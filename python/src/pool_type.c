@@ -24,35 +24,32 @@ typedef struct {
 
 static PyTypeObject PoolType, BufferType;
 
-static PyObject *pool_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
+static int pool_init(pool_obj *self, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"device", "size", "name", NULL};
     PyObject *dobj = Py_None, *name = Py_None;
     long long size = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OL|O:MemoryPool", kwlist, &dobj, &size, &name)) return NULL;
-    if (size <= 0) return pfpy_invalid("MemoryPool: size = %lld; the cap must be > 0 bytes", size);
-    if (name != Py_None && !PyUnicode_Check(name)) return pfpy_invalid("MemoryPool: name must be a str or None");
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OL|O:MemoryPool", kwlist, &dobj, &size, &name)) return -1;
+    if (self->pool) return pfpy_invalid("MemoryPool is already initialised"), -1;
+    if (size <= 0) return pfpy_invalid("MemoryPool: size = %lld; the cap must be > 0 bytes", size), -1;
+    if (name != Py_None && !PyUnicode_Check(name)) return pfpy_invalid("MemoryPool: name must be a str or None"), -1;
     PyObject *d = pfpy_device_get(dobj, "device");
-    if (d == NULL) return NULL;
+    if (d == NULL) return -1;
+    PyObject *nm = name != Py_None ? Py_NewRef(name) : PyUnicode_FromFormat("MemoryPool(%S, %lld)", d, size);
+    if (nm == NULL) {
+        Py_DECREF(d);
+        return -1;
+    }
     pf_pool *p = NULL;
     pf_status st = pf_pool_create(((pfpy_device *)d)->dev, PF_ALLOC_DEVICE, (size_t)size, &p);
     if (st != PF_OK) {
         Py_DECREF(d);
-        return pfpy_raise(st);
-    }
-    pool_obj *self = (pool_obj *)type->tp_alloc(type, 0);
-    if (self == NULL) {
-        pf_pool_destroy(p);
-        Py_DECREF(d);
-        return NULL;
+        Py_DECREF(nm);
+        return pfpy_raise(st), -1;
     }
     self->device = d;
     self->pool = p;
-    self->name = name != Py_None ? Py_NewRef(name) : PyUnicode_FromFormat("MemoryPool(%S, %lld)", d, size);
-    if (self->name == NULL) {
-        Py_DECREF(self);
-        return NULL;
-    }
-    return (PyObject *)self;
+    self->name = nm;
+    return 0;
 }
 
 static void pool_dealloc(pool_obj *self) {
@@ -67,6 +64,7 @@ static void pool_dealloc(pool_obj *self) {
 }
 
 static PyObject *pool_allocate(pool_obj *self, PyObject *arg) {
+    if (self->pool == NULL) return pfpy_invalid("MemoryPool was not initialised");
     long long n = PyLong_AsLongLong(arg);
     if (n == -1 && PyErr_Occurred()) {
         PyErr_Clear();
@@ -98,6 +96,7 @@ static PyObject *pool_allocate(pool_obj *self, PyObject *arg) {
 
 static PyObject *pool_stats(pool_obj *self, PyObject *noarg) {
     (void)noarg;
+    if (self->pool == NULL) return pfpy_invalid("MemoryPool was not initialised");
     pf_pool_stats s;
     pf_status st = pf_pool_stats_get(self->pool, &s);
     if (st != PF_OK) return pfpy_raise(st);
@@ -112,16 +111,20 @@ static PyObject *pool_stats(pool_obj *self, PyObject *noarg) {
 
 static PyObject *pool_trim(pool_obj *self, PyObject *noarg) {
     (void)noarg;
+    if (self->pool == NULL) return pfpy_invalid("MemoryPool was not initialised");
     pf_status st;
     PFPY_CALL(st, pf_pool_trim(self->pool));
     if (st != PF_OK) return pfpy_raise(st);
     Py_RETURN_NONE;
 }
 
-static PyObject *pool_repr(pool_obj *self) { return Py_NewRef(self->name); }
+static PyObject *pool_repr(pool_obj *self) {
+    return self->name ? Py_NewRef(self->name) : PyUnicode_FromString("MemoryPool(<not initialised>)");
+}
 
 static PyObject *pool_get(pool_obj *self, void *c) {
-    return Py_NewRef(c ? self->name : self->device);
+    PyObject *v = c ? self->name : self->device;
+    return v ? Py_NewRef(v) : pfpy_invalid("MemoryPool was not initialised");
 }
 
 static PyMethodDef pool_methods[] = {
@@ -148,7 +151,8 @@ static PyTypeObject PoolType = {
               "holds more than size bytes (pf_pool); beyond it allocate raises OutOfMemory naming the pool.",
     .tp_methods = pool_methods,
     .tp_getset = pool_getset,
-    .tp_new = pool_new,
+    .tp_init = (initproc)pool_init,
+    .tp_new = PyType_GenericNew,
 };
 
 /* ------------------------------------------------------------- Buffer */
@@ -196,8 +200,8 @@ static PyObject *buffer_freed(buffer_obj *b, void *c) {
 }
 
 static PyMethodDef buffer_methods[] = {
-    {"__enter__", (PyCFunction)buffer_enter, METH_NOARGS, NULL},
-    {"__exit__", (PyCFunction)buffer_exit, METH_VARARGS, NULL},
+    {"__enter__", (PyCFunction)buffer_enter, METH_NOARGS, "__enter__()\n--\n\nEnters the block (see the type)."},
+    {"__exit__", (PyCFunction)buffer_exit, METH_VARARGS, "__exit__(*exc)\n--\n\nLeaves the block."},
     {"free", (PyCFunction)buffer_free, METH_NOARGS, "free()\n--\n\nReturns the block to its pool (idempotent)."},
     {NULL, NULL, 0, NULL}};
 

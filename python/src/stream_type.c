@@ -16,28 +16,23 @@ static _Thread_local int depth;
 
 pfpy_stream *pfpy_active_stream(void) { return depth > 0 ? stack[depth - 1] : NULL; }
 
-static PyObject *stream_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
+static int stream_init(pfpy_stream *self, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"device", NULL};
     PyObject *dobj = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|O:Stream", kwlist, &dobj)) return NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|O:Stream", kwlist, &dobj)) return -1;
+    if (self->stream) return pfpy_invalid("Stream is already initialised"), -1;
     PyObject *d = pfpy_device_get(dobj, "device");
-    if (d == NULL) return NULL;
+    if (d == NULL) return -1;
     pf_stream *s = NULL;
     pf_status st;
     PFPY_CALL(st, pf_stream_create(((pfpy_device *)d)->dev, &s));
     if (st != PF_OK) {
         Py_DECREF(d);
-        return pfpy_raise(st);
-    }
-    pfpy_stream *self = (pfpy_stream *)type->tp_alloc(type, 0);
-    if (self == NULL) {
-        pf_stream_destroy(s);
-        Py_DECREF(d);
-        return NULL;
+        return pfpy_raise(st), -1;
     }
     self->device = d;
     self->stream = s;
-    return (PyObject *)self;
+    return 0;
 }
 
 /* Stream.from_torch(torch_stream): wraps torch's cudaStream_t (its
@@ -96,6 +91,7 @@ static void stream_dealloc(pfpy_stream *self) {
 
 static PyObject *stream_enter(pfpy_stream *self, PyObject *noarg) {
     (void)noarg;
+    if (self->stream == NULL) return pfpy_invalid("Stream was not initialised");
     if (depth >= STACK_MAX) return pfpy_invalid("Stream: more than %d nested `with stream:` blocks", STACK_MAX);
     stack[depth++] = (pfpy_stream *)Py_NewRef((PyObject *)self);
     return Py_NewRef((PyObject *)self);
@@ -131,6 +127,7 @@ static PyObject *event_make(PyObject *device);
 static PyObject *stream_record_event(pfpy_stream *self, PyObject *args) {
     PyObject *ev = Py_None;
     if (!PyArg_ParseTuple(args, "|O:record_event", &ev)) return NULL;
+    if (self->device == NULL) return pfpy_invalid("Stream was not initialised");
     if (ev == Py_None) {
         if ((ev = event_make(self->device)) == NULL) return NULL;
     } else if (!PyObject_TypeCheck(ev, &pfpy_EventType)) {
@@ -155,6 +152,7 @@ static PyObject *stream_wait_event(pfpy_stream *self, PyObject *ev) {
 
 static PyObject *stream_get_device(pfpy_stream *self, void *c) {
     (void)c;
+    if (self->device == NULL) return pfpy_invalid("Stream was not initialised");
     return Py_NewRef(self->device);
 }
 
@@ -164,17 +162,18 @@ static PyObject *stream_cuda_handle(pfpy_stream *self, void *c) {
 }
 
 static PyObject *stream_repr(pfpy_stream *self) {
+    if (self->device == NULL) return PyUnicode_FromString("pixflow.Stream(<not initialised>)");
     return PyUnicode_FromFormat("pixflow.Stream(%S%s)", self->device, self->external ? ", external" : "");
 }
 
 static PyMethodDef stream_methods[] = {
-    {"__enter__", (PyCFunction)stream_enter, METH_NOARGS, NULL},
-    {"__exit__", (PyCFunction)stream_exit, METH_VARARGS, NULL},
+    {"__enter__", (PyCFunction)stream_enter, METH_NOARGS, "__enter__()\n--\n\nEnters the block (see the type)."},
+    {"__exit__", (PyCFunction)stream_exit, METH_VARARGS, "__exit__(*exc)\n--\n\nLeaves the block."},
     {"synchronize", (PyCFunction)stream_synchronize, METH_NOARGS,
      "synchronize()\n--\n\nWaits for the work queued on the stream; raises its error, if any."},
     {"query", (PyCFunction)stream_query, METH_NOARGS, "query()\n--\n\nTrue when all queued work has finished."},
     {"record_event", (PyCFunction)stream_record_event, METH_VARARGS,
-     "record_event(event=None)\n--\n\nRecords event (a new one when None) on the stream; returns it."},
+     "record_event(event=None, /)\n--\n\nRecords event (a new one when None) on the stream; returns it."},
     {"wait_event", (PyCFunction)stream_wait_event, METH_O,
      "wait_event(event, /)\n--\n\nMakes later work on this stream wait for the event (no host wait)."},
     {"from_torch", (PyCFunction)stream_from_torch, METH_O | METH_CLASS,
@@ -196,7 +195,8 @@ PyTypeObject pfpy_StreamType = {
               "`with stream:` ops run on it; on a device stream they return device pixflow.Tensors.",
     .tp_methods = stream_methods,
     .tp_getset = stream_getset,
-    .tp_new = stream_new,
+    .tp_init = (initproc)stream_init,
+    .tp_new = PyType_GenericNew,
 };
 
 /* -------------------------------------------------------------- Event */
@@ -205,7 +205,7 @@ static PyObject *event_make(PyObject *device) {
     pf_event *e = NULL;
     pf_status st = pf_event_create(((pfpy_device *)device)->dev, &e);
     if (st != PF_OK) return pfpy_raise(st);
-    pfpy_event *ev = PyObject_New(pfpy_event, &pfpy_EventType);
+    pfpy_event *ev = (pfpy_event *)pfpy_EventType.tp_alloc(&pfpy_EventType, 0);
     if (ev == NULL) {
         pf_event_destroy(e);
         return NULL;
@@ -215,22 +215,27 @@ static PyObject *event_make(PyObject *device) {
     return (PyObject *)ev;
 }
 
-static PyObject *event_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
-    (void)type;
+static int event_init(pfpy_event *self, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"device", NULL};
     PyObject *dobj = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|O:Event", kwlist, &dobj)) return NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|O:Event", kwlist, &dobj)) return -1;
+    if (self->event) return pfpy_invalid("Event is already initialised"), -1;
     PyObject *d = pfpy_device_get(dobj, "device");
-    if (d == NULL) return NULL;
-    PyObject *ev = event_make(d);
-    Py_DECREF(d);
-    return ev;
+    if (d == NULL) return -1;
+    pf_status st = pf_event_create(((pfpy_device *)d)->dev, &self->event);
+    if (st != PF_OK) {
+        self->event = NULL;
+        Py_DECREF(d);
+        return pfpy_raise(st), -1;
+    }
+    self->device = d;
+    return 0;
 }
 
 static void event_dealloc(pfpy_event *ev) {
     if (ev->event) pf_event_destroy(ev->event);
     Py_XDECREF(ev->device);
-    PyObject_Free(ev);
+    Py_TYPE(ev)->tp_free((PyObject *)ev);
 }
 
 static PyObject *event_synchronize(pfpy_event *ev, PyObject *noarg) {
@@ -272,7 +277,8 @@ PyTypeObject pfpy_EventType = {
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "Event(device=None)\n--\n\nA marker in a stream's work (Stream.record_event / wait_event).",
     .tp_methods = event_methods,
-    .tp_new = event_new,
+    .tp_init = (initproc)event_init,
+    .tp_new = PyType_GenericNew,
 };
 
 int pfpy_stream_type_init(PyObject *module) {
