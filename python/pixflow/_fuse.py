@@ -9,7 +9,9 @@ called in (geometry, flip, dtype, normalize), as the plan runs them.
 ``normalize`` takes mean and std in the units of the float output
 (torchvision's: ToDtype(float32, scale=True) then Normalize), so it needs
 ``convert_to("float32")``. A chain the plan cannot fuse raises Unsupported
-with Compose's reason.
+with Compose's reason; so does compile() of a chain with per-sample
+parameters (center_crop, random_horizontal_flip: the Compose's policy, not
+the plan's): ``.compose()`` gives that Compose.
 """
 from . import _pixflow as _P
 
@@ -75,6 +77,10 @@ class Fuse:
         c = self.compose()
         if not c.fused:
             raise _P.Unsupported(f"fuse(): the chain has no fused plan: {c.why_not_fused}")
+        if c.pipeline_spec()[1] != _P.defaults()[1]:
+            # a Plan runs with the parameters it is given: the crop / flip draws are the Compose's
+            raise _P.Unsupported("fuse(): this chain sets per-sample parameters (center_crop, random flips) "
+                                 "that a Plan alone does not hold; use .compose() for the Compose that draws them")
         return c._plan
 
     def __repr__(self):

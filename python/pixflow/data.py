@@ -209,8 +209,10 @@ class Loader:
                                      "the dispatcher writes host batches; pass devices alone")
         if isinstance(devices, str):
             names = [devices] if devices == "auto" else devices.split(",")
-        else:
+        elif isinstance(devices, (list, tuple)):
             names = [str(d) if isinstance(d, _P.Device) else d for d in devices]
+        else:
+            names = []
         if not names or not all(isinstance(n, str) and n for n in names):
             raise _P.InvalidArgument(f"devices = {devices!r}; pass a list such as ['cpu', 'opencl:0'] or 'auto'")
         return ",".join(names)
