@@ -337,7 +337,8 @@ class Loader:
 
     def stats(self):
         """The pipeline's stage table and counters as a dict (cumulative over the consecutive
-        epochs it served)."""
+        epochs it served); with devices=, "dispatch" holds the dispatcher's stats (per device:
+        samples, busy time, utilization, transfer bytes, cost, share and the reason for it)."""
         if self._pipe is None:
             raise _P.InvalidArgument("stats(): no epoch has run (or the Loader was closed)")
         return self._pipe.stats()

@@ -230,6 +230,11 @@ int pfpy_upload_sources(pfpy_images *in, PyObject **keep);
 
 int pfpy_pool_type_init(PyObject *module);
 
+/* -------------------------------------------------- dispatch_stats.c */
+
+/* pf_dispatch_stats and the per-device stats as a dict (new reference). */
+PyObject *pfpy_dispatch_stats(const pf_dispatch *d);
+
 /* ------------------------------------------------------ param helpers */
 
 /* Per-sample parameters: a scalar for every sample or a sequence of n

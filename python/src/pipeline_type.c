@@ -348,12 +348,18 @@ static PyObject *pipe_stats(pipe_obj *self, PyObject *noarg) {
         Py_XDECREF(g);
     }
     if (stages == NULL) return NULL;
-    return Py_BuildValue("{s:N,s:K,s:K,s:K,s:K,s:d,s:d,s:d,s:d,s:i,s:i,s:n,s:i}", "stages", stages, "batches",
+    PyObject *r = Py_BuildValue("{s:N,s:K,s:K,s:K,s:K,s:d,s:d,s:d,s:d,s:i,s:i,s:n,s:i}", "stages", stages, "batches",
                          (unsigned long long)s.batches, "samples", (unsigned long long)s.samples, "skipped",
                          (unsigned long long)s.skipped, "failed_batches", (unsigned long long)s.failed_batches,
                          "elapsed_s", s.elapsed_s, "starvation_s", s.starvation_s, "latency_p50_ms", s.latency_p50_ms,
                          "latency_p99_ms", s.latency_p99_ms, "buffers", s.buffers, "buffers_free", s.buffers_free,
                          "batch_bytes", (Py_ssize_t)s.batch_bytes, "live_batches", self->live);
+    if (r != NULL && self->dispatch != NULL) { /* devices=: the per-device shares */
+        PyObject *d = pfpy_dispatch_stats(self->dispatch);
+        if (d == NULL || PyDict_SetItemString(r, "dispatch", d) < 0) Py_CLEAR(r);
+        Py_XDECREF(d);
+    }
+    return r;
 }
 
 static PyObject *pipe_errors(pipe_obj *self, PyObject *noarg) {

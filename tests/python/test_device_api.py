@@ -310,12 +310,14 @@ def folder(tmp_path_factory):
     return root
 
 
-def _batches(folder, **kw):
+def _batches(folder, stats=None, **kw):
     L = D.Loader(folder, recipe="imagenet-train", batch_size=4, workers=2, output="numpy", seed=11, **kw)
     out = []
     for e in range(2):
         L.set_epoch(e)
         out += [(np.array(x), np.array(y)) for x, y in L]
+    if stats is not None:
+        stats.update(L.stats())
     L.close()
     return out
 
@@ -324,9 +326,19 @@ def test_loader_devices_bytes_equal_cpu_only(folder, dev):
     ref = _batches(folder, devices=["cpu"])
     assert len(ref) == 8
     devs = ["cpu"] if dev == "cpu" else ["cpu", pixflow.Device(dev)]
-    got = _batches(folder, devices=devs)
+    st = {}
+    got = _batches(folder, st, devices=devs)
+    disp = st["dispatch"]
+    assert [d["name"] for d in disp["devices"]] == [str(d) for d in devs]
+    # (the pipeline fills the next epoch's batches ahead: at least the 2 epochs consumed)
+    assert sum(d["samples"] for d in disp["devices"]) >= 14 * 2 and disp["samples"] >= 14 * 2
+    if dev != "cpu":  # calibration runs samples on every device: the OpenCL device ran some
+        ocl = disp["devices"][1]
+        assert ocl["samples"] >= 1 and ocl["upload_bytes"] > 0 and ocl["reason"]
     alone = _batches(folder, devices=[dev])
-    plain = _batches(folder)
+    plain_stats = {}
+    plain = _batches(folder, plain_stats)
+    assert "dispatch" not in plain_stats
     for r, g, a, p in zip(ref, got, alone, plain):
         assert r[0].tobytes() == g[0].tobytes() == a[0].tobytes() == p[0].tobytes()
         assert np.array_equal(r[1], g[1]) and np.array_equal(r[1], p[1])
