@@ -11,20 +11,30 @@ after inference) and ``pixflow.ray`` (Ray Data; needs ray).
 from ._pixflow import (  # noqa: F401
     Cancelled,
     CorruptData,
+    Device,
     DeviceError,
     Error,
+    Event,
     InternalError,
     InvalidArgument,
+    MemoryPool,
     OutOfMemory,
+    Plan,
+    PoolBuffer,
+    Stream,
     Tensor,
     Timeout,
     Unsupported,
     build_info,
     cuda_device_count,
+    current_device,
+    devices,
     get_num_threads,
     opencl_device_count,
+    set_device,
     set_num_threads,
 )
+from ._fuse import fuse  # noqa: F401
 from ._pixflow import IOError  # noqa: F401,A004  (pixflow.IOError, also an OSError)
 from ._pixflow import version as _c_version
 
@@ -36,7 +46,9 @@ _SUBMODULES = ("cv", "ops", "io", "transforms", "data", "torch", "video", "post"
 __all__ = [
     "Error", "InvalidArgument", "Unsupported", "OutOfMemory", "CorruptData", "DeviceError",
     "Cancelled", "Timeout", "InternalError", "Tensor", "build_info", "cuda_device_count",
-    "opencl_device_count", "get_num_threads", "set_num_threads", *_SUBMODULES,
+    "opencl_device_count", "get_num_threads", "set_num_threads",
+    "Device", "devices", "set_device", "current_device", "Stream", "Event", "MemoryPool", "PoolBuffer",
+    "Plan", "fuse", *_SUBMODULES,
 ]
 
 

@@ -144,12 +144,17 @@ class Loader:
     name the device. Not with device= (those batches are device memory already).
     metrics_port: serve Prometheus metrics (pixflow.metrics: the C snapshot of the running
     pipeline) at http://metrics_addr:metrics_port/metrics (loopback by default; 0 picks a free
-    port, see ``loader.metrics.port``; close() stops it); needs prometheus_client."""
+    port, see ``loader.metrics.port``; close() stops it); needs prometheus_client.
+    devices: a list of devices (strings such as "cpu", "opencl:0", "cuda:0", or pixflow.Device
+    objects) or "auto": each batch's fused preprocess is spread over them by pf_dispatch
+    (include/pixflow/dispatch.h, as ``pixflow run --devices``), placed by measured cost; the
+    batches are host batches with the same bytes as devices=["cpu"] for any split. Not with
+    device= or pin_memory."""
 
     def __init__(self, source, transform=None, recipe=None, batch_size=32, workers=0, shuffle=True, seed=0,
                  drop_last=False, rank=0, world_size=1, device=None, on_error="skip", pin_memory=False,
                  progress=False, output=None, extensions=None, shard_mode="pad", prefetch_batches=0,
-                 metrics_port=None, metrics_addr="127.0.0.1"):
+                 metrics_port=None, metrics_addr="127.0.0.1", devices=None):
         if on_error not in ("skip", "raise"):
             raise _P.InvalidArgument(f"on_error = {on_error!r}; use 'skip' or 'raise'")
         output = self._output(output, device)
@@ -170,6 +175,7 @@ class Loader:
                         "shard_mode": 0 if shard_mode == "pad" else 1, "prefetch_batches": max(int(prefetch_batches), 0)}
         self.batch_size, self.device, self.output = int(batch_size), device, output
         self.pin_device = self._pin_device(pin_memory, device)  # None, "cpu", "cuda", "cuda:N"
+        self.devices = self._devices(devices, device, self.pin_device)  # None or "cpu,opencl:0" / "auto"
         self.pin_memory, self.progress = self.pin_device is not None, progress
         self._epoch, self._position = 0, 0
         self._pipe, self._pipe_at, self._iter_id = None, None, 0
@@ -193,6 +199,23 @@ class Loader:
                                      "OpenCL memory; use output='tensor' (pixflow.Tensor on the device; "
                                      "images.to_host() copies it to the host) or device=None")
         return output
+
+    @staticmethod
+    def _devices(devices, device, pin_device):
+        if devices is None:
+            return None
+        if device is not None or pin_device is not None:
+            raise _P.InvalidArgument(f"devices = {devices!r} with {'device' if device is not None else 'pin_memory'}: "
+                                     "the dispatcher writes host batches; pass devices alone")
+        if isinstance(devices, str):
+            names = [devices] if devices == "auto" else devices.split(",")
+        elif isinstance(devices, (list, tuple)):
+            names = [str(d) if isinstance(d, _P.Device) else d for d in devices]
+        else:
+            names = []
+        if not names or not all(isinstance(n, str) and n for n in names):
+            raise _P.InvalidArgument(f"devices = {devices!r}; pass a list such as ['cpu', 'opencl:0'] or 'auto'")
+        return ",".join(names)
 
     @staticmethod
     def _pin_device(pin_memory, device):
@@ -254,7 +277,8 @@ class Loader:
             p = None
         if p is None:
             cfg = dict(self._config, start_epoch=self._epoch, start_position=self._position, epochs=0)
-            p = _P.Pipeline(self._source, self._desc, self._policy, cfg, self.device, self.pin_device)
+            p = _P.Pipeline(self._source, self._desc, self._policy, cfg, self.device, self.pin_device,
+                            self.devices)
             _live.add(p)
         self._pipe, self._pipe_at = p, at
         return p, self._iter_id
@@ -313,7 +337,8 @@ class Loader:
 
     def stats(self):
         """The pipeline's stage table and counters as a dict (cumulative over the consecutive
-        epochs it served)."""
+        epochs it served); with devices=, "dispatch" holds the dispatcher's stats (per device:
+        samples, busy time, utilization, transfer bytes, cost, share and the reason for it)."""
         if self._pipe is None:
             raise _P.InvalidArgument("stats(): no epoch has run (or the Loader was closed)")
         return self._pipe.stats()

@@ -521,7 +521,8 @@ int pfpy_images_out(PyObject *dst, const char *name, const pfpy_images *src, con
         }
         out->is_seq = src->is_seq;
         for (int i = 0; i < n; i++) {
-            PyObject *arr = pfpy_numpy_empty(&shapes[i]);
+            /* inside `with stream:` on a device the results are device tensors */
+            PyObject *arr = pfpy_on_device_stream() ? pfpy_device_result(&shapes[i]) : pfpy_numpy_empty(&shapes[i]);
             if (arr == NULL || pfpy_image_in(arr, name, flags, &out->im[i]) < 0) {
                 Py_XDECREF(arr);
                 out->n = i;

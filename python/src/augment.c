@@ -259,6 +259,17 @@ static PyMethodDef plan_methods[] = {
      "plan's shape. info=True also returns the letterbox mappings."},
     {NULL, NULL, 0, NULL}};
 
+/* Plans are equal when their descs are (what pixflow.fuse() promises to
+ * give: the same Plan as the equivalent Compose). */
+static PyObject *plan_richcompare(plan_obj *a, PyObject *b, int op) {
+    if ((op != Py_EQ && op != Py_NE) || !PyObject_TypeCheck(b, &PlanType)) Py_RETURN_NOTIMPLEMENTED;
+    PyObject *da = plan_desc(a, NULL), *db = da ? plan_desc((plan_obj *)b, NULL) : NULL;
+    PyObject *r = db ? PyObject_RichCompare(da, db, op) : NULL;
+    Py_XDECREF(da);
+    Py_XDECREF(db);
+    return r;
+}
+
 static PyGetSetDef plan_getset[] = {{"desc", (getter)plan_desc, NULL, "The plan's description (a dict).", NULL},
                                     {NULL, NULL, NULL, NULL, NULL}};
 
@@ -266,6 +277,8 @@ static PyTypeObject PlanType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "pixflow.Plan",
     .tp_basicsize = sizeof(plan_obj),
     .tp_dealloc = (destructor)plan_dealloc,
+    .tp_richcompare = (richcmpfunc)plan_richcompare,
+    .tp_hash = PyObject_HashNotImplemented,
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "Plan(desc)\n--\n\nA fused preprocess plan (pf_preprocess_plan): crop, resize or letterbox, flips,\n"
               "affine, colour ops, normalization, dtype and layout in one pass over the output.",

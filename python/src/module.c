@@ -46,6 +46,7 @@ static PyMethodDef core_methods[] = {
 static void module_free(void *m) {
     (void)m;
     pfpy_streams_free();
+    pfpy_devices_free();
 }
 
 static struct PyModuleDef moddef = {
@@ -63,6 +64,8 @@ PyMODINIT_FUNC PyInit__pixflow(void) {
     PyObject *m = PyModule_Create(&moddef);
     if (m == NULL) return NULL;
     if (pfpy_errors_init(m) < 0 || pfpy_constants_init(m) < 0 || pfpy_tensor_init_type(m) < 0 ||
+        pfpy_devices_init(m) < 0 || pfpy_stream_type_init(m) < 0 || pfpy_pool_type_init(m) < 0 ||
+        pfpy_device_results_init() < 0 ||
         add_methods(m, pfpy_resize_methods) < 0 || add_methods(m, pfpy_geom_methods) < 0 ||
         add_methods(m, pfpy_border_methods) < 0 || add_methods(m, pfpy_warp_methods) < 0 ||
         add_methods(m, pfpy_lut_methods) < 0 ||

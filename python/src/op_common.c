@@ -28,6 +28,18 @@ int pfpy_op_begin(pfpy_op *op, PyObject *src, const char *name, unsigned flags) 
         s->layout = v->layout;
         s->torch = (flags & PFPY_CONV_TORCH) != 0;
     }
+    /* inside `with stream:` on a device: host sources go to the device first */
+    if (pfpy_on_device_stream()) {
+        if ((op->uploads = PyMem_Calloc((size_t)n, sizeof *op->uploads)) == NULL) {
+            PyErr_NoMemory();
+            pfpy_op_abort(op);
+            return -1;
+        }
+        if (pfpy_upload_sources(&op->in, op->uploads) < 0) {
+            pfpy_op_abort(op);
+            return -1;
+        }
+    }
     return 0;
 }
 
@@ -40,6 +52,11 @@ int pfpy_op_outputs(pfpy_op *op, PyObject *dst, const char *name) {
 }
 
 static void release(pfpy_op *op) {
+    if (op->uploads) { /* the device copies' keepers wait for queued work before freeing */
+        for (int i = 0; i < op->in.n; i++) Py_XDECREF(op->uploads[i]);
+        PyMem_Free(op->uploads);
+        op->uploads = NULL;
+    }
     pfpy_images_release(&op->in);
     pfpy_images_release(&op->out);
     if (op->shapes != &op->one_shape) PyMem_Free(op->shapes);

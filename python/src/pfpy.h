@@ -172,6 +172,69 @@ void pfpy_streams_free(void);
 PyObject *pfpy_set_num_threads(PyObject *self, PyObject *arg);
 PyObject *pfpy_get_num_threads(PyObject *self, PyObject *noarg);
 
+/* --------------------------------------------------------- devices.c */
+
+/* pixflow.Device: an open pf_device and what names it. */
+typedef struct pfpy_device {
+    PyObject_HEAD
+    pf_device_kind kind;
+    int index;
+    pf_device *dev;
+    char name[128];
+    size_t total_memory;
+} pfpy_device;
+
+extern PyTypeObject pfpy_DeviceType;
+int pfpy_devices_init(PyObject *module);
+void pfpy_devices_free(void);
+/* A Device (new reference) from a Device, a string such as "opencl:0" or
+ * None (the current device); `name` names the argument in errors. */
+PyObject *pfpy_device_get(PyObject *obj, const char *name);
+PyObject *pfpy_current_device(PyObject *self, PyObject *noarg);
+
+/* ----------------------------------------------------- stream_type.c */
+
+/* pixflow.Stream: a pf_stream of `device` (a pfpy_device); `external`
+ * keeps a wrapped torch stream alive. */
+typedef struct pfpy_stream {
+    PyObject_HEAD
+    PyObject *device;
+    pf_stream *stream;
+    PyObject *external;
+} pfpy_stream;
+
+typedef struct pfpy_event {
+    PyObject_HEAD
+    pf_event *event;
+    PyObject *device;
+} pfpy_event;
+
+extern PyTypeObject pfpy_StreamType, pfpy_EventType;
+int pfpy_stream_type_init(PyObject *module);
+/* The innermost stream entered with `with` on this thread, or NULL. */
+pfpy_stream *pfpy_active_stream(void);
+
+/* -------------------------------------------------- device_results.c */
+
+int pfpy_device_results_init(void);
+/* 1 when the active stream is a device (not CPU) stream. */
+int pfpy_on_device_stream(void);
+/* As pfpy_numpy_empty, a device pixflow.Tensor of the active stream's
+ * device (call only when pfpy_on_device_stream()). */
+PyObject *pfpy_device_result(const pfpy_shape *s);
+/* Uploads the host views of `in` on the active stream (keep[i]: the
+ * device tensor of source i, or left NULL); -1 with an exception set. */
+int pfpy_upload_sources(pfpy_images *in, PyObject **keep);
+
+/* ------------------------------------------------------- pool_type.c */
+
+int pfpy_pool_type_init(PyObject *module);
+
+/* -------------------------------------------------- dispatch_stats.c */
+
+/* pf_dispatch_stats and the per-device stats as a dict (new reference). */
+PyObject *pfpy_dispatch_stats(const pf_dispatch *d);
+
 /* ------------------------------------------------------ param helpers */
 
 /* Per-sample parameters: a scalar for every sample or a sequence of n
@@ -229,6 +292,7 @@ typedef struct pfpy_op {
     pfpy_shape one_shape;
     PyObject *result;
     unsigned flags;
+    PyObject **uploads; /* device copies of host sources on a device stream (n entries), or NULL */
 } pfpy_op;
 
 /* Acquires the sources (flags as pfpy_images_in) and sets shapes[i] to

@@ -32,6 +32,7 @@ typedef struct {
     pf_pipeline *p;
     pf_device *device;
     pin_alloc pin;
+    pf_dispatch *dispatch; /* devices=: the preprocess spread over them; closed after the pipeline */
     int live;        /* batches handed out and not yet released */
     int closed;      /* close() called: destroy once live drops to 0 */
     int buffers;     /* the batch buffer pool's size */
@@ -57,6 +58,9 @@ static void pipe_destroy(pipe_obj *self) {
     }
     pf_device_close(self->device);
     self->device = NULL;
+    /* borrowed by the pipeline (pf_pipeline_config.augment_dispatch): close it after */
+    if (self->dispatch) pf_dispatch_close(self->dispatch);
+    self->dispatch = NULL;
     /* after the pipeline: its destroy frees the buffers through pin */
     pf_device_close(self->pin.device);
     self->pin.device = NULL;
@@ -123,14 +127,20 @@ static const pfpy_field config_fields[] = {
     CFG(on_error, PFPY_F_ENUM),   CFG(pin_workers, PFPY_F_BOOL),   CFG(staging_bytes, PFPY_F_U64),
     {NULL, PFPY_F_BOOL, 0, 0}};
 
-/* Pipeline(source, desc, policy, config, device=None, pin=None): source is
+/* Pipeline(source, desc, policy, config, device=None, pin=None,
+ * devices=None): source is
  * a dict {"kind": "folder"|"list"|"tar", "path": str, "shards": [str],
  * "extensions": str} (source_index.c); config holds pf_pipeline_config's scalar fields;
- * pin names the device whose pinned memory the batch buffers are. */
+ * pin names the device whose pinned memory the batch buffers are; devices
+ * ("cpu,opencl:0", "auto") runs the preprocess through a pf_dispatch over
+ * them (config.augment_dispatch, as `pixflow run --devices`): the CPU
+ * device placement, host batches with the bytes of a single device. */
 static int pipe_init(pipe_obj *self, PyObject *args, PyObject *kw) {
-    static char *kwlist[] = {"source", "desc", "policy", "config", "device", "pin", NULL};
-    PyObject *src, *desc = Py_None, *pol = Py_None, *cfg = Py_None, *dev = Py_None, *pin = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OOOOO:Pipeline", kwlist, &src, &desc, &pol, &cfg, &dev, &pin))
+    static char *kwlist[] = {"source", "desc", "policy", "config", "device", "pin", "devices", NULL};
+    PyObject *src, *desc = Py_None, *pol = Py_None, *cfg = Py_None, *dev = Py_None, *pin = Py_None,
+             *devs = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OOOOOO:Pipeline", kwlist, &src, &desc, &pol, &cfg, &dev, &pin,
+                                     &devs))
         return -1;
     if (self->p) return pfpy_invalid("Pipeline is already initialised"), -1;
     pf_pipeline_config c = pf_pipeline_config_defaults();
@@ -144,6 +154,27 @@ static int pipe_init(pipe_obj *self, PyObject *args, PyObject *kw) {
     if (dev != Py_None) {
         if (open_device_arg(dev, "device", &self->device) < 0) return -1;
         c.augment_device = self->device;
+    }
+    if (devs != Py_None) {
+        const char *list = PyUnicode_Check(devs) ? PyUnicode_AsUTF8(devs) : NULL;
+        if (list == NULL) {
+            PyErr_Clear();
+            return pfpy_invalid("devices must be a str such as 'cpu,opencl:0' or 'auto'"), -1;
+        }
+        if (dev != Py_None || pin != Py_None)
+            return pfpy_invalid("devices = '%s' with %s: the dispatcher's batches are host memory of the CPU "
+                                "device placement; pass devices alone", list, dev != Py_None ? "device" : "pin"), -1;
+        pf_dispatch_config dc = pf_dispatch_config_defaults();
+        dc.devices = list;
+        pf_status st;
+        PFPY_CALL(st, pf_dispatch_open(&dc, &self->dispatch));
+        if (st != PF_OK) {
+            self->dispatch = NULL;
+            return pfpy_raise_msg(st, "devices = '%s': %s", list, pf_last_error()), -1;
+        }
+        if ((st = pf_device_open(PF_DEVICE_CPU, 0, &self->device)) != PF_OK) return pfpy_raise(st), -1;
+        c.augment_device = self->device;
+        c.augment_dispatch = self->dispatch;
     }
     if (pin != Py_None) {
         if (dev != Py_None)
@@ -317,12 +348,18 @@ static PyObject *pipe_stats(pipe_obj *self, PyObject *noarg) {
         Py_XDECREF(g);
     }
     if (stages == NULL) return NULL;
-    return Py_BuildValue("{s:N,s:K,s:K,s:K,s:K,s:d,s:d,s:d,s:d,s:i,s:i,s:n,s:i}", "stages", stages, "batches",
+    PyObject *r = Py_BuildValue("{s:N,s:K,s:K,s:K,s:K,s:d,s:d,s:d,s:d,s:i,s:i,s:n,s:i}", "stages", stages, "batches",
                          (unsigned long long)s.batches, "samples", (unsigned long long)s.samples, "skipped",
                          (unsigned long long)s.skipped, "failed_batches", (unsigned long long)s.failed_batches,
                          "elapsed_s", s.elapsed_s, "starvation_s", s.starvation_s, "latency_p50_ms", s.latency_p50_ms,
                          "latency_p99_ms", s.latency_p99_ms, "buffers", s.buffers, "buffers_free", s.buffers_free,
                          "batch_bytes", (Py_ssize_t)s.batch_bytes, "live_batches", self->live);
+    if (r != NULL && self->dispatch != NULL) { /* devices=: the per-device shares */
+        PyObject *d = pfpy_dispatch_stats(self->dispatch);
+        if (d == NULL || PyDict_SetItemString(r, "dispatch", d) < 0) Py_CLEAR(r);
+        Py_XDECREF(d);
+    }
+    return r;
 }
 
 static PyObject *pipe_errors(pipe_obj *self, PyObject *noarg) {
@@ -394,7 +431,7 @@ static PyTypeObject PipeType = {
     .tp_weaklistoffset = offsetof(pipe_obj, weakrefs),
     .tp_dealloc = (destructor)pipe_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Pipeline(source, desc=None, policy=None, config=None, device=None, pin=None)\n--\n\n"
+    .tp_doc = "Pipeline(source, desc=None, policy=None, config=None, device=None, pin=None, devices=None)\n--\n\n"
               "pf_pipeline: read -> decode+augment -> collate, on C threads. Use pixflow.data.Loader.",
     .tp_methods = pipe_methods,
     .tp_getset = pipe_getset,

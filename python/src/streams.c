@@ -3,7 +3,9 @@
  * (under the GIL: no lock needed) and puts it back after; concurrent
  * Python threads get distinct streams and never wait on each other.
  * pixflow.set_num_threads(n) sets the threads per stream (like
- * cv2.setNumThreads); 1 runs ops on the calling thread alone. */
+ * cv2.setNumThreads); 1 runs ops on the calling thread alone. Inside
+ * `with stream:` (stream_type.c) op calls use that stream instead, and
+ * it stays the caller's (release leaves it alone). */
 #include <unistd.h>
 
 #include "pfpy.h"
@@ -25,6 +27,8 @@ static int threads_now(void) {
 }
 
 pf_stream *pfpy_stream_acquire(void) {
+    pfpy_stream *active = pfpy_active_stream();
+    if (active != NULL) return active->stream;
     if (threads_now() <= 1) return NULL;
     while (nfree > 0) {
         nfree--;
@@ -38,7 +42,8 @@ pf_stream *pfpy_stream_acquire(void) {
 }
 
 void pfpy_stream_release(pf_stream *s) {
-    if (s == NULL) return;
+    pfpy_stream *active = pfpy_active_stream();
+    if (s == NULL || (active != NULL && s == active->stream)) return;
     if (nfree < MAX_FREE && pf_stream_threads(s) == num_threads) {
         gen_of[nfree] = generation;
         free_list[nfree++] = s;

@@ -21,7 +21,8 @@ import pixflow._pixflow as P
 STUB = os.path.join(os.path.dirname(P.__file__), "_pixflow.pyi")
 
 # Members of the C types the stub describes besides the public ones (the protocols Python calls).
-_DUNDERS = {"__init__", "__len__", "__dlpack__", "__dlpack_device__", "__cuda_array_interface__"}
+_DUNDERS = {"__init__", "__len__", "__dlpack__", "__dlpack_device__", "__cuda_array_interface__", "__enter__",
+            "__exit__", "__eq__"}
 
 
 def _stub():
@@ -60,7 +61,7 @@ def _params(fn, drop_self=False):
     if a.kwarg:
         out.append((a.kwarg.arg, inspect.Parameter.VAR_KEYWORD, False))
     if drop_self:
-        assert out and out[0][0] == "self", f"{fn.name}: the first parameter must be self"
+        assert out and out[0][0] in ("self", "cls"), f"{fn.name}: the first parameter must be self (cls)"
         out = out[1:]
     return out
 
@@ -93,7 +94,7 @@ def test_no_any_and_everything_annotated():
         if isinstance(node, ast.FunctionDef):
             a = node.args
             for x in a.posonlyargs + a.args + a.kwonlyargs + [v for v in (a.vararg, a.kwarg) if v]:
-                assert x.arg == "self" or x.annotation is not None, f"{node.name}({x.arg}) has no type"
+                assert x.arg in ("self", "cls") or x.annotation is not None, f"{node.name}({x.arg}) has no type"
             assert node.returns is not None, f"{node.name} has no return type"
 
 
@@ -133,7 +134,7 @@ def test_class_members_match(name, node):
         if mname == "__init__":
             real = _real_params(cls)  # the type's text signature (tp_doc)
             _probe_c_parser(name, cls, real)
-        elif mname == "__len__":
+        elif mname in ("__len__", "__eq__"):
             continue  # a slot: no text signature, its arguments are Python's
         else:
             real = _real_params(attr)
