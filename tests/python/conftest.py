@@ -47,6 +47,17 @@ def in_ci():
     return os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
 
 
+def opencl_skip_reason():
+    """Why the OpenCL tests cannot run here (None when they can): a build without the backend, or no ICD."""
+    import pixflow
+
+    if "opencl=on" not in pixflow.build_info():
+        return "this pixflow was built without the OpenCL backend (PIXFLOW_OPENCL=ON needs ocl-icd-opencl-dev)"
+    if pixflow.opencl_device_count() == 0:
+        return "no OpenCL device (install an ICD such as pocl-opencl-icd)"
+    return None
+
+
 def gpu_required():
     """PIXFLOW_REQUIRE_GPU=1 (bench/gpu/run_device_checks.sh sets it): a CUDA test may not skip."""
     return os.environ.get("PIXFLOW_REQUIRE_GPU", "") == "1"

@@ -13,15 +13,7 @@ import pixflow
 import pixflow.cv as cv
 import pixflow.data as D
 import pixflow.transforms as T
-from conftest import cuda
-
-
-def _opencl_reason():
-    if "opencl=on" not in pixflow.build_info():
-        return "this pixflow was built without the OpenCL backend (PIXFLOW_OPENCL=ON needs ocl-icd-opencl-dev)"
-    if pixflow.opencl_device_count() == 0:
-        return "no OpenCL device (install an ICD such as pocl-opencl-icd)"
-    return None
+from conftest import cuda, opencl_skip_reason
 
 
 DEVICES = ["cpu", pytest.param("opencl:0", id="opencl")]
@@ -30,7 +22,7 @@ DEVICES = ["cpu", pytest.param("opencl:0", id="opencl")]
 @pytest.fixture(params=DEVICES)
 def dev(request):
     if request.param != "cpu":
-        why = _opencl_reason()
+        why = opencl_skip_reason()
         if why is not None:
             pytest.skip(why)
     return request.param
@@ -66,7 +58,7 @@ def test_devices_lists_cpu_first_and_every_opencl_device():
     ds = pixflow.devices()
     assert ds[0] == "cpu" and all(isinstance(d, pixflow.Device) for d in ds)
     ocl = [d for d in ds if d.kind == "opencl"]
-    assert len(ocl) == (pixflow.opencl_device_count() if _opencl_reason() is None else 0)
+    assert len(ocl) == (pixflow.opencl_device_count() if opencl_skip_reason() is None else 0)
     assert len([d for d in ds if d.kind == "cuda"]) == pixflow.cuda_device_count()
 
 

@@ -16,23 +16,15 @@ import pytest
 import pixflow
 import pixflow.data as D
 import pixflow.transforms as T
-from conftest import DATA
+from conftest import DATA, opencl_skip_reason
 
 N = 19
 KDL_OPENCL = 4
 
 
-def _opencl_reason():
-    if "opencl=on" not in pixflow.build_info():
-        return "this pixflow was built without the OpenCL backend (PIXFLOW_OPENCL=ON needs ocl-icd-opencl-dev)"
-    if pixflow.opencl_device_count() == 0:
-        return "no OpenCL device (install an ICD such as pocl-opencl-icd)"
-    return None
-
-
 @pytest.fixture(autouse=True)
 def _need_opencl():
-    why = _opencl_reason()
+    why = opencl_skip_reason()
     if why is not None:
         pytest.skip(why)
 
