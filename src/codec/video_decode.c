@@ -309,7 +309,7 @@ static int drain(pfi_vstream *s, decode_state *ds) {
         AVFrame *bgr = NULL;
         if (v->cfg.convert == PF_VIDEO_CONVERT_SWSCALE) {
             double tc = pfi_video_now();
-            int cerr = pfi_vframe_to_bgr(&s->sws, own, &bgr);
+            int cerr = pfi_vframe_to_bgr(s, own, &bgr);
             ds->busy_s += pfi_video_now() - tc;
             if (cerr < 0) {
                 char eb[128];

@@ -45,6 +45,8 @@ typedef struct pfi_vstream {
     int vidx;             /* the video stream inside the container */
     AVRational tb;
     struct SwsContext *sws; /* PF_VIDEO_CONVERT_SWSCALE: the decoder thread's converter */
+    struct AVBufferPool *bgr_pool; /* and its BGR frame buffers (video_swscale.c) */
+    size_t bgr_pool_size;
     pthread_t thread;
     int started;
     /* guarded by hub->mu */
@@ -82,9 +84,10 @@ void *pfi_vstream_main(void *arg);
  * already known to be supported), and what the stream says about its
  * colour: *bt709 for a BT.709 matrix, *full_range for full range. */
 /* PF_VIDEO_CONVERT_SWSCALE (video_swscale.c): *out = src as BGR24 of its
- * size through the cached converter *ctx; 0 or a negative AVERROR. */
+ * size through the stream's cached converter and buffer pool; 0 or a
+ * negative AVERROR. Called on the stream's decoder thread only. */
 struct SwsContext;
-int pfi_vframe_to_bgr(struct SwsContext **ctx, const AVFrame *src, AVFrame **out);
+int pfi_vframe_to_bgr(pfi_vstream *s, const AVFrame *src, AVFrame **out);
 void pfi_vstream_free_sws(pfi_vstream *s);
 
 /* Frees a queued frame (its AVFrame and its BGR conversion, if any). */
