@@ -1,26 +1,25 @@
 /* Device memory for op calls inside `with stream:` on a device stream:
  * results are new device pixflow.Tensors, and host sources are uploaded
- * first. The memory's keeper synchronizes the stream before pf_free,
- * because queued work may still read or write it when the last Python
- * reference goes (pf_free's rule: synchronize first). */
+ * first. The memory comes from the stream's own caching pool
+ * (pfpy_stream.results, pf_pool_create): queued work may still read or
+ * write it when the last Python reference goes, and pf_pool_free is
+ * stream ordered (the block is reused at once by later work on the same
+ * stream, by other streams only after that work finished), so freeing a
+ * result never waits for the device. A plain pf_free would need a
+ * pf_stream_synchronize first: one wait per freed tensor, which made a
+ * loop of `y = op(x)` under `with stream:` synchronous. */
 #include <string.h>
 
 #include "pfpy.h"
 
 typedef struct {
     PyObject_HEAD
-    pf_device *dev; /* borrowed from `stream`'s Device, which it keeps */
     void *ptr;
-    pfpy_stream *stream;
+    pfpy_stream *stream; /* owns the pool the memory came from */
 } devmem;
 
 static void devmem_dealloc(devmem *m) {
-    if (m->ptr) {
-        Py_BEGIN_ALLOW_THREADS
-        (void)pf_stream_synchronize(m->stream->stream); /* its error was the op's to report */
-        pf_free(m->dev, PF_ALLOC_DEVICE, m->ptr);
-        Py_END_ALLOW_THREADS
-    }
+    if (m->ptr) (void)pf_pool_free(m->stream->results, m->ptr, m->stream->stream); /* records an event, no wait */
     Py_XDECREF((PyObject *)m->stream);
     PyObject_Free(m);
 }
@@ -52,17 +51,31 @@ static PyObject *device_tensor(int nd, const Py_ssize_t *mem, const int *perm, p
         bytes *= (size_t)mem[i];
     }
     for (int i = 0; i < nd; i++) shape[i] = mem[perm[i]], strides[i] = mstr[perm[i]];
+    if (s->results == NULL) {
+        /* capped at the device's memory: the cap only bounds what the cache may keep */
+        pf_device_props props;
+        size_t cap = pf_device_props_get(d->dev, &props) == PF_OK && props.total_memory ? props.total_memory
+                                                                                         : (size_t)1 << 40;
+        pf_status st;
+        PFPY_CALL(st, pf_pool_create(d->dev, PF_ALLOC_DEVICE, cap, &s->results));
+        if (st != PF_OK) {
+            s->results = NULL;
+            return pfpy_raise(st);
+        }
+    }
     devmem *m = PyObject_New(devmem, &DevmemType);
     if (m == NULL) return NULL;
-    m->dev = d->dev;
     m->ptr = NULL;
     m->stream = (pfpy_stream *)Py_NewRef((PyObject *)s);
-    pf_status st = pf_malloc(d->dev, PF_ALLOC_DEVICE, bytes ? bytes : 1, &m->ptr);
+    pf_status st;
+    PFPY_CALL(st, pf_pool_alloc(s->results, bytes ? bytes : 1, s->stream, &m->ptr));
     if (st != PF_OK) {
         m->ptr = NULL;
         Py_DECREF(m);
         return pfpy_raise(st);
     }
+    pf_pool_stats ps;
+    if (pf_pool_stats_get(s->results, &ps) == PF_OK && ps.in_use > s->results_peak) s->results_peak = ps.in_use;
     pf_mem kind = d->kind == PF_DEVICE_CUDA ? PF_MEM_CUDA : PF_MEM_OPENCL;
     PyObject *t = (PyObject *)pfpy_tensor_view(m->ptr, nd, shape, strides, dt, kind, d->index, 0, (PyObject *)m);
     Py_DECREF(m);

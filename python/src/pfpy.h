@@ -201,6 +201,11 @@ typedef struct pfpy_stream {
     PyObject *device;
     pf_stream *stream;
     PyObject *external;
+    /* device results of ops inside `with stream:` (device_results.c): a
+     * stream-ordered caching pool, made at the first one, so that freeing
+     * a result while queued work may still use it needs no synchronize */
+    pf_pool *results;
+    size_t results_peak; /* peak bytes in use of `results` */
 } pfpy_stream;
 
 typedef struct pfpy_event {
@@ -229,6 +234,8 @@ int pfpy_upload_sources(pfpy_images *in, PyObject **keep);
 /* ------------------------------------------------------- pool_type.c */
 
 int pfpy_pool_type_init(PyObject *module);
+/* {"in_use", "peak_in_use", "reserved", ..., "reuses"} of a pf_pool */
+PyObject *pfpy_pool_stats_dict(pf_pool *pool, size_t peak_in_use);
 
 /* -------------------------------------------------- dispatch_stats.c */
 

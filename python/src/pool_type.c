@@ -94,19 +94,24 @@ static PyObject *pool_allocate(pool_obj *self, PyObject *arg) {
     return (PyObject *)b;
 }
 
-static PyObject *pool_stats(pool_obj *self, PyObject *noarg) {
-    (void)noarg;
-    if (self->pool == NULL) return pfpy_invalid("MemoryPool was not initialised");
+/* The stats dict of MemoryPool.stats() and Stream.memory_stats(). */
+PyObject *pfpy_pool_stats_dict(pf_pool *pool, size_t peak_in_use) {
     pf_pool_stats s;
-    pf_status st = pf_pool_stats_get(self->pool, &s);
+    pf_status st = pf_pool_stats_get(pool, &s);
     if (st != PF_OK) return pfpy_raise(st);
     /* fragmentation as pixflow_pool_fragmentation_ratio: the share of reserved bytes not in use */
     double frag = s.reserved ? (double)(s.reserved - s.in_use) / (double)s.reserved : 0.0;
     return Py_BuildValue("{s:n,s:n,s:n,s:n,s:n,s:d,s:K,s:K,s:K}", "in_use", (Py_ssize_t)s.in_use, "peak_in_use",
-                         (Py_ssize_t)self->peak_in_use, "reserved", (Py_ssize_t)s.reserved, "peak_reserved",
+                         (Py_ssize_t)peak_in_use, "reserved", (Py_ssize_t)s.reserved, "peak_reserved",
                          (Py_ssize_t)s.peak_reserved, "cap", (Py_ssize_t)s.cap, "fragmentation", frag, "allocs",
                          (unsigned long long)s.allocs, "reuses", (unsigned long long)s.reuses, "backend_allocs",
                          (unsigned long long)s.backend_allocs);
+}
+
+static PyObject *pool_stats(pool_obj *self, PyObject *noarg) {
+    (void)noarg;
+    if (self->pool == NULL) return pfpy_invalid("MemoryPool was not initialised");
+    return pfpy_pool_stats_dict(self->pool, self->peak_in_use);
 }
 
 static PyObject *pool_trim(pool_obj *self, PyObject *noarg) {

@@ -79,9 +79,12 @@ static PyObject *stream_from_torch(PyObject *cls, PyObject *ts) {
 }
 
 static void stream_dealloc(pfpy_stream *self) {
-    if (self->stream) {
+    /* every device result holds a reference to its stream, so all of the
+     * pool's blocks are free here; the pool waits for their events */
+    if (self->results || self->stream) {
         Py_BEGIN_ALLOW_THREADS
-        pf_stream_destroy(self->stream); /* synchronizes first */
+        if (self->results) pf_pool_destroy(self->results);
+        if (self->stream) pf_stream_destroy(self->stream); /* synchronizes first */
         Py_END_ALLOW_THREADS
     }
     Py_XDECREF(self->external);
@@ -120,6 +123,29 @@ static PyObject *stream_query(pfpy_stream *self, PyObject *noarg) {
     pf_status st = pf_stream_query(self->stream, &done);
     if (st != PF_OK) return pfpy_raise(st);
     return PyBool_FromLong(done);
+}
+
+/* The cache of the device results of ops inside `with stream:`
+ * (device_results.c): its stats, and giving its idle blocks back. */
+static PyObject *stream_memory_stats(pfpy_stream *self, PyObject *noarg) {
+    (void)noarg;
+    if (self->stream == NULL) return pfpy_invalid("Stream was not initialised");
+    if (self->results == NULL)
+        return Py_BuildValue("{s:n,s:n,s:n,s:n,s:n,s:d,s:K,s:K,s:K}", "in_use", (Py_ssize_t)0, "peak_in_use",
+                             (Py_ssize_t)0, "reserved", (Py_ssize_t)0, "peak_reserved", (Py_ssize_t)0, "cap",
+                             (Py_ssize_t)0, "fragmentation", 0.0, "allocs", 0ull, "reuses", 0ull, "backend_allocs",
+                             0ull);
+    return pfpy_pool_stats_dict(self->results, self->results_peak);
+}
+
+static PyObject *stream_empty_cache(pfpy_stream *self, PyObject *noarg) {
+    (void)noarg;
+    if (self->stream == NULL) return pfpy_invalid("Stream was not initialised");
+    if (self->results == NULL) Py_RETURN_NONE;
+    pf_status st;
+    PFPY_CALL(st, pf_pool_trim(self->results));
+    if (st != PF_OK) return pfpy_raise(st);
+    Py_RETURN_NONE;
 }
 
 static PyObject *event_make(PyObject *device);
@@ -176,6 +202,11 @@ static PyMethodDef stream_methods[] = {
      "record_event(event=None, /)\n--\n\nRecords event (a new one when None) on the stream; returns it."},
     {"wait_event", (PyCFunction)stream_wait_event, METH_O,
      "wait_event(event, /)\n--\n\nMakes later work on this stream wait for the event (no host wait)."},
+    {"memory_stats", (PyCFunction)stream_memory_stats, METH_NOARGS,
+     "memory_stats()\n--\n\nThe cache of this stream's device results (as MemoryPool.stats()): in_use,\n"
+     "peak_in_use, reserved, peak_reserved, cap, fragmentation, allocs, reuses, backend_allocs."},
+    {"empty_cache", (PyCFunction)stream_empty_cache, METH_NOARGS,
+     "empty_cache()\n--\n\nGives the cached (freed) device-result blocks back to the device."},
     {"from_torch", (PyCFunction)stream_from_torch, METH_O | METH_CLASS,
      "from_torch(torch_stream, /)\n--\n\nWraps a torch.cuda.Stream (its cudaStream_t); pixflow never destroys it."},
     {NULL, NULL, 0, NULL}};

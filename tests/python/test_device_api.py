@@ -125,6 +125,39 @@ def test_batches_inside_a_device_stream(dev, rng):
         assert np.array_equal(_host(g), w)
 
 
+def test_device_results_reuse_the_streams_cache_in_stream_order(dev, rng):
+    """Dropped results go back to the stream's pool without a wait and are reused by the next
+    ops on the stream while earlier queued ops may still read them: every output must still
+    equal the CPU's bytes."""
+    imgs = [rng.integers(0, 256, (40 + i, 50 + 2 * i, 3), dtype=np.uint8) for i in range(12)]
+    want = [cv.cvtColor(cv.resize(im, (32, 24)), cv.COLOR_BGR2RGB) for im in imgs]
+    s = pixflow.Stream(dev)
+    assert s.memory_stats()["allocs"] == 0
+    outs = []
+    with s:
+        for im in imgs:
+            small = cv.resize(im, (32, 24))
+            outs.append(cv.cvtColor(small, cv.COLOR_BGR2RGB))  # queued; reads `small`
+            del small  # freed while the cvtColor may still be queued
+    s.synchronize()
+    for g, w in zip(outs, want):
+        assert np.array_equal(_host(g), w)
+    st = s.memory_stats()
+    if dev == "cpu":  # results are numpy arrays: the cache is never used
+        assert st["allocs"] == 0 and st["reserved"] == 0
+        return
+    # per image: the upload, `small` and the output; the uploads and `small`s are reused
+    assert st["allocs"] == 3 * len(imgs), st
+    assert st["reuses"] >= len(imgs), st
+    assert st["backend_allocs"] < st["allocs"], st
+    assert st["in_use"] >= sum(o.nbytes for o in outs) > 0, st  # blocks are rounded to size classes
+    assert st["peak_in_use"] >= st["in_use"] and st["reserved"] >= st["in_use"]
+    del outs, g  # g: the loop above holds the last output
+    assert s.memory_stats()["in_use"] == 0
+    s.empty_cache()
+    assert s.memory_stats()["reserved"] == 0
+
+
 def test_streams_nest_per_thread(dev, rng):
     a, b = pixflow.Stream(dev), pixflow.Stream("cpu")
     img = rng.integers(0, 256, (10, 12, 3), dtype=np.uint8)
