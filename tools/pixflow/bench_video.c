@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -28,8 +29,15 @@
 
 typedef struct pf_result {
     int frames;
-    double wall_s, decode_ms, preprocess_ms, p50, p99;
+    double wall_s, cpu_s, decode_ms, preprocess_ms, p50, p99;
 } pf_result;
+
+/* user + system time of the whole process so far */
+static double process_cpu_s(void) {
+    struct rusage u;
+    if (getrusage(RUSAGE_SELF, &u) != 0) return 0.0;
+    return (double)(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + (double)(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
 
 static const char *clip_path(char *buf, size_t n) {
 #ifdef PF_BENCH_WORK_DIR
@@ -72,7 +80,7 @@ static int run_pixflow(const char *path, int threads, pf_video_convert convert, 
         return -1;
     }
     memset(r, 0, sizeof *r);
-    double t0 = bench_now_sec();
+    double t0 = bench_now_sec(), c0 = process_cpu_s();
     pf_video_batch *b;
     pf_status st;
     while ((st = pf_video_next(v, &b, -1)) == PF_OK && b != NULL) {
@@ -81,6 +89,7 @@ static int run_pixflow(const char *path, int threads, pf_video_convert convert, 
         pf_video_batch_release(v, b);
     }
     r->wall_s = bench_now_sec() - t0;
+    r->cpu_s = process_cpu_s() - c0;
     pf_video_stats s;
     pf_video_stats_get(v, &s);
     r->decode_ms = s.decode_ms / (r->frames ? r->frames : 1);
@@ -92,92 +101,134 @@ static int run_pixflow(const char *path, int threads, pf_video_convert convert, 
     return st == PF_OK && r->frames == FRAMES ? 0 : -1;
 }
 
-static int cmp_pf(const void *a, const void *b) {
-    double x = ((const pf_result *)a)->wall_s, y = ((const pf_result *)b)->wall_s;
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
 
-static void print_row(const char *who, int threads, int frames, double wall, double dec, double pre, double p50,
-                      double p99) {
-    printf("%-9s %7d %9.1f %10.2f %12.2f %9.2f %9.2f\n", who, threads, frames / wall, dec, pre, p50, p99);
+static double median(double *v, int n) {
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* the run of median frames/s */
+static pf_result median_run(const pf_result *runs, int n) {
+    double fps[64];
+    for (int k = 0; k < n; k++) fps[k] = runs[k].frames / runs[k].wall_s;
+    double m = median(fps, n);
+    int best = 0;
+    for (int k = 1; k < n; k++)
+        if (fabs(runs[k].frames / runs[k].wall_s - m) < fabs(runs[best].frames / runs[best].wall_s - m)) best = k;
+    return runs[best];
+}
+
+static void print_row(const char *who, int threads, const pf_result *r) {
+    printf("%-9s %7d %9.1f %8.2f %10.2f %12.2f %9.2f %9.2f\n", who, threads, r->frames / r->wall_s,
+           r->cpu_s * 1e3 / r->frames, r->decode_ms, r->preprocess_ms, r->p50, r->p99);
+}
+
+enum { CHAIN_FUSED, CHAIN_SWS, CHAIN_CV, CHAINS };
+
+/* One run of chain `which`; returns 0, 1 on a failed run, -1 when OpenCV
+ * cannot open the clip. */
+static int run_chain(int which, const char *path, int threads, float *first, pf_result *r) {
+    if (which == CHAIN_FUSED) return run_pixflow(path, threads, PF_VIDEO_CONVERT_FUSED, first, r) != 0;
+    /* convert = swscale: cv2.VideoCapture's pixels (its decode column
+     * includes the libswscale pass on the decoder thread) */
+    if (which == CHAIN_SWS) return run_pixflow(path, threads, PF_VIDEO_CONVERT_SWSCALE, first, r) != 0;
+#ifdef PF_BENCH_OPENCV
+    if (!pfb_cv_video_available(path)) return -1;
+    pfb_cv_video_result c;
+    double c0 = process_cpu_s();
+    int bad = pfb_cv_video_run(path, OUT, OUT, threads, first, &c) != 0;
+    *r = (pf_result){.frames = c.frames ? c.frames : 1, .wall_s = c.wall_s, .cpu_s = process_cpu_s() - c0,
+                     .decode_ms = c.decode_s * 1e3 / (c.frames ? c.frames : 1),
+                     .preprocess_ms = c.preprocess_s * 1e3 / (c.frames ? c.frames : 1),
+                     .p50 = c.lat_p50_ms, .p99 = c.lat_p99_ms};
+    return bad;
+#else
+    (void)path, (void)threads, (void)first, (void)r;
+    return -1;
+#endif
 }
 
 int bench_video(int argc, char **argv) {
     int rounds = 3;
     const char *data = NULL;
     if (bench_parse_args(argc, argv, "video", &rounds, &data) != 0) return 2;
+    if (rounds > 64) rounds = 64;
     char buf[1024];
     const char *path = clip_path(buf, sizeof buf);
     if (path == NULL) return 1;
     printf("1080p H.264 (%d frames, testsrc2, libx264 veryfast) -> 640x640 letterbox CHW f32, batch 1;\n"
-           "median of %d runs (by frames/s). latency: pixflow = decoder output -> tensor written (includes\n"
-           "queueing behind decode), OpenCV = read() returned -> tensor written. decode / preprocess: ms per frame\n"
-           "(pixflow decode runs on its own thread, overlapped with the preprocess).\n\n",
+           "%d rounds, the three chains alternating in each (order rotated); rows: the run of median frames/s.\n"
+           "CPU ms: process CPU time (all threads, decoders included) per frame. latency: pixflow = decoder\n"
+           "output -> tensor written (includes queueing behind decode), OpenCV = read() returned -> tensor\n"
+           "written. decode / preprocess: ms per frame (pixflow decode runs on its own thread, overlapped with\n"
+           "the preprocess).\n\n",
            FRAMES, rounds);
-    printf("%-9s %7s %9s %10s %12s %9s %9s\n", "impl", "threads", "frames/s", "decode ms", "preprocess ms", "p50 ms",
-           "p99 ms");
-    float *pf_first = malloc((size_t)3 * OUT * OUT * sizeof(float));
-    float *cv_first = malloc((size_t)3 * OUT * OUT * sizeof(float));
-    float *sws_first = malloc((size_t)3 * OUT * OUT * sizeof(float));
+    printf("%-9s %7s %9s %8s %10s %12s %9s %9s\n", "impl", "threads", "frames/s", "CPU ms", "decode ms",
+           "preprocess ms", "p50 ms", "p99 ms");
+    static const char *names[CHAINS] = {"pixflow", "pf-sws", "opencv"};
+    float *first[CHAINS];
+    for (int c = 0; c < CHAINS; c++) first[c] = malloc((size_t)3 * OUT * OUT * sizeof(float));
     int rc = 0;
-    pf_result *runs = malloc((size_t)(rounds > 64 ? 64 : rounds) * sizeof *runs);
-    if (rounds > 64) rounds = 64;
+    pf_result runs[CHAINS][64];
     for (int threads = 1; threads <= 2; threads++) {
+        int have_cv = 1;
         for (int k = 0; k < rounds; k++)
-            if (run_pixflow(path, threads, PF_VIDEO_CONVERT_FUSED, k == 0 ? pf_first : NULL, &runs[k]) != 0) rc = 1;
-        qsort(runs, (size_t)rounds, sizeof *runs, cmp_pf);
-        pf_result m = runs[rounds / 2];
-        print_row("pixflow", threads, m.frames, m.wall_s, m.decode_ms, m.preprocess_ms, m.p50, m.p99);
-        /* convert = swscale: cv2.VideoCapture's pixels (its decode column
-         * includes the libswscale pass on the decoder thread) */
-        for (int k = 0; k < rounds; k++)
-            if (run_pixflow(path, threads, PF_VIDEO_CONVERT_SWSCALE, k == 0 ? sws_first : NULL, &runs[k]) != 0) rc = 1;
-        qsort(runs, (size_t)rounds, sizeof *runs, cmp_pf);
-        pf_result ms = runs[rounds / 2];
-        print_row("pf-sws", threads, ms.frames, ms.wall_s, ms.decode_ms, ms.preprocess_ms, ms.p50, ms.p99);
-#ifdef PF_BENCH_OPENCV
-        if (!pfb_cv_video_available(path)) {
-            printf("%-9s %7d   (OpenCV's videoio cannot open the clip: pixflow alone)\n", "opencv", threads);
-            continue;
-        }
-        pfb_cv_video_result cr[64];
-        for (int k = 0; k < rounds; k++)
-            if (pfb_cv_video_run(path, OUT, OUT, threads, k == 0 ? cv_first : NULL, &cr[k]) != 0) rc = 1;
-        /* median by wall time */
-        for (int a = 1; a < rounds; a++)
-            for (int b2 = a; b2 > 0 && cr[b2].wall_s < cr[b2 - 1].wall_s; b2--) {
-                pfb_cv_video_result t = cr[b2];
-                cr[b2] = cr[b2 - 1];
-                cr[b2 - 1] = t;
+            for (int j = 0; j < CHAINS; j++) {
+                int c = (j + k) % CHAINS;
+                if (c == CHAIN_CV && !have_cv) continue;
+                int r = run_chain(c, path, threads, threads == 1 && k == 0 ? first[c] : NULL, &runs[c][k]);
+                if (r < 0) have_cv = 0;
+                else if (r > 0) rc = 1;
             }
-        pfb_cv_video_result c = cr[rounds / 2];
-        print_row("opencv", threads, c.frames, c.wall_s, c.decode_s * 1e3 / c.frames, c.preprocess_s * 1e3 / c.frames,
-                  c.lat_p50_ms, c.lat_p99_ms);
-        printf("%-9s %7d %8.2fx (pf-sws %.2fx)\n", "ratio", threads, (m.frames / m.wall_s) / (c.frames / c.wall_s),
-               (ms.frames / ms.wall_s) / (c.frames / c.wall_s));
-        if (threads == 1) {
-            /* OpenCV converts YUV -> BGR with swscale (its own rounding),
-             * pixflow with OpenCV's cvtColor BT.601 fixed point: not the
-             * same bits; report how far apart frame 0 is, in u8 steps. */
-            double md = 0, sum = 0, mds = 0;
-            size_t n = (size_t)3 * OUT * OUT;
-            for (size_t i = 0; i < n; i++) {
-                double d = fabs((double)pf_first[i] - (double)cv_first[i]) * 255.0;
-                double ds = fabs((double)sws_first[i] - (double)cv_first[i]) * 255.0;
-                sum += d;
-                if (d > md) md = d;
-                if (ds > mds) mds = ds;
+        pf_result med[CHAINS];
+        for (int c = 0; c < CHAINS; c++) {
+            if (c == CHAIN_CV && !have_cv) {
+                printf("%-9s %7d   (OpenCV's videoio cannot open the clip: pixflow alone)\n", "opencv", threads);
+                continue;
             }
-            printf("frame 0, pixflow vs OpenCV tensor: max |diff| %.2f, mean %.3f (u8 steps; YUV->RGB "
-                   "differs: swscale vs cvtColor); pf-sws vs OpenCV: max |diff| %.2f\n",
-                   md, sum / (double)n, mds);
+            med[c] = median_run(runs[c], rounds);
+            print_row(names[c], threads, &med[c]);
         }
-#endif
+        if (!have_cv) continue;
+        /* medians of the per-round ratios to OpenCV */
+        double fps_f[64], fps_s[64], cpu_f[64], cpu_s[64];
+        for (int k = 0; k < rounds; k++) {
+            double cv_fps = runs[CHAIN_CV][k].frames / runs[CHAIN_CV][k].wall_s;
+            fps_f[k] = runs[CHAIN_FUSED][k].frames / runs[CHAIN_FUSED][k].wall_s / cv_fps;
+            fps_s[k] = runs[CHAIN_SWS][k].frames / runs[CHAIN_SWS][k].wall_s / cv_fps;
+            double cv_cpu = runs[CHAIN_CV][k].cpu_s / runs[CHAIN_CV][k].frames;
+            cpu_f[k] = cv_cpu / (runs[CHAIN_FUSED][k].cpu_s / runs[CHAIN_FUSED][k].frames);
+            cpu_s[k] = cv_cpu / (runs[CHAIN_SWS][k].cpu_s / runs[CHAIN_SWS][k].frames);
+        }
+        printf("%-9s %7d %8.2fx (pf-sws %.2fx) frames/s; OpenCV's CPU per frame / pixflow's %.2fx (pf-sws %.2fx); "
+               "medians of per-round ratios\n",
+               "ratio", threads, median(fps_f, rounds), median(fps_s, rounds), median(cpu_f, rounds),
+               median(cpu_s, rounds));
     }
-    free(runs);
-    free(pf_first);
-    free(cv_first);
-    free(sws_first);
+#ifdef PF_BENCH_OPENCV
+    if (pfb_cv_video_available(path)) {
+        /* OpenCV converts YUV -> BGR with swscale (its own rounding),
+         * pixflow with OpenCV's cvtColor BT.601 fixed point: not the
+         * same bits; report how far apart frame 0 is, in u8 steps. */
+        double md = 0, sum = 0, mds = 0;
+        size_t n = (size_t)3 * OUT * OUT;
+        for (size_t i = 0; i < n; i++) {
+            double d = fabs((double)first[CHAIN_FUSED][i] - (double)first[CHAIN_CV][i]) * 255.0;
+            double ds = fabs((double)first[CHAIN_SWS][i] - (double)first[CHAIN_CV][i]) * 255.0;
+            sum += d;
+            if (d > md) md = d;
+            if (ds > mds) mds = ds;
+        }
+        printf("frame 0, pixflow vs OpenCV tensor: max |diff| %.2f, mean %.3f (u8 steps; YUV->RGB "
+               "differs: swscale vs cvtColor); pf-sws vs OpenCV: max |diff| %.2f\n",
+               md, sum / (double)n, mds);
+    }
+#endif
+    for (int c = 0; c < CHAINS; c++) free(first[c]);
     return rc;
 }
 
