@@ -18,7 +18,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import types
 
 import cv2
 import numpy as np
@@ -149,11 +148,17 @@ def post_parity(raw, model, conf, iou, size):
 # ------------------------------------------------------------------ pixflow
 
 
-def run_pixflow(clip, model, threads, conf, iou, size, frames, batch, out, canned=None, convert="fused"):
-    args = types.SimpleNamespace(inputs=[clip], model=model, size=size, batch=batch, conf=conf, iou=iou,
-                                 realtime=False, max_frames=frames, threads=threads, decode_threads=0, out=out,
-                                 preview_every=0, trace=None, pin=False, quiet=True,
-                                 convert=convert)
+def run_pixflow(clip, model, threads, conf, iou, size, frames, batch, out, canned=None, convert="fused",
+                extra=()):
+    # detect's own parser, so that the bench passes every option detect.run reads (a hand-made
+    # namespace went stale when detect gained --rect / --precision and the bench stopped running)
+    import argparse
+
+    ap = argparse.ArgumentParser()
+    detect.add_args(ap)
+    args = ap.parse_args([clip, "--model", model, "--size", str(size), "--batch", str(batch), "--conf", str(conf),
+                          "--iou", str(iou), "--max-frames", str(frames), "--threads", str(threads), "--out", out,
+                          "--convert", convert, "--quiet", *extra])
     if canned is not None:   # the runner's call returns the recorded output (same shape per batch)
         from pixflow.apps import runners
 
@@ -201,7 +206,12 @@ def main():
                     help="both sides reuse one recorded model output instead of running the model")
     ap.add_argument("--convert", choices=["fused", "swscale"], default="fused",
                     help="pixflow's YUV -> RGB (detect --convert): swscale gives the usual app's pixels, so its boxes")
+    ap.add_argument("--rect", action="store_true",
+                    help="pixflow detect --rect (ultralytics' rect letterbox: a smaller model input on 16:9 video; "
+                         "the usual app keeps its square input, so the boxes are no longer the same box for box)")
+    ap.add_argument("--precision", choices=["fp32", "fp16", "int8"], help="pixflow detect --precision")
     a = ap.parse_args()
+    extra = (["--rect"] if a.rect else []) + (["--precision", a.precision] if a.precision else [])
     w, h = map(int, a.size.split("x"))
     tmp = tempfile.mkdtemp(prefix="bench_detect_")
     clip = a.clip or os.path.join(tmp, f"astronaut_{w}x{h}.mp4")
@@ -220,7 +230,7 @@ def main():
     for _ in range(a.repeat):
         ru, f1, tu, raw = run_usual(clip, model, a.threads, conf, iou, size, a.frames, canned)
         rp, f2, stats = run_pixflow(clip, model, a.threads, conf, iou, size, a.frames, a.batch,
-                                    os.path.join(tmp, "pf"), canned, a.convert)
+                                    os.path.join(tmp, "pf"), canned, a.convert, extra)
         fu.append(f1)
         fp.append(f2)
     mu, mp = statistics.median(fu), statistics.median(fp)
@@ -229,7 +239,7 @@ def main():
     print(f"\n{'pipeline':<44} {'frames/s':>9}")
     print(f"{'usual (VideoCapture+cv2 letterbox+ort+NMSBoxes)':<44} {mu:>9.1f}   runs {[round(x, 1) for x in fu]}")
     print(f"{'pixflow detect (video->letterbox->ort->post)':<44} {mp:>9.1f}   runs {[round(x, 1) for x in fp]}")
-    print(f"ratio pixflow / usual: {mp / mu:.2f}x (pixflow --convert {a.convert})")
+    print(f"ratio pixflow / usual: {mp / mu:.2f}x (pixflow --convert {a.convert} {' '.join(extra)})")
     print(f"\ndetections: {len(ru)} vs {len(rp)} frames, {n_det} boxes; frames whose boxes differ in count or "
           f"class: {mism}; worst IoU {wiou:.4f}, worst coordinate difference {wpx:.2f} px")
     pp = post_parity(raw, model, conf, iou, size)
