@@ -20,6 +20,7 @@ def once():
     t_first = time.perf_counter() - t
     L.close()
     return t_c, t_first
-res = [once() for _ in range(int(sys.argv[1]) if len(sys.argv) > 1 else 7)]
+# at least 2: the first is the cold figure, the rest the warm one
+res = [once() for _ in range(max(2, int(sys.argv[1]) if len(sys.argv) > 1 else 7))]
 print(f"import {t_imp*1e3:.1f} ms; cold (first in process): construct {res[0][0]*1e3:.1f} ms, first batch {res[0][1]*1e3:.1f} ms")
 print("warm: construct median %.1f ms, first batch median %.1f ms" % (statistics.median(r[0] for r in res[1:])*1e3, statistics.median(r[1] for r in res[1:])*1e3))
