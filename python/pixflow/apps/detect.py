@@ -103,12 +103,25 @@ class Detector:
             self.runners[precision] = OnnxRunner(self.paths[precision], threads=self.threads)
         return self.runners[precision]
 
-    def warm(self, precisions, shape):
+    def warm(self, precisions, shape, rounds=3):
         """Loads each variant's session and runs it once on zeros of shape (ONNX Runtime's first run at a
-        shape allocates and plans: ~2-5x a steady batch), so that the ladder's switches do not stall."""
+        shape allocates and plans: ~2-5x a steady batch), so that the ladder's switches do not stall; then
+        times `rounds` more runs of each, interleaved, and returns {precision: fastest ms per frame}: the
+        ladder's costs (which rungs buy speed on this provider, and its predicted steps). The fastest run,
+        not the median: the first runs after a session's creation are still slow, and on a shared machine
+        other jobs only ever add time, so the minimum is the closest to each rung's own cost."""
+        import time
+
         z = np.zeros(shape, np.float32)
         for p in precisions:
             self.runner_for(p)(z)
+        ms = {p: [] for p in precisions}
+        for _ in range(int(rounds)):
+            for p in precisions:
+                t = time.perf_counter()
+                self.runner_for(p)(z)
+                ms[p].append((time.perf_counter() - t) * 1e3 / max(int(shape[0]), 1))
+        return {p: float(min(v)) for p, v in ms.items()}
 
     def use(self, precision):
         """The runner of the next batches."""
@@ -234,6 +247,9 @@ def add_args(p):
     p.add_argument("--latency-budget", type=float, metavar="MS", help="per-frame inference budget: the ladder "
                    "moves between the usable variants on the p90 of the last --ladder-window batches")
     p.add_argument("--ladder-window", type=int, default=8, help="batches per ladder decision")
+    p.add_argument("--ladder-min-gain", type=float, default=0.1, metavar="F",
+                   help="the ladder drops a rung not at least F (0.1 = 10%%) faster per frame than the rung above "
+                        "it, as timed at the start (e.g. FP16 on a CPU); a negative F keeps every rung")
 
 
 def run(args):
@@ -268,9 +284,11 @@ def run(args):
         for p in variants.PRECISIONS:
             if p not in det.paths:
                 rec.extra[f"ladder: {p}"] = variants.usable(det.report, p)[1]
-        lad = Ladder(rungs, budget, window=args.ladder_window)
+        lad = Ladder(rungs, budget, window=args.ladder_window, min_gain=getattr(args, "ladder_min_gain", 0.1))
         for p in rungs:   # every session loaded up front (videos also run each once at their shape, below)
             det.runner_for(p)
+        if not videos:    # images: the rungs' costs at the square input (videos: at their shape, below)
+            _calibrate_ladder(lad, det, rec, (args.batch, 3, args.size, args.size))
         det.use(lad.rung)
     det.runner.check([args.batch, 3, args.size, args.size] if not det.auto else [args.batch, 3, "h", "w"])
     os.makedirs(args.out, exist_ok=True)
@@ -292,8 +310,9 @@ def run(args):
             desc = letterbox_desc(args.size, hw)
             rec.extra["rect letterbox"] = f"{hw[0]}x{hw[1]} (square {args.size}x{args.size})"
         out_hw = (desc["out_height"], desc["out_width"])
-        if lad is not None:   # every rung loaded and run once at the batch shape: a switch does not stall
-            det.warm(lad.rungs, (args.batch, 3) + out_hw)
+        if lad is not None:   # every rung run at the batch shape (a switch does not stall), and timed
+            _calibrate_ladder(lad, det, rec, (args.batch, 3) + out_hw)
+            det.use(lad.rung)
         video = _P.Video(videos, desc, cfg)
 
         def source():
@@ -445,6 +464,17 @@ def run(args):
     summary = finish(rec, args, "detect")
     summary["switches"] = list(lad.switches) if lad is not None else []
     return summary
+
+
+def _calibrate_ladder(lad, det, rec, shape):
+    """Times every rung at shape (Detector.warm) and gives the costs to the ladder, which drops the
+    rungs that buy no speed; the stage table names the costs and every dropped rung."""
+    costs = det.warm(lad.rungs, shape)
+    lad.calibrate(costs)
+    rec.extra["ladder costs"] = ", ".join(f"{p} {c:.2f}" for p, c in costs.items()) + \
+        f" ms/frame (warm-up at {'x'.join(map(str, shape[2:]))}, fastest of 3)"
+    for p, why in lad.dropped.items():
+        rec.extra[f"ladder: {p}"] = why
 
 
 def _serve_metrics(args, rec, video):
