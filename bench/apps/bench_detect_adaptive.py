@@ -6,7 +6,7 @@ likewise; the medians over the rounds are printed. The budget is 1.25 x rect FP3
 inference p50 (so that the hog pushes FP32 past it), unless --budget is given.
 
     /opt/pixflow-venv/bin/python bench/apps/bench_detect_adaptive.py [--frames 48] [--rounds 3] [--budget MS]
-        [--app-threads N]
+        [--app-threads N] [--ladder-window N] [--budget-from-hog]
     /opt/pixflow-venv/bin/python bench/apps/bench_detect_adaptive.py --model-only [--threads 1]
 
 --model-only times the variants' ONNX Runtime sessions alone (one 1x3x192x320 and one 1x3x320x320
@@ -87,6 +87,10 @@ def main():
     ap.add_argument("--frames", type=int, default=48)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--budget", type=float)
+    ap.add_argument("--budget-from-hog", action="store_true",
+                    help="set the budget from a calibration round under the hog: the geometric mean of rect INT8's "
+                         "and rect FP32's p99 there, a budget the fastest rung can hold and fixed FP32 cannot (the "
+                         "goal's condition), instead of 1.25 x the idle FP32 p50")
     ap.add_argument("--model-only", action="store_true")
     ap.add_argument("--threads", type=int, default=1, help="--model-only: onnxruntime threads")
     ap.add_argument("--app-threads", type=int, default=0, help="the app's --threads (0: onnxruntime's default)")
@@ -108,6 +112,17 @@ def main():
         for name, extra in cases:
             res.setdefault(name, []).append(run(video, os.path.join(d, "o"), extra))
         print(f"round {rnd + 1} (idle cases) done", file=sys.stderr)
+    if budget is None and a.budget_from_hog:
+        hog = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+        try:
+            cal = {k: run(video, os.path.join(d, "o"), extra)["p99"]
+                   for k, extra in (("int8", ["--rect", "--precision", "int8"]), ("fp32", ["--rect"]))}
+        finally:
+            hog.kill()
+            hog.wait()
+        budget = round((cal["int8"] * cal["fp32"]) ** 0.5, 1)
+        print(f"budget from the hog calibration round: p99 int8 {cal['int8']:.1f}, fp32 {cal['fp32']:.1f} ms/frame "
+              f"-> budget {budget} ms/frame", file=sys.stderr)
     if budget is None:
         budget = round(1.25 * statistics.median(r["p50"] for r in res["rect fp32"]), 1)
     for rnd in range(a.rounds):

@@ -257,7 +257,7 @@ def test_ladder_with_measured_costs_drops_rungs_that_buy_no_speed_and_steps_by_p
         lad.observe(lat[lad.rung] + (60.0 if 5 <= b < 25 else 0.0))
     sw = lad.switches
     assert [(f, t) for _, f, t, _ in sw] == [("fp32", "int8"), ("int8", "fp32")], sw
-    assert "predicted 43.2 ms on int8" in sw[0][3] and "predicted 30.0 ms on fp32 < 0.8 x budget" in sw[1][3], sw
+    assert "predicted 43.2 ms on int8" in sw[0][3] and "slowest 18.0 ms, predicted 30.0 ms on fp32 < 0.8 x budget" in sw[1][3], sw
     assert sw[1][0] >= 25 + 4
     # the step down goes to the most accurate rung predicted to fit, skipping rungs that would not
     lad = Ladder(["fp32", "fp16", "int8"], budget_ms=20, window=2, costs={"fp32": 10.0, "fp16": 8.0, "int8": 4.0})
