@@ -80,6 +80,8 @@ pf_status pfi_hx_place(pf_dispatch *d) {
         x->st.cost_ms = c ? c->ms : 0;
         w[i] = 0;
     }
+    d->split = 0;
+    int ruled = 0;
     if (d->pin >= 0) {
         for (int i = 0; i < d->ndev; ++i) {
             w[i] = i == d->pin ? 1 : 0;
@@ -87,6 +89,18 @@ pf_status pfi_hx_place(pf_dispatch *d) {
             else
                 snprintf(d->dev[i].st.reason, sizeof d->dev[i].st.reason, "not used: pinned to %s",
                          d->dev[d->pin].name);
+        }
+    } else if ((ruled = pfi_hx_rule_place(d, w)) != 0) {
+        if (d->split) {
+            /* the split batch runs by itself (pfi_hx_run_split) */
+            for (int i = 0; i < d->ndev; ++i) {
+                d->dev[i].share = i == d->rule[PFI_HX_GEOMETRY] || i == d->rule[PFI_HX_POINTWISE] ? 1 : 0;
+                d->dev[i].active = 0;
+            }
+            d->cost_placed = 0;
+            d->solo = 0;
+            d->rec = NULL;
+            return PF_OK;
         }
     } else {
         /* the measured devices: calibrate while one has no cost yet */
@@ -121,7 +135,7 @@ pf_status pfi_hx_place(pf_dispatch *d) {
     d->solo = 0;
     d->rec = NULL;
     int nact = 0, best = -1;
-    int cost_placed = d->pin < 0 && !d->calibrating;
+    int cost_placed = d->pin < 0 && !ruled && !d->calibrating;
     for (int i = 0; i < d->ndev; ++i) {
         if (w[i] <= 0) continue;
         nact++;
@@ -153,7 +167,7 @@ pf_status pfi_hx_place(pf_dispatch *d) {
 }
 
 void pfi_hx_account(pf_dispatch *d, double wall_ms) {
-    if (d->rec != NULL && d->count > 0) {
+    if (d->rec != NULL && d->count > 0 && !d->split) {
         int used = 0, failed = 0;
         for (int i = 0; i < d->ndev; ++i) {
             used += d->dev[i].b_samples > 0;
@@ -184,7 +198,8 @@ void pfi_hx_account(pf_dispatch *d, double wall_ms) {
             snprintf(st->reason + len, sizeof st->reason - len, "; failed: %s (re-run on the other devices)",
                      x->errmsg);
         }
-        if (x->failed || x->b_samples == 0) continue;
+        /* a split batch's stages are not the chain's cost per sample */
+        if (x->failed || x->b_samples == 0 || d->split) continue;
         /* The first chunk of a batch pays one-time costs (kernel builds,
          * first allocations): measure the rest when there is a rest. */
         double ms = x->b_busy_ms;
