@@ -111,12 +111,30 @@
  * pf_dispatch_pin(d, NULL) clears the pin and the shares, not the rules
  * (pf_dispatch_set_rules(d, NULL) does).
  *
- * Not done: the measured choice to split ("unless splitting wins after
- * transfers"): without rules a chain is never split (the cost model
- * times whole chains only); splitting a batch's samples across more than
- * the two ruled devices while split; finer op classes than the two (e.g.
- * one op of the colour chain on a third device); device source images
- * (the sources are host images).
+ * The measured split (config.measure_split, off by default): without
+ * rules, pin or shares, the dispatcher also times, per shape, whole
+ * batches run split over the two devices of lowest cost (geometry on the
+ * cheaper, then the reverse: one probe batch each, after the shape's
+ * first two whole-chain batches and its together-vs-alone probe)
+ * against its whole-chain batches (the fastest of their placements; a
+ * slow batch raises that time by the EWMA, a fast one lowers it at
+ * once), transfers and contention included, keeps the faster, and
+ * re-measures the other every 64 batches (not saved in the JSON). The
+ * measurements are as good as the batches they time: on the 2-core
+ * machine a CPU-alone batch right after a PoCL one can run 10x slow
+ * (PoCL's threads still hold the cores), and then the split, slower in
+ * steady state, can be measured faster. The reasons say which: "measured split: geometry here,
+ * pointwise on cpu (0.0310 ms/sample, whole 1.2000)", or, on a
+ * whole-chain batch, "...; split chain measured 0.9000 ms/sample, whole
+ * 0.0800". Off by default because each probe is a batch at the split's
+ * speed: where it loses (PoCL next to the CPU it shares: 10x slower,
+ * docs/performance.md) one probe per 64 batches costs ~15% of the
+ * throughput.
+ *
+ * Not done: splitting a batch's samples across more than the two
+ * devices while split (a split batch uses exactly two); finer op classes
+ * than the two (e.g. one op of the colour chain on a third device);
+ * device source images (the sources are host images).
  *
  * Threads: pf_dispatch_run runs the first device's chunks on the calling
  * thread and one thread per other device for the batch. One
@@ -148,6 +166,9 @@ typedef struct pf_dispatch_config {
     double ewma_alpha;       /* weight of a new measurement, (0, 1]; default 0.3 */
     double drop_ratio;       /* drop a device costing more than this x the best; > 1, default 20 */
     bool work_stealing;      /* default true; false: one contiguous range per device */
+    bool measure_split;      /* default false: also time the chain split over the two cheapest
+                                devices against the whole chain and keep the faster ("Op classes
+                                and rules": the measured split) */
 } pf_dispatch_config;
 
 PF_API pf_dispatch_config pf_dispatch_config_defaults(void);
@@ -212,6 +233,7 @@ typedef struct pf_dispatch_device_stats {
                                 "not used: pinned to ..." / "... this batch measures cpu alone",
                                 "rule: geometry -> opencl:0 (split chain, 150528 B/sample moved)",
                                 "rule: ... not split: ...", "not used: rules ...",
+                                "measured split: geometry here, pointwise on cpu (...)",
                                 "dropped: cost ... is 40.0x the best ..." / "dropped: batches ran
                                 faster on cpu alone ...", then "; failed: ..." after a failure */
 } pf_dispatch_device_stats;
@@ -260,6 +282,12 @@ PF_API pf_status pf_dispatch_costs_parse(pf_dispatch *d, const char *json);
  */
 PF_API pf_status pf_dispatch_test_hooks(pf_dispatch *d, const char *name, int64_t delay_us,
                                         int64_t fail_after);
+/* Test hook: device `name` sleeps delay_us per sample of op class
+ * `op_class` ("geometry", "pointwise") it runs: a split stage of that
+ * class, or the whole chain (which has both classes' delays); a device
+ * slow at one class only. 0 turns it off. */
+PF_API pf_status pf_dispatch_test_stage_delay(pf_dispatch *d, const char *name, const char *op_class,
+                                              int64_t delay_us);
 
 #ifdef __cplusplus
 }

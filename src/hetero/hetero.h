@@ -33,6 +33,14 @@ typedef struct pfi_hx_batchrec {
     int solo_dev;        /* the best device when last placed */
     double solo_ms, hybrid_ms;
     uint64_t since_probe;
+    /* config.measure_split (hetero_probe.c): the whole-chain batches'
+     * time per sample, whatever their placement, and the split chain's in
+     * each direction over the two cheapest devices (0: geometry on the
+     * cheapest) */
+    double whole_ms, split_ms[2];
+    uint64_t whole_n;    /* whole-chain batches measured */
+    int split_g[2], split_p[2];
+    uint64_t split_since;
 } pfi_hx_batchrec;
 
 #define PFI_HX_BATCHRECS 8
@@ -80,6 +88,7 @@ typedef struct pfi_hx_dev {
     pf_dispatch_device_stats st;
     double weight_override;     /* < 0: none */
     int64_t delay_us, fail_after; /* test hooks */
+    int64_t stage_delay_us[2];  /* test hook: per sample of each op class it runs (hetero_probe.c) */
     uint64_t hook_samples;      /* samples run since the failure hook was armed */
     /* per batch */
     double share;               /* planned fraction of the batch */
@@ -131,7 +140,10 @@ struct pf_dispatch {
     /* rules (hetero_rules.c): the device of each op class, or -1 */
     int rule[PFI_HX_NCLASS];
     /* split batches (hetero_split.c) */
-    int split;                  /* this batch runs split over the two ruled devices */
+    int split;                  /* this batch runs split: geometry on split_g, pointwise on split_p */
+    int split_g, split_p;
+    int split_dir;              /* measured split: the batch record's direction; -1: by rules */
+    char split_note[112];       /* measured split: what the whole-chain batch's reasons add */
     int split_warm;             /* the stage plans ran their warm-up for desc */
     pf_preprocess_desc geo_desc, pt_desc;
     uint8_t *mid;               /* the u8 intermediate, count x H x W x 3 */
@@ -166,6 +178,14 @@ pf_status pfi_hx_place(pf_dispatch *d);
  * the weights (one device: the chain whole there) and reasons, and
  * d->split set when the batch runs split. */
 int pfi_hx_rule_place(pf_dispatch *d, double w[]);
+/* config.measure_split (hetero_probe.c), nact the devices the cost
+ * model would give samples: 1 when this batch runs split
+ * (a probe, or the split measured faster than the whole chain), with
+ * d->split and the reasons set; 0 otherwise (d->rec set to the shape's
+ * record, d->split_note to what the reasons add). */
+int pfi_hx_split_choice(pf_dispatch *d, int nact);
+/* The shape's batch record (hetero_place.c). */
+pfi_hx_batchrec *pfi_hx_batch_rec(pf_dispatch *d);
 /* After a batch: EWMA cost updates and stats (hetero_place.c). */
 void pfi_hx_account(pf_dispatch *d, double wall_ms);
 

@@ -169,8 +169,11 @@ pf_status pfi_hx_run_job(pf_dispatch *d, const pfi_hx_job *j, pfi_hx_dev *x, int
                          (unsigned long long)x->hook_samples);
         }
     }
-    if (s == PF_OK && x->delay_us > 0) {
-        int64_t us = x->delay_us * (int64_t)(b - a);
+    int64_t stage_us = j->stage == PFI_HX_STAGE_WHOLE       ? x->stage_delay_us[0] + x->stage_delay_us[1]
+                       : j->stage == PFI_HX_STAGE_POINTWISE ? x->stage_delay_us[PFI_HX_POINTWISE]
+                                                            : x->stage_delay_us[PFI_HX_GEOMETRY];
+    if (s == PF_OK && x->delay_us + stage_us > 0) {
+        int64_t us = (x->delay_us + stage_us) * (int64_t)(b - a);
         struct timespec ts = {(time_t)(us / 1000000), (long)(us % 1000000) * 1000L};
         while (nanosleep(&ts, &ts) != 0) {
         }

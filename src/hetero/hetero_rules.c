@@ -132,6 +132,9 @@ int pfi_hx_rule_place(pf_dispatch *d, double w[]) {
             d->geo_desc = geo;
             d->pt_desc = pt;
             d->split = 1;
+            d->split_g = g;
+            d->split_p = p;
+            d->split_dir = -1;
             unsigned long long per = (unsigned long long)pfi_hx_split_bytes(&d->desc);
             for (int i = 0; i < d->ndev; ++i) {
                 pfi_hx_dev *x = &d->dev[i];

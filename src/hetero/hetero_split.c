@@ -232,7 +232,7 @@ static void *stage_main(void *arg) {
 
 pf_status pfi_hx_run_split(pf_dispatch *d, double *overhead_ms) {
     double t0 = pfi_hx_now_ms();
-    pfi_hx_dev *g = &d->dev[d->rule[PFI_HX_GEOMETRY]], *p = &d->dev[d->rule[PFI_HX_POINTWISE]];
+    pfi_hx_dev *g = &d->dev[d->split_g], *p = &d->dev[d->split_p];
     int n = d->count;
     const pf_preprocess_desc *desc = &d->desc;
     size_t per = (size_t)pfi_hx_split_bytes(desc);
