@@ -82,9 +82,10 @@
  * measured choice:
  *  - both classes ruled, to different devices: every sample is split.
  *    Stage 1 (a plan of the desc with u8 HWC 3-channel output, no
- *    colour work, the desc's swap_rb and pad) runs on the geometry
- *    device; its u8 images (out_width x out_height x 3 bytes per sample)
- *    go through host memory (downloaded / uploaded by GPU devices: in
+ *    colour work, the desc's swap_rb and pad; 1-channel sources a
+ *    1-channel plan, their canvas stays gray as in the fused chain) runs
+ *    on the geometry device; its u8 images (out_width x out_height x 3
+ *    bytes per sample, x 1 for a 1-channel source) go through host memory (downloaded / uploaded by GPU devices: in
  *    their transfer bytes, and in pf_dispatch_stats.moved_bytes) to the
  *    pointwise device, which runs stage 2 (a plan whose geometry is the
  *    identity, with the samples' colour params) into dst. The two stages
@@ -92,11 +93,12 @@
  *    next). The bytes are pf_preprocess_run's (tests/unit/
  *    test_hetero_split.c over every flavour, interpolation, antialias,
  *    letterbox, affine, jitter, dtype, layout and channel count;
- *    tests/opencl/test_hetero_props.c across cpu and opencl:0). A batch
+ *    tests/opencl/test_hetero_rules.c across cpu and opencl:0). A batch
  *    that cannot be split exactly runs whole on the geometry device and
  *    its reason says "not split: ...": a letterbox batch with colour ops
  *    (the fused chain does not colour-adjust the pad; the split chain
- *    would). The reason of each ruled device reads "rule: geometry ->
+ *    would), a letterbox desc with 1-channel output (gray of a 3-channel
+ *    pad is not always the pad value). The reason of each ruled device reads "rule: geometry ->
  *    opencl:0 (split chain, 150528 B/sample moved)". A split batch does
  *    not update the cost model (its stages are not the chain). If a
  *    stage fails on a device, the whole batch is re-run, chain whole, on
@@ -123,8 +125,9 @@
  * measurements are as good as the batches they time: on the 2-core
  * machine a CPU-alone batch right after a PoCL one can run 10x slow
  * (PoCL's threads still hold the cores), and then the split, slower in
- * steady state, can be measured faster. The reasons say which: "measured split: geometry here,
- * pointwise on cpu (0.0310 ms/sample, whole 1.2000)", or, on a
+ * steady state, can be measured faster. The reasons say which:
+ * "measured split: geometry here, pointwise on cpu (0.0310 ms/sample,
+ * whole 1.2000)", or, on a
  * whole-chain batch, "...; split chain measured 0.9000 ms/sample, whole
  * 0.0800". Off by default because each probe is a batch at the split's
  * speed: where it loses (PoCL next to the CPU it shares: 10x slower,
