@@ -2,7 +2,9 @@
  * batch 64 of the bundled photos (500x375-class JPEGs, decoded once),
  * pf_aug_sample of the imagenet-train policy, 224x224 NCHW f32, through
  * pf_dispatch_run on cpu only, opencl:0 only, cpu+opencl:0 (pinned /
- * cost-placed) and a static 50/50 cpu+opencl:0 split, in one run, rounds
+ * cost-placed), a static 50/50 cpu+opencl:0 split, and each sample's
+ * chain split by rules (geometry on one device, pointwise on the other,
+ * both directions: pf_dispatch_set_rules), in one run, rounds
  * interleaved and 150 ms apart (PoCL's worker threads keep the cores busy
  * for a while after its last kernel, which would slow whatever ran next
  * on the same 2 cores). Prints median samples/s per placement, the split, and the
@@ -112,9 +114,20 @@ int main(int argc, char **argv) {
     }
     pf_dispatch_set_share(even, "cpu", 1);
     pf_dispatch_set_share(even, "opencl:0", 1);
-    enum { NP = 4 };
-    pf_dispatch *ds[NP] = {pin_cpu, pin_cl, hyb, even};
-    const char *names[NP] = {"cpu only", "opencl:0 only", "cpu+opencl:0", "static 50/50"};
+    /* the chain split by op class: resampling on one device, colour and
+     * normalisation on the other, the u8 224x224 image moved between */
+    c.work_stealing = true;
+    pf_dispatch *geo_cl, *geo_cpu;
+    if (pf_dispatch_open(&c, &geo_cl) != PF_OK || pf_dispatch_open(&c, &geo_cpu) != PF_OK ||
+        pf_dispatch_set_rules(geo_cl, "geometry=opencl:0,pointwise=cpu") != PF_OK ||
+        pf_dispatch_set_rules(geo_cpu, "geometry=cpu,pointwise=opencl:0") != PF_OK) {
+        fprintf(stderr, "dispatch_bench: %s\n", pf_last_error());
+        return 77;
+    }
+    enum { NP = 6 };
+    pf_dispatch *ds[NP] = {pin_cpu, pin_cl, hyb, even, geo_cl, geo_cpu};
+    const char *names[NP] = {"cpu only", "opencl:0 only", "cpu+opencl:0", "static 50/50", "geo cl, pw cpu",
+                             "geo cpu, pw cl"};
     double ms[NP][1000], ovh[NP][1000];
     /* warm-up + calibration: 3 batches each */
     for (int k = 0; k < NP; k++)
@@ -152,7 +165,8 @@ int main(int argc, char **argv) {
     }
     printf("imagenet-train batch %d -> 224x224x3 f32 NCHW, %d photos, median of %d rounds\n", BATCH, np,
            rounds);
-    printf("%-16s %10s %12s %14s %10s  %s\n", "placement", "ms/batch", "samples/s", "overhead ms", "overhead", "split");
+    printf("%-16s %10s %12s %14s %10s  %s\n", "placement", "ms/batch", "samples/s", "overhead ms", "overhead",
+           "samples per device");
     for (int k = 0; k < NP; k++) {
         double m = median(ms[k], rounds), o = median(ovh[k], rounds);
         char split[160] = "";
@@ -169,6 +183,19 @@ int main(int argc, char **argv) {
         pf_dispatch_device_stats_get(hyb, i, &s);
         printf("cpu+opencl:0 %s: cost %.3f ms/sample, utilization %.1f%%, %s\n", s.name, s.cost_ms,
                100.0 * s.utilization, s.reason);
+    }
+    for (int k = 4; k < NP; k++) {
+        pf_dispatch_stats st;
+        pf_dispatch_stats_get(ds[k], &st);
+        pf_dispatch_device_stats g, q;
+        pf_dispatch_device_stats_get(ds[k], k == 4 ? 1 : 0, &g);
+        pf_dispatch_device_stats_get(ds[k], k == 4 ? 0 : 1, &q);
+        /* busy: each stage's own time (its device's chunks, copies included), all batches */
+        printf("%s: %llu of %llu batches split, %.1f KiB moved per batch; geometry on %s busy %.2f ms/batch, "
+               "pointwise on %s busy %.2f ms/batch; \"%s\"\n", names[k], (unsigned long long)st.split_batches,
+               (unsigned long long)st.batches, st.batches ? (double)st.moved_bytes / (double)st.batches / 1024.0 : 0.0,
+               g.name, g.batches ? g.busy_ms / (double)g.batches : 0.0, q.name,
+               q.batches ? q.busy_ms / (double)q.batches : 0.0, g.reason);
     }
     printf("outputs byte-identical across placements: %s\n", identical ? "yes" : "NO");
     for (int k = 0; k < NP; k++) pf_dispatch_close(ds[k]);

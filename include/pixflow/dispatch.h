@@ -73,11 +73,71 @@
  * and named in its stats, and the batch still succeeds (it fails only
  * when every device failed, with the last device's error).
  *
- * Not done: splitting one sample's op chain across devices (a sample's
- * fused chain always stays on one device, which is also why no transfer
- * between devices is ever needed), per-op placement rules ("light ops ->
- * cuda"): only the fused preprocess is dispatched; device source images
- * (the sources are host images).
+ * Op classes and rules: the fused chain is two classes of ops,
+ * "geometry" (crop, resize / resize-then-crop window, flips, affine warp,
+ * letterbox pad: the u8 resampled image at the output size) and
+ * "pointwise" (colour jitter, grayscale, gamma, the RB swap, gray
+ * output, scale / mean / std, dtype, layout). pf_dispatch_set_rule /
+ * pf_dispatch_set_rules place a class on a device, overriding the
+ * measured choice:
+ *  - both classes ruled, to different devices: every sample is split.
+ *    Stage 1 (a plan of the desc with u8 HWC 3-channel output, no
+ *    colour work, the desc's swap_rb and pad; 1-channel sources a
+ *    1-channel plan, their canvas stays gray as in the fused chain) runs
+ *    on the geometry device; its u8 images (out_width x out_height x 3
+ *    bytes per sample, x 1 for a 1-channel source) go through host memory (downloaded / uploaded by GPU devices: in
+ *    their transfer bytes, and in pf_dispatch_stats.moved_bytes) to the
+ *    pointwise device, which runs stage 2 (a plan whose geometry is the
+ *    identity, with the samples' colour params) into dst. The two stages
+ *    run pipelined in chunks (stage 2 of a chunk while stage 1 does the
+ *    next). The bytes are pf_preprocess_run's (tests/unit/
+ *    test_hetero_split.c over every flavour, interpolation, antialias,
+ *    letterbox, affine, jitter, dtype, layout and channel count;
+ *    tests/opencl/test_hetero_rules.c across cpu and opencl:0). A batch
+ *    that cannot be split exactly runs whole on the geometry device and
+ *    its reason says "not split: ...": a letterbox batch with colour ops
+ *    (the fused chain does not colour-adjust the pad; the split chain
+ *    would), a letterbox desc with 1-channel output (gray of a 3-channel
+ *    pad is not always the pad value). The reason of each ruled device reads "rule: geometry ->
+ *    opencl:0 (split chain, 150528 B/sample moved)". A split batch does
+ *    not update the cost model (its stages are not the chain). If a
+ *    stage fails on a device, the whole batch is re-run, chain whole, on
+ *    the other ruled device (else any healthy one) and the failure is in
+ *    the stats.
+ *  - one class ruled, or both to the same device: the chain stays whole
+ *    on that device (a pin of the chain: "rule: geometry -> cpu (chain
+ *    whole)").
+ * Precedence: pf_dispatch_pin > rules > pf_dispatch_set_share > the
+ * measured placement. A pin runs everything on its device whatever the
+ * rules; rules replace the share overrides and the cost model while set;
+ * pf_dispatch_pin(d, NULL) clears the pin and the shares, not the rules
+ * (pf_dispatch_set_rules(d, NULL) does).
+ *
+ * The measured split (config.measure_split, off by default): without
+ * rules, pin or shares, the dispatcher also times, per shape, whole
+ * batches run split over the two devices of lowest cost (geometry on the
+ * cheaper, then the reverse: one probe batch each, after the shape's
+ * first two whole-chain batches and its together-vs-alone probe)
+ * against its whole-chain batches (the fastest of their placements; a
+ * slow batch raises that time by the EWMA, a fast one lowers it at
+ * once), transfers and contention included, keeps the faster, and
+ * re-measures the other every 64 batches (not saved in the JSON). The
+ * measurements are as good as the batches they time: on the 2-core
+ * machine a CPU-alone batch right after a PoCL one can run 10x slow
+ * (PoCL's threads still hold the cores), and then the split, slower in
+ * steady state, can be measured faster. The reasons say which:
+ * "measured split: geometry here, pointwise on cpu (0.0310 ms/sample,
+ * whole 1.2000)", or, on a
+ * whole-chain batch, "...; split chain measured 0.9000 ms/sample, whole
+ * 0.0800". Off by default because each probe is a batch at the split's
+ * speed: where it loses (PoCL next to the CPU it shares: 10x slower,
+ * docs/performance.md) one probe per 64 batches costs ~15% of the
+ * throughput.
+ *
+ * Not done: splitting a batch's samples across more than the two
+ * devices while split (a split batch uses exactly two); finer op classes
+ * than the two (e.g. one op of the colour chain on a third device);
+ * device source images (the sources are host images).
  *
  * Threads: pf_dispatch_run runs the first device's chunks on the calling
  * thread and one thread per other device for the batch. One
@@ -109,6 +169,9 @@ typedef struct pf_dispatch_config {
     double ewma_alpha;       /* weight of a new measurement, (0, 1]; default 0.3 */
     double drop_ratio;       /* drop a device costing more than this x the best; > 1, default 20 */
     bool work_stealing;      /* default true; false: one contiguous range per device */
+    bool measure_split;      /* default false: also time the chain split over the two cheapest
+                                devices against the whole chain and keep the faster ("Op classes
+                                and rules": the measured split) */
 } pf_dispatch_config;
 
 PF_API pf_dispatch_config pf_dispatch_config_defaults(void);
@@ -139,6 +202,22 @@ PF_API pf_status pf_dispatch_pin(pf_dispatch *d, const char *name);
  * negative weight removes the override. */
 PF_API pf_status pf_dispatch_set_share(pf_dispatch *d, const char *name, double weight);
 
+/* Places op class `op_class` ("geometry" or "pointwise", see "Op
+ * classes and rules" above) on device `device` (one of the
+ * dispatcher's); device NULL removes the class's rule. A bad class or an
+ * unknown device is PF_ERR_INVALID_ARGUMENT naming the argument and its
+ * value. */
+PF_API pf_status pf_dispatch_set_rule(pf_dispatch *d, const char *op_class, const char *device);
+/* All rules at once from "class=device[,class=device]" (e.g.
+ * "geometry=opencl:0,pointwise=cpu"; spaces around tokens allowed); the
+ * classes not named lose their rule; NULL or "" removes every rule. A
+ * malformed token, an unknown class or device, or a class named twice is
+ * PF_ERR_INVALID_ARGUMENT quoting the token; nothing changes then. */
+PF_API pf_status pf_dispatch_set_rules(pf_dispatch *d, const char *rules);
+/* The rules in set_rules' syntax ("" when none) into out (out_len bytes,
+ * truncated to fit). */
+PF_API pf_status pf_dispatch_rules_get(const pf_dispatch *d, char *out, size_t out_len);
+
 typedef struct pf_dispatch_device_stats {
     char name[32];
     uint64_t samples;        /* samples run, all batches */
@@ -155,6 +234,9 @@ typedef struct pf_dispatch_device_stats {
     char reason[192];        /* why it got its last share: "calibrating (...)", "cost 1.200
                                 ms/sample, share 0.620", "share override (...)", "pinned",
                                 "not used: pinned to ..." / "... this batch measures cpu alone",
+                                "rule: geometry -> opencl:0 (split chain, 150528 B/sample moved)",
+                                "rule: ... not split: ...", "not used: rules ...",
+                                "measured split: geometry here, pointwise on cpu (...)",
                                 "dropped: cost ... is 40.0x the best ..." / "dropped: batches ran
                                 faster on cpu alone ...", then "; failed: ..." after a failure */
 } pf_dispatch_device_stats;
@@ -165,6 +247,8 @@ typedef struct pf_dispatch_stats {
     double overhead_ms;      /* the dispatcher's own time: placement, chunk grabs, thread start
                                 and join, cost updates (not the devices' work, not waiting) */
     double last_wall_ms, last_overhead_ms;
+    uint64_t split_batches;  /* batches run split by rules (geometry and pointwise on two devices) */
+    uint64_t moved_bytes;    /* u8 intermediate bytes that split batches moved between devices */
 } pf_dispatch_stats;
 
 PF_API pf_status pf_dispatch_stats_get(const pf_dispatch *d, pf_dispatch_stats *stats);
@@ -201,6 +285,12 @@ PF_API pf_status pf_dispatch_costs_parse(pf_dispatch *d, const char *json);
  */
 PF_API pf_status pf_dispatch_test_hooks(pf_dispatch *d, const char *name, int64_t delay_us,
                                         int64_t fail_after);
+/* Test hook: device `name` sleeps delay_us per sample of op class
+ * `op_class` ("geometry", "pointwise") it runs: a split stage of that
+ * class, or the whole chain (which has both classes' delays); a device
+ * slow at one class only. 0 turns it off. */
+PF_API pf_status pf_dispatch_test_stage_delay(pf_dispatch *d, const char *name, const char *op_class,
+                                              int64_t delay_us);
 
 #ifdef __cplusplus
 }

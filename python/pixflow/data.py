@@ -149,12 +149,19 @@ class Loader:
     objects) or "auto": each batch's fused preprocess is spread over them by pf_dispatch
     (include/pixflow/dispatch.h, as ``pixflow run --devices``), placed by measured cost; the
     batches are host batches with the same bytes as devices=["cpu"] for any split. Not with
-    device= or pin_memory."""
+    device= or pin_memory.
+    rules: with devices, op classes placed on devices over the measured choice, as
+    ``pixflow run --dispatch-rules``: a dict such as {"geometry": "opencl:0", "pointwise": "cpu"}
+    (or the string "geometry=opencl:0,pointwise=cpu"). Both classes on different devices split
+    each sample's chain (resampling on one, colour + normalisation on the other, the u8 image
+    moved between them); one class, or both on one device, keeps the chain whole there. Same
+    bytes either way. A bad class or a device not in devices raises pixflow.InvalidArgument
+    naming it; stats()["dispatch"] has "rules", "split_batches" and "moved_bytes"."""
 
     def __init__(self, source, transform=None, recipe=None, batch_size=32, workers=0, shuffle=True, seed=0,
                  drop_last=False, rank=0, world_size=1, device=None, on_error="skip", pin_memory=False,
                  progress=False, output=None, extensions=None, shard_mode="pad", prefetch_batches=0,
-                 metrics_port=None, metrics_addr="127.0.0.1", devices=None):
+                 metrics_port=None, metrics_addr="127.0.0.1", devices=None, rules=None):
         if on_error not in ("skip", "raise"):
             raise _P.InvalidArgument(f"on_error = {on_error!r}; use 'skip' or 'raise'")
         output = self._output(output, device)
@@ -176,6 +183,7 @@ class Loader:
         self.batch_size, self.device, self.output = int(batch_size), device, output
         self.pin_device = self._pin_device(pin_memory, device)  # None, "cpu", "cuda", "cuda:N"
         self.devices = self._devices(devices, device, self.pin_device)  # None or "cpu,opencl:0" / "auto"
+        self.rules = self._rules(rules, self.devices)  # None or "geometry=opencl:0,pointwise=cpu"
         self.pin_memory, self.progress = self.pin_device is not None, progress
         self._epoch, self._position = 0, 0
         self._pipe, self._pipe_at, self._iter_id = None, None, 0
@@ -216,6 +224,26 @@ class Loader:
         if not names or not all(isinstance(n, str) and n for n in names):
             raise _P.InvalidArgument(f"devices = {devices!r}; pass a list such as ['cpu', 'opencl:0'] or 'auto'")
         return ",".join(names)
+
+    @staticmethod
+    def _rules(rules, devices):
+        if rules is None:
+            return None
+        if devices is None:
+            raise _P.InvalidArgument(f"rules = {rules!r} without devices: rules place op classes on the "
+                                     "dispatcher's devices; pass devices=[...] too")
+        if isinstance(rules, dict):
+            parts = []
+            for k, v in rules.items():
+                if not isinstance(k, str) or not isinstance(v, (str, _P.Device)):
+                    raise _P.InvalidArgument(f"rules = {rules!r}: entry {k!r}: {v!r}; use op class names "
+                                             "('geometry', 'pointwise') mapped to device names")
+                parts.append(f"{k}={v}")
+            return ",".join(parts)  # the C parser names a bad class or device
+        if isinstance(rules, str):
+            return rules
+        raise _P.InvalidArgument(f"rules = {rules!r}; pass a dict such as "
+                                 "{'geometry': 'opencl:0', 'pointwise': 'cpu'}")
 
     @staticmethod
     def _pin_device(pin_memory, device):
@@ -278,7 +306,7 @@ class Loader:
         if p is None:
             cfg = dict(self._config, start_epoch=self._epoch, start_position=self._position, epochs=0)
             p = _P.Pipeline(self._source, self._desc, self._policy, cfg, self.device, self.pin_device,
-                            self.devices)
+                            self.devices, self.rules)
             _live.add(p)
         self._pipe, self._pipe_at = p, at
         return p, self._iter_id

@@ -29,7 +29,14 @@ PyObject *pfpy_dispatch_stats(const pf_dispatch *d) {
         else PyList_SET_ITEM(devs, i, e);
     }
     if (devs == NULL) return NULL;
-    return Py_BuildValue("{s:K,s:K,s:d,s:d,s:d,s:d,s:N}", "batches", (unsigned long long)s.batches, "samples",
-                         (unsigned long long)s.samples, "wall_ms", s.wall_ms, "overhead_ms", s.overhead_ms,
-                         "last_wall_ms", s.last_wall_ms, "last_overhead_ms", s.last_overhead_ms, "devices", devs);
+    char rules[128];
+    if ((st = pf_dispatch_rules_get(d, rules, sizeof rules)) != PF_OK) {
+        Py_DECREF(devs);
+        return pfpy_raise(st);
+    }
+    return Py_BuildValue("{s:K,s:K,s:d,s:d,s:d,s:d,s:K,s:K,s:s,s:N}", "batches", (unsigned long long)s.batches,
+                         "samples", (unsigned long long)s.samples, "wall_ms", s.wall_ms, "overhead_ms", s.overhead_ms,
+                         "last_wall_ms", s.last_wall_ms, "last_overhead_ms", s.last_overhead_ms, "split_batches",
+                         (unsigned long long)s.split_batches, "moved_bytes", (unsigned long long)s.moved_bytes,
+                         "rules", rules, "devices", devs);
 }

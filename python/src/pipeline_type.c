@@ -128,20 +128,23 @@ static const pfpy_field config_fields[] = {
     {NULL, PFPY_F_BOOL, 0, 0}};
 
 /* Pipeline(source, desc, policy, config, device=None, pin=None,
- * devices=None): source is
+ * devices=None, rules=None): source is
  * a dict {"kind": "folder"|"list"|"tar", "path": str, "shards": [str],
  * "extensions": str} (source_index.c); config holds pf_pipeline_config's scalar fields;
  * pin names the device whose pinned memory the batch buffers are; devices
  * ("cpu,opencl:0", "auto") runs the preprocess through a pf_dispatch over
  * them (config.augment_dispatch, as `pixflow run --devices`): the CPU
- * device placement, host batches with the bytes of a single device. */
+ * device placement, host batches with the bytes of a single device);
+ * rules ("geometry=opencl:0,pointwise=cpu": pf_dispatch_set_rules, needs
+ * devices) places the op classes over the measured choice. */
 static int pipe_init(pipe_obj *self, PyObject *args, PyObject *kw) {
-    static char *kwlist[] = {"source", "desc", "policy", "config", "device", "pin", "devices", NULL};
+    static char *kwlist[] = {"source", "desc", "policy", "config", "device", "pin", "devices", "rules", NULL};
     PyObject *src, *desc = Py_None, *pol = Py_None, *cfg = Py_None, *dev = Py_None, *pin = Py_None,
-             *devs = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OOOOOO:Pipeline", kwlist, &src, &desc, &pol, &cfg, &dev, &pin,
-                                     &devs))
+             *devs = Py_None, *rules = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OOOOOOO:Pipeline", kwlist, &src, &desc, &pol, &cfg, &dev, &pin,
+                                     &devs, &rules))
         return -1;
+    if (rules != Py_None && devs == Py_None) return pfpy_invalid("rules need devices (the dispatcher's devices)"), -1;
     if (self->p) return pfpy_invalid("Pipeline is already initialised"), -1;
     pf_pipeline_config c = pf_pipeline_config_defaults();
     if (pfpy_fields_from_dict(desc, pfpy_desc_fields, &c.desc, "desc") < 0 ||
@@ -171,6 +174,15 @@ static int pipe_init(pipe_obj *self, PyObject *args, PyObject *kw) {
         if (st != PF_OK) {
             self->dispatch = NULL;
             return pfpy_raise_msg(st, "devices = '%s': %s", list, pf_last_error()), -1;
+        }
+        if (rules != Py_None) {
+            const char *rs = PyUnicode_Check(rules) ? PyUnicode_AsUTF8(rules) : NULL;
+            if (rs == NULL) {
+                PyErr_Clear();
+                return pfpy_invalid("rules must be a str such as 'geometry=opencl:0,pointwise=cpu'"), -1;
+            }
+            PFPY_CALL(st, pf_dispatch_set_rules(self->dispatch, rs));
+            if (st != PF_OK) return pfpy_raise_msg(st, "rules = '%s': %s", rs, pf_last_error()), -1;
         }
         if ((st = pf_device_open(PF_DEVICE_CPU, 0, &self->device)) != PF_OK) return pfpy_raise(st), -1;
         c.augment_device = self->device;
@@ -431,7 +443,7 @@ static PyTypeObject PipeType = {
     .tp_weaklistoffset = offsetof(pipe_obj, weakrefs),
     .tp_dealloc = (destructor)pipe_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Pipeline(source, desc=None, policy=None, config=None, device=None, pin=None, devices=None)\n--\n\n"
+    .tp_doc = "Pipeline(source, desc=None, policy=None, config=None, device=None, pin=None, devices=None, rules=None)\n--\n\n"
               "pf_pipeline: read -> decode+augment -> collate, on C threads. Use pixflow.data.Loader.",
     .tp_methods = pipe_methods,
     .tp_getset = pipe_getset,

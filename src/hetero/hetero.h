@@ -33,6 +33,14 @@ typedef struct pfi_hx_batchrec {
     int solo_dev;        /* the best device when last placed */
     double solo_ms, hybrid_ms;
     uint64_t since_probe;
+    /* config.measure_split (hetero_probe.c): the whole-chain batches'
+     * time per sample, whatever their placement, and the split chain's in
+     * each direction over the two cheapest devices (0: geometry on the
+     * cheapest) */
+    double whole_ms, split_ms[2];
+    uint64_t whole_n;    /* whole-chain batches measured */
+    int split_g[2], split_p[2];
+    uint64_t split_since;
 } pfi_hx_batchrec;
 
 #define PFI_HX_BATCHRECS 8
@@ -43,6 +51,25 @@ typedef struct pfi_hx_model {
     int n, cap;
 } pfi_hx_model;
 
+/* The op classes of the fused preprocess (dispatch.h, "Op classes") and
+ * which plan of a device a job runs: the whole chain or one stage. */
+enum { PFI_HX_GEOMETRY = 0, PFI_HX_POINTWISE = 1, PFI_HX_NCLASS = 2 };
+/* GEOMETRY1: stage 1 of 1-channel sources (a 1-channel canvas) */
+enum { PFI_HX_STAGE_WHOLE = 0, PFI_HX_STAGE_GEOMETRY = 1, PFI_HX_STAGE_GEOMETRY1 = 2, PFI_HX_STAGE_POINTWISE = 3 };
+
+/* What a chunk runs: sources, params, destination (dst_dev: the device
+ * holding it, or -1 for host), info, and which of the device's plans.
+ * The batch is one job; a split batch is two (stage 1 into the host u8
+ * intermediate, stage 2 from it into dst). */
+typedef struct pfi_hx_job {
+    const pf_image *src;
+    const pf_aug_params *params;
+    pf_tensor dst;
+    int dst_dev;
+    pf_letterbox_info *info;
+    int stage;
+} pfi_hx_job;
+
 /* A device of the dispatcher, with what it keeps between batches. */
 typedef struct pfi_hx_dev {
     char name[PFI_HX_NAME_LEN];
@@ -51,6 +78,7 @@ typedef struct pfi_hx_dev {
     pf_device *dev;             /* NULL for the CPU */
     pf_stream *stream;
     pf_preprocess_plan *plan;   /* for the dispatcher's current desc */
+    pf_preprocess_plan *plan_geo, *plan_geo1, *plan_pt; /* its split stages (made on a split batch's first use) */
     void *img_buf, *out_buf;    /* device staging (GPU devices), grown on demand */
     size_t img_cap, out_cap;
     void *host_buf;             /* host staging when dst is another device's */
@@ -60,6 +88,7 @@ typedef struct pfi_hx_dev {
     pf_dispatch_device_stats st;
     double weight_override;     /* < 0: none */
     int64_t delay_us, fail_after; /* test hooks */
+    int64_t stage_delay_us[2];  /* test hook: per sample of each op class it runs (hetero_probe.c) */
     uint64_t hook_samples;      /* samples run since the failure hook was armed */
     /* per batch */
     double share;               /* planned fraction of the batch */
@@ -107,11 +136,23 @@ struct pf_dispatch {
     _Atomic int abort;          /* a caller error (invalid argument): stop taking chunks */
     pf_status abort_status;
     char abort_msg[320];
-    const pf_image *src;
-    const pf_aug_params *params;
-    pf_tensor dst;
-    int dst_dev;                /* the device holding dst, or -1 (host) */
-    pf_letterbox_info *info;
+    pfi_hx_job job;             /* the batch (job.dst_dev: the device holding dst, or -1) */
+    /* rules (hetero_rules.c): the device of each op class, or -1 */
+    int rule[PFI_HX_NCLASS];
+    /* split batches (hetero_split.c) */
+    int split;                  /* this batch runs split: geometry on split_g, pointwise on split_p */
+    int split_g, split_p;
+    int split_dir;              /* measured split: the batch record's direction; -1: by rules */
+    char split_note[112];       /* measured split: what the whole-chain batch's reasons add */
+    int split_warm;             /* the stage plans ran their warm-up for desc */
+    pf_preprocess_desc geo_desc, pt_desc;
+    uint8_t *mid;               /* the u8 intermediate, count x H x W x 3 */
+    size_t mid_cap;
+    pf_image *mid_im;
+    pf_aug_params *geo_prm, *pt_prm;
+    int split_cap;              /* entries of mid_im, geo_prm, pt_prm */
+    _Atomic int mid_ready;      /* samples of stage 1 done (the pipeline's hand-over) */
+    _Atomic int split_stop;     /* a stage failed: the other stops */
 };
 
 double pfi_hx_now_ms(void);
@@ -133,14 +174,47 @@ pf_status pfi_hx_parse_json(const char *fn, const char *json, pfi_hx_model *out)
 /* Placement (hetero_place.c): shares, reasons, drops for this batch;
  * an error when no device may take samples. */
 pf_status pfi_hx_place(pf_dispatch *d);
+/* The rules' placement (hetero_rules.c): 0 when no rule is set; else
+ * the weights (one device: the chain whole there) and reasons, and
+ * d->split set when the batch runs split. */
+int pfi_hx_rule_place(pf_dispatch *d, double w[]);
+/* config.measure_split (hetero_probe.c), nact the devices the cost
+ * model would give samples: 1 when this batch runs split
+ * (a probe, or the split measured faster than the whole chain), with
+ * d->split and the reasons set; 0 otherwise (d->rec set to the shape's
+ * record, d->split_note to what the reasons add). */
+int pfi_hx_split_choice(pf_dispatch *d, int nact);
+/* The shape's batch record (hetero_place.c). */
+pfi_hx_batchrec *pfi_hx_batch_rec(pf_dispatch *d);
 /* After a batch: EWMA cost updates and stats (hetero_place.c). */
 void pfi_hx_account(pf_dispatch *d, double wall_ms);
 
-/* Runs samples [a, b) on device x (hetero_chunk.c); on failure sets x->err
- * and x->errmsg. */
+/* Runs samples [a, b) of the batch (run_chunk) or of job j (run_job) on
+ * device x (hetero_chunk.c); on failure sets x->err and x->errmsg. */
 pf_status pfi_hx_run_chunk(pf_dispatch *d, pfi_hx_dev *x, int a, int b);
-/* Runs sample 0 on x once, untimed, without hooks: kernel builds, first
- * allocations and scratch growth are not a device's cost per sample. */
-void pfi_hx_warm_up(pf_dispatch *d, pfi_hx_dev *x);
+pf_status pfi_hx_run_job(pf_dispatch *d, const pfi_hx_job *j, pfi_hx_dev *x, int a, int b);
+/* Runs sample 0 of j on x once, untimed, without hooks: kernel builds,
+ * first allocations and scratch growth are not a device's cost per sample. */
+void pfi_hx_warm_up(pf_dispatch *d, const pfi_hx_job *j, pfi_hx_dev *x);
+pf_preprocess_plan *pfi_hx_plan_of(const pfi_hx_dev *x, int stage);
+
+/* Splitting the chain (hetero_split.c). The two stages' descs of desc, or
+ * 0 with the reason in why when it cannot be split exactly. */
+int pfi_hx_split_descs(const pf_preprocess_desc *desc, pf_preprocess_desc *geo, pf_preprocess_desc *pt, char *why,
+                       size_t why_len);
+/* One sample's params for the two stages (p NULL: identity). */
+void pfi_hx_split_params(const pf_aug_params *p, pf_aug_params *geo, pf_aug_params *pt);
+/* Whether this batch of desc may be split exactly; else 0 and why. */
+int pfi_hx_split_batch_ok(const pf_preprocess_desc *desc, int count, const pf_aug_params params[], char *why,
+                          size_t why_len);
+/* Runs the batch split: stage 1 on the geometry rule's device, stage 2 on
+ * the pointwise one, pipelined; a failure re-runs the batch whole on a
+ * healthy device. */
+pf_status pfi_hx_run_split(pf_dispatch *d, double *overhead_ms);
+void pfi_hx_split_free(pf_dispatch *d);
+/* Bytes of the u8 intermediate per sample of desc. */
+uint64_t pfi_hx_split_bytes(const pf_preprocess_desc *desc);
+/* The class name / index ("geometry", "pointwise"). */
+const char *pfi_hx_class_name(int c);
 
 #endif

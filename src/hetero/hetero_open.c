@@ -22,7 +22,10 @@ static void dev_release(pfi_hx_dev *x) {
     free(x->host_buf);
     x->host_buf = NULL;
     pf_preprocess_plan_destroy(x->plan);
-    x->plan = NULL;
+    pf_preprocess_plan_destroy(x->plan_geo);
+    pf_preprocess_plan_destroy(x->plan_geo1);
+    pf_preprocess_plan_destroy(x->plan_pt);
+    x->plan = x->plan_geo = x->plan_geo1 = x->plan_pt = NULL;
     if (x->stream) pf_stream_synchronize(x->stream);
     if (x->dev) {
         pf_free(x->dev, PF_ALLOC_DEVICE, x->img_buf);
@@ -136,6 +139,7 @@ PF_API pf_status pf_dispatch_open(const pf_dispatch_config *config, pf_dispatch 
     c.devices = d->devices_text;
     d->cfg = c;
     d->pin = -1;
+    d->rule[PFI_HX_GEOMETRY] = d->rule[PFI_HX_POINTWISE] = -1;
     if (pthread_mutex_init(&d->mu, NULL) != 0) {
         free(d);
         return pfi_fail(PF_ERR_INTERNAL, "pf_dispatch_open: pthread_mutex_init failed");
@@ -166,6 +170,7 @@ PF_API void pf_dispatch_close(pf_dispatch *d) {
     }
     for (int i = 0; i < d->ndev; ++i) dev_release(&d->dev[i]);
     pfi_hx_model_free(&d->model);
+    pfi_hx_split_free(d);
     pthread_mutex_destroy(&d->mu);
     pthread_mutex_destroy(&d->pub_mu);
     free(d);

@@ -6,7 +6,7 @@
 #include "core/error.h"
 #include "hetero/hetero.h"
 
-static pfi_hx_batchrec *batch_rec(pf_dispatch *d) {
+pfi_hx_batchrec *pfi_hx_batch_rec(pf_dispatch *d) {
     for (int i = 0; i < d->nrecs; ++i)
         if (strcmp(d->recs[i].shape, d->shape) == 0) return &d->recs[i];
     pfi_hx_batchrec *r;
@@ -23,7 +23,7 @@ static pfi_hx_batchrec *batch_rec(pf_dispatch *d) {
  * whichever was faster per sample, re-measuring the other placement every
  * PFI_HX_REPROBE batches. */
 static void solo_or_together(pf_dispatch *d, double w[], int best) {
-    pfi_hx_batchrec *r = batch_rec(d);
+    pfi_hx_batchrec *r = pfi_hx_batch_rec(d);
     d->rec = r;
     /* the best device may change with noise between near-equal devices;
      * the solo time stays (a new probe comes with the re-measurements) */
@@ -80,6 +80,9 @@ pf_status pfi_hx_place(pf_dispatch *d) {
         x->st.cost_ms = c ? c->ms : 0;
         w[i] = 0;
     }
+    d->split = 0;
+    d->split_note[0] = '\0';
+    int ruled = 0;
     if (d->pin >= 0) {
         for (int i = 0; i < d->ndev; ++i) {
             w[i] = i == d->pin ? 1 : 0;
@@ -87,6 +90,18 @@ pf_status pfi_hx_place(pf_dispatch *d) {
             else
                 snprintf(d->dev[i].st.reason, sizeof d->dev[i].st.reason, "not used: pinned to %s",
                          d->dev[d->pin].name);
+        }
+    } else if ((ruled = pfi_hx_rule_place(d, w)) != 0) {
+        if (d->split) {
+            /* the split batch runs by itself (pfi_hx_run_split) */
+            for (int i = 0; i < d->ndev; ++i) {
+                d->dev[i].share = i == d->rule[PFI_HX_GEOMETRY] || i == d->rule[PFI_HX_POINTWISE] ? 1 : 0;
+                d->dev[i].active = 0;
+            }
+            d->cost_placed = 0;
+            d->solo = 0;
+            d->rec = NULL;
+            return PF_OK;
         }
     } else {
         /* the measured devices: calibrate while one has no cost yet */
@@ -121,12 +136,20 @@ pf_status pfi_hx_place(pf_dispatch *d) {
     d->solo = 0;
     d->rec = NULL;
     int nact = 0, best = -1;
-    int cost_placed = d->pin < 0 && !d->calibrating;
+    int cost_placed = d->pin < 0 && !ruled && !d->calibrating;
     for (int i = 0; i < d->ndev; ++i) {
         if (w[i] <= 0) continue;
         nact++;
         if (d->dev[i].weight_override >= 0) cost_placed = 0;
         if (best < 0 || w[i] > w[best]) best = i;
+    }
+    if (cost_placed && d->cfg.measure_split && d->ndev >= 2 && pfi_hx_split_choice(d, nact)) {
+        for (int i = 0; i < d->ndev; ++i) {
+            d->dev[i].share = i == d->split_g || i == d->split_p ? 1 : 0;
+            d->dev[i].active = 0;
+        }
+        d->cost_placed = 0;
+        return PF_OK;
     }
     if (cost_placed && nact >= 2) solo_or_together(d, w, best);
     double total = 0;
@@ -146,7 +169,7 @@ pf_status pfi_hx_place(pf_dispatch *d) {
         x->range_b = i == d->ndev - 1 ? d->count : (int)(cum * d->count + 0.5);
         if (x->active) {
             size_t len = strlen(x->st.reason);
-            snprintf(x->st.reason + len, sizeof x->st.reason - len, ", share %.3f", x->share);
+            snprintf(x->st.reason + len, sizeof x->st.reason - len, ", share %.3f%s", x->share, d->split_note);
         }
     }
     return PF_OK;
@@ -154,6 +177,23 @@ pf_status pfi_hx_place(pf_dispatch *d) {
 
 void pfi_hx_account(pf_dispatch *d, double wall_ms) {
     if (d->rec != NULL && d->count > 0) {
+        /* config.measure_split: the whole chain's and the split's batch times */
+        int failed = 0;
+        for (int i = 0; i < d->ndev; ++i) failed |= d->dev[i].failed;
+        double per = wall_ms / d->count, a = d->cfg.ewma_alpha;
+        pfi_hx_batchrec *r = d->rec;
+        if (failed) {
+        } else if (!d->split) {
+            /* down at once, up by the EWMA: a straggler's batch (PoCL's
+             * tail in a hybrid one) does not make the whole chain look slow */
+            r->whole_ms = r->whole_ms <= 0 || per < r->whole_ms ? per : (1 - a) * r->whole_ms + a * per;
+            r->whole_n++;
+        } else if (d->split_dir >= 0) {
+            double *m = &r->split_ms[d->split_dir];
+            *m = *m > 0 ? (1 - a) * *m + a * per : per;
+        }
+    }
+    if (d->rec != NULL && d->count > 0 && !d->split) {
         int used = 0, failed = 0;
         for (int i = 0; i < d->ndev; ++i) {
             used += d->dev[i].b_samples > 0;
@@ -184,7 +224,8 @@ void pfi_hx_account(pf_dispatch *d, double wall_ms) {
             snprintf(st->reason + len, sizeof st->reason - len, "; failed: %s (re-run on the other devices)",
                      x->errmsg);
         }
-        if (x->failed || x->b_samples == 0) continue;
+        /* a split batch's stages are not the chain's cost per sample */
+        if (x->failed || x->b_samples == 0 || d->split) continue;
         /* The first chunk of a batch pays one-time costs (kernel builds,
          * first allocations): measure the rest when there is a rest. */
         double ms = x->b_busy_ms;

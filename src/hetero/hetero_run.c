@@ -28,9 +28,14 @@ static int desc_equal(const pf_preprocess_desc *a, const pf_preprocess_desc *b) 
 static pf_status ensure_plans(pf_dispatch *d, const pf_preprocess_desc *desc) {
     if (d->have_desc && desc_equal(&d->desc, desc)) return PF_OK;
     for (int i = 0; i < d->ndev; ++i) {
-        pf_preprocess_plan_destroy(d->dev[i].plan);
-        d->dev[i].plan = NULL;
+        pfi_hx_dev *x = &d->dev[i];
+        pf_preprocess_plan_destroy(x->plan);
+        pf_preprocess_plan_destroy(x->plan_geo);
+        pf_preprocess_plan_destroy(x->plan_geo1);
+        pf_preprocess_plan_destroy(x->plan_pt);
+        x->plan = x->plan_geo = x->plan_geo1 = x->plan_pt = NULL;
     }
+    d->split_warm = 0;
     d->have_desc = 0;
     for (int i = 0; i < d->ndev; ++i) {
         pf_status s = pf_preprocess_plan_create(desc, &d->dev[i].plan);
@@ -47,12 +52,12 @@ static pf_status check_batch(pf_dispatch *d, const pf_preprocess_desc *desc, int
                              const pf_tensor *dst) {
     if (count < 0) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_dispatch_run: count is %d; it must be >= 0", count);
     if (dst == NULL) return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_dispatch_run: dst is NULL");
-    d->dst_dev = -1;
+    d->job.dst_dev = -1;
     if (dst->mem != PF_MEM_HOST) {
         pf_device_kind kind = dst->mem == PF_MEM_CUDA ? PF_DEVICE_CUDA : PF_DEVICE_OPENCL;
         for (int i = 0; i < d->ndev; ++i)
-            if (d->dev[i].kind == kind && d->dev[i].index == dst->device) d->dst_dev = i;
-        if (d->dst_dev < 0 || (dst->mem != PF_MEM_CUDA && dst->mem != PF_MEM_OPENCL))
+            if (d->dev[i].kind == kind && d->dev[i].index == dst->device) d->job.dst_dev = i;
+        if (d->job.dst_dev < 0 || (dst->mem != PF_MEM_CUDA && dst->mem != PF_MEM_OPENCL))
             return pfi_fail(PF_ERR_INVALID_ARGUMENT,
                             "pf_dispatch_run: dst is memory of %s device %d, which is not a device of this dispatcher",
                             dst->mem == PF_MEM_CUDA ? "CUDA" : dst->mem == PF_MEM_OPENCL ? "OpenCL" : "an unknown",
@@ -228,18 +233,30 @@ static pf_status run_batch(pf_dispatch *d, const pf_preprocess_desc *desc, int c
     d->nretry = 0;
     d->abort = 0;
     d->abort_status = PF_OK;
-    d->src = src;
-    d->params = params;
-    d->dst = *dst;
-    d->info = info;
+    d->job.src = src;
+    d->job.params = params;
+    d->job.dst = *dst;
+    d->job.info = info;
+    d->job.stage = PFI_HX_STAGE_WHOLE;
     if (!d->warm) {
         /* once per desc, not counted as overhead: plans are new */
-        for (int i = 0; i < d->ndev; ++i) pfi_hx_warm_up(d, &d->dev[i]);
+        for (int i = 0; i < d->ndev; ++i) pfi_hx_warm_up(d, &d->job, &d->dev[i]);
         d->warm = 1;
         t_start = pfi_hx_now_ms();
     }
     s = pfi_hx_place(d);
     if (s != PF_OK) return s;
+    if (d->split) {
+        double overhead = pfi_hx_now_ms() - t_start;
+        s = pfi_hx_run_split(d, &overhead);
+        if (s != PF_OK && s != PF_ERR_DEVICE) return s; /* a caller error: no batch */
+        double t_rest = pfi_hx_now_ms();
+        pfi_hx_account(d, t_rest - t_start);
+        overhead += pfi_hx_now_ms() - t_rest;
+        d->st.overhead_ms += overhead;
+        d->st.last_overhead_ms = overhead;
+        return s;
+    }
 
     /* the first active device runs on this thread, the others on their own */
     pthread_t th[PFI_HX_MAX_DEVICES];

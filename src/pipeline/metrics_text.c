@@ -285,6 +285,11 @@ static void dispatch_text(wr *w, const pf_metrics_snapshot *s) {
     one(w, "pixflow_dispatch_overhead_seconds_total", "counter",
         "The dispatcher's own time: placement, chunk grabs, threads, cost updates.", s->dispatch.overhead_ms / 1e3,
         NULL, NULL);
+    one(w, "pixflow_dispatch_split_batches_total", "counter",
+        "Batches whose chains ran split (geometry on one device, pointwise on another).",
+        (double)s->dispatch.split_batches, NULL, NULL);
+    one(w, "pixflow_dispatch_moved_bytes_total", "counter",
+        "Bytes of u8 images split chains moved between devices.", (double)s->dispatch.moved_bytes, NULL, NULL);
 }
 
 static void infer_text(wr *w, const pf_metrics_snapshot *s) {

@@ -271,6 +271,9 @@ static void test_dispatch(void) {
     CHECK(value_of(text, "pixflow_dispatch_failures_total{device=\"cpu\"}") == 0.0);
     CHECK(value_of(text, "pixflow_dispatch_transfer_bytes_total{device=\"cpu\",direction=\"upload\"}") >= 0.0);
     CHECK(value_of(text, "pixflow_dispatch_overhead_seconds_total") >= 0.0);
+    /* one device: nothing split, nothing moved (the split's values: tests/opencl/test_hetero_rules.c) */
+    CHECK(value_of(text, "pixflow_dispatch_split_batches_total") == 0.0);
+    CHECK(value_of(text, "pixflow_dispatch_moved_bytes_total") == 0.0);
     double busy = value_of(text, "pixflow_dispatch_busy_seconds_total{device=\"cpu\"}");
     CHECK(busy > 0 && busy <= value_of(text, "pixflow_dispatch_wall_seconds_total") + 1e-9);
     printf("  dispatcher: %d scrapes during %d batches; %d samples on cpu\n", atomic_load(&sc.scrapes), BATCHES,

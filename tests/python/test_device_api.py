@@ -378,6 +378,48 @@ def test_loader_devices_refusals(folder):
         next(iter(D.Loader(folder, devices=["cpu", "bogus"], batch_size=4, workers=1)))
 
 
+@pytest.mark.parametrize("rules", [{"geometry": "opencl:0", "pointwise": "cpu"},
+                                   {"geometry": "cpu", "pointwise": "opencl:0"}, "pointwise=opencl:0"])
+def test_loader_rules_bytes_equal_cpu_only(folder, rules):
+    """Loader(devices=, rules=): split chains (both classes on different devices) or the chain
+    whole on one device, byte-identical to devices=["cpu"]; the stats say how."""
+    why = opencl_skip_reason()
+    if why is not None:
+        pytest.skip(why)
+    ref = _batches(folder, devices=["cpu"])
+    st = {}
+    got = _batches(folder, st, devices=["cpu", "opencl:0"], rules=rules)
+    disp = st["dispatch"]
+    split = isinstance(rules, dict)
+    want = ",".join(f"{k}={v}" for k, v in rules.items()) if split else rules
+    assert disp["rules"] == want
+    if split:  # imagenet-train: every batch splits, 3 bytes per pixel of 224 x 224 move
+        assert disp["split_batches"] == disp["batches"] >= 7
+        assert disp["moved_bytes"] == disp["samples"] * 224 * 224 * 3
+        g = [d for d in disp["devices"] if d["name"] == rules["geometry"]][0]
+        assert g["reason"] == "rule: geometry -> %s (split chain, 150528 B/sample moved)" % g["name"]
+    else:
+        assert disp["split_batches"] == 0 and disp["moved_bytes"] == 0
+        assert disp["devices"][1]["reason"].startswith("rule: pointwise -> opencl:0 (chain whole)")
+        assert disp["devices"][0]["samples"] == 0
+    assert len(got) == len(ref) == 8
+    for r, g in zip(ref, got):
+        assert r[0].tobytes() == g[0].tobytes() and np.array_equal(r[1], g[1])
+
+
+def test_loader_rules_refusals(folder):
+    with pytest.raises(pixflow.InvalidArgument, match="rules = .* without devices"):
+        D.Loader(folder, rules={"geometry": "cpu"})
+    with pytest.raises(pixflow.InvalidArgument, match="rules = 7"):
+        D.Loader(folder, devices=["cpu"], rules=7)
+    with pytest.raises(pixflow.InvalidArgument, match="token \"colour=cpu\": op class \"colour\""):
+        next(iter(D.Loader(folder, devices=["cpu"], rules={"colour": "cpu"}, batch_size=4, workers=1)))
+    with pytest.raises(pixflow.InvalidArgument, match="\"opencl:3\" is not a device of this dispatcher"):
+        next(iter(D.Loader(folder, devices=["cpu"], rules={"geometry": "opencl:3"}, batch_size=4, workers=1)))
+    with pytest.raises(pixflow.InvalidArgument, match="token \"geometry\" is not class=device"):
+        next(iter(D.Loader(folder, devices=["cpu"], rules="geometry", batch_size=4, workers=1)))
+
+
 def test_stub_lists_the_api():
     stub = open(os.path.join(os.path.dirname(pixflow._pixflow.__file__), "_pixflow.pyi")).read()
     for name in ("class Device", "class Stream", "class Event", "class MemoryPool", "def devices"):

@@ -25,7 +25,7 @@ static void usage(FILE *f) {
             "                  [--rank R --world-size W] [--on-error skip|fail]\n"
             "                  [--device cpu|cuda[:N]|opencl[:N]] [--staging-mb N] [--quiet]\n"
             "                  [--metrics [HOST:]PORT [--metrics-linger S]] [--consumer-delay-ms N]\n"
-            "                  [--prefetch N] [--devices cpu,opencl:0,...|auto]\n"
+            "                  [--prefetch N] [--devices cpu,opencl:0,...|auto [--dispatch-rules RULES]]\n"
             "  --on-error: skip (default) drops bad samples and lists them at the end; fail ends the\n"
             "            run at the first batch holding one (exit 1, naming the sample)\n"
             "  --device: decode on the CPU workers, augment on that device (the pipeline's device\n"
@@ -33,6 +33,10 @@ static void usage(FILE *f) {
             "            batches are the same bits as without it (--out downloads device batches)\n"
             "  --devices: as --device cpu, with each batch's augment spread over these devices by\n"
             "            measured cost (pf_dispatch); the same bits; prints each device's share\n"
+            "  --dispatch-rules: with --devices, op classes on devices over the measured choice:\n"
+            "            geometry=opencl:0,pointwise=cpu splits each sample's chain (resampling on one,\n"
+            "            colour + normalisation on the other); one class (or both on one device) keeps\n"
+            "            the chain whole there; the same bits\n"
             "  --staging-mb: with --device, the cap of the decoded-image staging pool (default: auto)\n"
             "  --metrics: serve Prometheus metrics at http://HOST:PORT/metrics while running (HOST\n"
             "            defaults to 127.0.0.1; PORT 0 picks a free one, printed on stderr);\n"
@@ -149,7 +153,7 @@ int cmd_run(int argc, char **argv) {
     const char *on_error = "skip";
     unsigned long long seed = 0;
     int quiet = 0;
-    const char *device = NULL, *metrics_addr = NULL, *devices = NULL;
+    const char *device = NULL, *metrics_addr = NULL, *devices = NULL, *dispatch_rules = NULL;
     long linger_s = 0, delay_ms = 0, prefetch = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -168,6 +172,7 @@ int cmd_run(int argc, char **argv) {
         else if (strcmp(a, "--world-size") == 0) world = strtol(argv[++i], NULL, 10);
         else if (strcmp(a, "--device") == 0) device = argv[++i];
         else if (strcmp(a, "--devices") == 0) devices = argv[++i];
+        else if (strcmp(a, "--dispatch-rules") == 0) dispatch_rules = argv[++i];
         else if (strcmp(a, "--on-error") == 0) on_error = argv[++i];
         else if (strcmp(a, "--staging-mb") == 0) staging_mb = strtol(argv[++i], NULL, 10);
         else if (strcmp(a, "--prefetch") == 0) prefetch = strtol(argv[++i], NULL, 10);
@@ -185,6 +190,10 @@ int cmd_run(int argc, char **argv) {
     }
     if (device != NULL && devices != NULL) {
         fprintf(stderr, "pixflow run: --device and --devices exclude each other\n");
+        return 2;
+    }
+    if (dispatch_rules != NULL && devices == NULL) {
+        fprintf(stderr, "pixflow run: --dispatch-rules needs --devices\n");
         return 2;
     }
     if (staging_mb < 0 || staging_mb > (1L << 20) || (staging_mb > 0 && device == NULL && devices == NULL)) {
@@ -254,7 +263,7 @@ int cmd_run(int argc, char **argv) {
     c.augment_device = dev;
     pf_dispatch *disp = NULL;
     if (devices != NULL) {
-        int drc = run_dispatch_open(devices, &c, &dev, &disp);
+        int drc = run_dispatch_open(devices, dispatch_rules, &c, &dev, &disp);
         if (drc != 0) {
             free(shard_list);
             return drc;

@@ -6,9 +6,11 @@
 #include "pixflow/pixflow.h"
 
 /* Opens the CPU device as the augment device and a dispatcher over LIST
- * ("cpu,opencl:0", "auto") into the config; prints the reason and
+ * ("cpu,opencl:0", "auto") into the config, with RULES (NULL: none;
+ * pf_dispatch_set_rules syntax) set on it; prints the reason and
  * returns 2 (bad arguments) or 1 (a device did not open) on failure. */
-int run_dispatch_open(const char *list, pf_pipeline_config *c, pf_device **cpu, pf_dispatch **d);
+int run_dispatch_open(const char *list, const char *rules, pf_pipeline_config *c, pf_device **cpu,
+                      pf_dispatch **d);
 /* The per-device shares after the run (under the stage table). */
 void run_dispatch_print(const pf_dispatch *d);
 
