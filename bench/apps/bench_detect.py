@@ -239,7 +239,9 @@ def main():
     print(f"\n{'pipeline':<44} {'frames/s':>9}")
     print(f"{'usual (VideoCapture+cv2 letterbox+ort+NMSBoxes)':<44} {mu:>9.1f}   runs {[round(x, 1) for x in fu]}")
     print(f"{'pixflow detect (video->letterbox->ort->post)':<44} {mp:>9.1f}   runs {[round(x, 1) for x in fp]}")
-    print(f"ratio pixflow / usual: {mp / mu:.2f}x (pixflow --convert {a.convert} {' '.join(extra)})")
+    per_round = sorted(p / u for u, p in zip(fu, fp))
+    print(f"ratio pixflow / usual: {mp / mu:.2f}x of the medians, {statistics.median(per_round):.2f}x median of the "
+          f"per-round ratios {[round(r, 2) for r in per_round]} (pixflow --convert {a.convert} {' '.join(extra)})")
     print(f"\ndetections: {len(ru)} vs {len(rp)} frames, {n_det} boxes; frames whose boxes differ in count or "
           f"class: {mism}; worst IoU {wiou:.4f}, worst coordinate difference {wpx:.2f} px")
     pp = post_parity(raw, model, conf, iou, size)
