@@ -3,7 +3,8 @@
  * torchvision flavour with antialias against the OpenCV flavour.
  *
  *   cc -O2 bench/ab_fused_flavour.c -Iinclude -ldl -lm -o /tmp/ab_fused
- *   /tmp/ab_fused LIB_A.so LIB_B.so [ROUNDS] [SEED_ROUNDS]
+ *   /tmp/ab_fused LIB_A.so LIB_B.so [ROUNDS]
+ *   /tmp/ab_fused LIB_A.so LIB_B.so ROUNDS resize
  *
  * Both libraries are dlopen'ed into one process (copy them to two file
  * names first: the loader keys on the file) and their calls alternate, so
@@ -14,7 +15,11 @@
  * median and range of the per-round ratios tv-aa / opencv for A and B,
  * B/A on tv-aa, and checks that A's and B's outputs are identical.
  * The images are synthetic (smooth gradients plus noise) 500x375,
- * 375x500 and 333x251 u8 RGB, the bench photos' sizes. */
+ * 375x500 and 333x251 u8 RGB, the bench photos' sizes.
+ * `resize`: standalone pf_resize instead (1 thread, the same size every
+ * call, so the plan is cached): u8 RGB 500x375, 318x318 and 200x180 ->
+ * 224x224, torchvision flavour with antialias and, for 500x375, the OpenCV
+ * flavour; us per call (median of ROUNDS batches of 20 calls). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -36,6 +41,8 @@ typedef struct lib {
     pf_status (*run)(pf_preprocess_plan *, pf_stream *, int, const pf_image *, const pf_aug_params *,
                      const pf_tensor *, pf_aug_params *);
     pf_aug_params (*identity)(void);
+    pf_status (*resize)(pf_stream *, int, const pf_image *, const pf_image *, const pf_resize_opts *);
+    pf_resize_opts (*resize_defaults)(void);
     pf_image (*image_hwc)(void *, int32_t, int32_t, int32_t, pf_dtype, ptrdiff_t);
     pf_tensor (*tensor_nchw)(void *, int32_t, int32_t, int32_t, int32_t, pf_dtype);
     pf_preprocess_plan *tv, *cv;
@@ -57,6 +64,8 @@ static void open_lib(lib *L, const char *path) {
     *(void **)&L->identity = sym(h, "pf_aug_params_identity");
     *(void **)&L->image_hwc = sym(h, "pf_image_hwc");
     *(void **)&L->tensor_nchw = sym(h, "pf_tensor_nchw");
+    *(void **)&L->resize = sym(h, "pf_resize");
+    *(void **)&L->resize_defaults = sym(h, "pf_resize_opts_defaults");
     pf_preprocess_desc d;
     L->recipe("imagenet-train", &d, NULL);
     if (L->create(&d, &L->cv) != PF_OK) exit(1);
@@ -112,6 +121,44 @@ static void stats(const char *name, double *v, int n) {
     printf("%-28s median %.4f  range %.4f-%.4f  (%d rounds)\n", name, v[n / 2], v[0], v[n - 1], n);
 }
 
+/* us per pf_resize call, 20 calls */
+static double resize_us(const lib *L, const pf_image *src, const pf_image *dst, const pf_resize_opts *o) {
+    double t0 = now_cpu();
+    for (int i = 0; i < 20; i++)
+        if (L->resize(NULL, 1, src, dst, o) != PF_OK) { fprintf(stderr, "pf_resize failed\n"); exit(1); }
+    return (now_cpu() - t0) / 20 * 1e6;
+}
+
+static int resize_mode(const lib *A, const lib *B, int rounds) {
+    static const int sz[4][3] = {{500, 375, 1}, {318, 318, 1}, {200, 180, 1}, {500, 375, 0}};
+    uint8_t *px = malloc(500 * 375 * 3), *oa = malloc(224 * 224 * 3), *ob = malloc(224 * 224 * 3);
+    uint64_t s = 0x9E3779B97F4A7C15ull;
+    for (int i = 0; i < 500 * 375 * 3; i++) px[i] = (uint8_t)(i / 7 % 200 + (int)(xs(&s) % 48));
+    double *va = malloc(sizeof(double) * (size_t)rounds * 3), *vb = va + rounds, *vr = vb + rounds;
+    int same = 1;
+    for (int c = 0; c < 4; c++) {
+        pf_resize_opts o = A->resize_defaults();
+        o.flavor = sz[c][2] ? PF_RESIZE_TORCHVISION : PF_RESIZE_OPENCV;
+        o.antialias = sz[c][2] != 0;
+        pf_image src = A->image_hwc(px, sz[c][0], sz[c][1], 3, PF_U8, 0);
+        pf_image da = A->image_hwc(oa, 224, 224, 3, PF_U8, 0), db = A->image_hwc(ob, 224, 224, 3, PF_U8, 0);
+        resize_us(A, &src, &da, &o);
+        resize_us(B, &src, &db, &o);
+        if (memcmp(oa, ob, 224 * 224 * 3) != 0) same = 0;
+        for (int r = 0; r < rounds; r++) {
+            if (xs(&s) & 1) { va[r] = resize_us(A, &src, &da, &o); vb[r] = resize_us(B, &src, &db, &o); }
+            else { vb[r] = resize_us(B, &src, &db, &o); va[r] = resize_us(A, &src, &da, &o); }
+            vr[r] = vb[r] / va[r];
+        }
+        printf("%dx%d -> 224x224 %s:\n", sz[c][0], sz[c][1], sz[c][2] ? "torchvision antialias" : "opencv");
+        stats("  A us/call", va, rounds);
+        stats("  B us/call", vb, rounds);
+        stats("  B / A", vr, rounds);
+    }
+    printf("outputs of A and B: %s\n", same ? "identical" : "DIFFERENT");
+    return same ? 0 : 1;
+}
+
 int main(int argc, char **argv) {
     if (argc < 3) { fprintf(stderr, "usage: %s LIB_A LIB_B [ROUNDS]\n", argv[0]); return 2; }
     int rounds = argc > 3 ? atoi(argv[3]) : 15;
@@ -119,6 +166,7 @@ int main(int argc, char **argv) {
     lib A, B;
     open_lib(&A, argv[1]);
     open_lib(&B, argv[2]);
+    if (argc > 4 && strcmp(argv[4], "resize") == 0) return resize_mode(&A, &B, rounds);
     static const int sz[3][2] = {{500, 375}, {375, 500}, {333, 251}};
     uint8_t *px[3];
     uint64_t s = 0x9E3779B97F4A7C15ull;
