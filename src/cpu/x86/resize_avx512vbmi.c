@@ -262,7 +262,8 @@ static int h_tv_u8_vbmi(const pfi_hrow *r, int x0, int x1) {
  * needs six unpacks for that), vpmaddwd applies the pair weights. The
  * permutes put element 16L + 4q + i in dword 4L + i of sum q, which is
  * the order the in-lane packs at the end undo. Exact integer sums as the
- * reference; the last < 64 elements go to the AVX-512 kernel. */
+ * reference; rows under 64 elements and more than 16 taps go to the
+ * AVX-512 kernel. */
 /* TV_VIDX[q] byte 4d: element 16 (d / 4) + 4q + d % 4 of row a, byte
  * 4d + 2: the same of row b (64 + it); bytes 4d + 1, 4d + 3 are zeroed by
  * the TV_PAIRS mask (generated: e = 16 * (d // 4) + 4 * q + d % 4). */
@@ -302,7 +303,15 @@ static int v_tv_u8_vbmi(const pfi_vrow *r, int x0, int x1) {
         pw[j] = _mm512_set1_epi32((int32_t)((uint32_t)(uint16_t)r->icoef[k] | ((uint32_t)(uint16_t)wb << 16)));
     }
     uint8_t *d = r->dst;
-    for (; x + 64 <= x1; x += 64) {
+    /* the row's last < 64 elements: one more step ending at x1, over
+     * elements already stored too (the same values: dst is none of the
+     * rows, so rewriting them is exact) */
+    for (int last = 0; !last; x += 64) {
+        if (x + 64 > x1) {
+            if (x >= x1) break;
+            x = x1 - 64;
+            last = 1;
+        }
         __m512i a0 = half, a1 = half, a2 = half, a3 = half;
         for (int j = 0; j < np; j++) {
             __m512i p = _mm512_loadu_si512((const void *)(pa[j] + x)), q = _mm512_loadu_si512((const void *)(pb[j] + x));
@@ -318,7 +327,7 @@ static int v_tv_u8_vbmi(const pfi_vrow *r, int x0, int x1) {
         _mm512_storeu_si512((void *)(d + x),
                             _mm512_packus_epi16(_mm512_packs_epi32(a0, a1), _mm512_packs_epi32(a2, a3)));
     }
-    return x < x1 ? pfi_rz_v_tv_u8_avx512(r, x, x1) : x;
+    return x1;
 }
 
 void pfi_resize_fill_avx512vbmi(pfi_resize_kernels *k) {
