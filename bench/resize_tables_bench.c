@@ -137,5 +137,6 @@ int main(int argc, char **argv) {
         }
         printf("mode %d: %.2f us per build, hash %016llx\n", mode, 1e6 * t / n, (unsigned long long)h);
     }
+    free(cr);
     return 0;
 }
