@@ -43,10 +43,10 @@ static void run_v(pfi_v_fn simd, pfi_v_fn ref, const pfi_vrow *r, int n) {
  * does not follow the jump to the next output row's rows; asking for the
  * rows the next output row will filter (those not cached yet) hides most
  * of that latency behind the current row's work. */
-static void prefetch_new_rows(const job *j, int plane, const int32_t *next_sy, int kv, const int32_t *tag,
+static void prefetch_new_rows(const job *j, int plane, const int32_t *next_sy, int kv, int sm, const int32_t *tag,
                               size_t row_bytes) {
     for (int k = 0; k < kv; k++) {
-        if (tag[next_sy[k] % kv] == next_sy[k] || (k > 0 && next_sy[k] == next_sy[k - 1])) continue;
+        if (tag[next_sy[k] & sm] == next_sy[k] || (k > 0 && next_sy[k] == next_sy[k - 1])) continue;
         const char *row = pfi_row_ptr(j->src, plane, next_sy[k]);
         for (size_t b = 0; b < row_bytes; b += 64) __builtin_prefetch(row + b, 0, 3);
     }
@@ -56,12 +56,12 @@ static void prefetch_new_rows(const job *j, int plane, const int32_t *next_sy, i
  * kernel into their row-cache slots (the reference finishes both where
  * the kernel stops: the same element for both rows). */
 static void h_two_rows(const job *j, int plane, const pfi_hrow *row, pfi_h_fn hs, pfi_h_fn hr, int W, char *cache,
-                       size_t rb, int kv, int32_t *tag, int32_t a, int32_t b) {
+                       size_t rb, int sm, int32_t *tag, int32_t a, int32_t b) {
     pfi_hrow r1 = *row, r2 = *row;
     r1.src = pfi_row_ptr(j->src, plane, a);
-    r1.buf = cache + rb * (size_t)(a % kv);
+    r1.buf = cache + rb * (size_t)(a & sm);
     r1.src2 = r2.src = pfi_row_ptr(j->src, plane, b);
-    r1.buf2 = r2.buf = cache + rb * (size_t)(b % kv);
+    r1.buf2 = r2.buf = cache + rb * (size_t)(b & sm);
     int x = hs(&r1, 0, W);
     r1.src2 = NULL;
     r1.buf2 = NULL;
@@ -71,8 +71,8 @@ static void h_two_rows(const job *j, int plane, const pfi_hrow *row, pfi_h_fn hs
         hr(&r1, x, W);
         hr(&r2, x, W);
     }
-    tag[a % kv] = a;
-    tag[b % kv] = b;
+    tag[a & sm] = a;
+    tag[b & sm] = b;
 }
 
 static void sep_band(job *j, int plane, int y0, int y1) {
@@ -82,13 +82,21 @@ static void sep_band(job *j, int plane, int y0, int y1) {
     int kv = p->v.ksize;
     int W = p->dw * p->cn;
     size_t rb = (pfi_resize_buf_row_bytes(p) + 63) & ~(size_t)63;
-    /* [kv buffer rows][kv row pointers][kv tags]: rb is a multiple of 64,
-     * so the pointers are aligned, and the tags follow them. */
-    char *cache = malloc(rb * (size_t)kv + sizeof(void *) * (size_t)kv + sizeof(int32_t) * (size_t)kv);
+    /* The row cache: source row r's filtered row lives in slot r & sm, of
+     * ns = the power of two >= kv slots (an output row's taps are at most
+     * kv consecutive rows, so they never share a slot; a mask, where a
+     * `% kv` was an integer division per tap and per pairing check: the
+     * torchvision axes' kv is 6 or so). [ns buffer rows][kv row
+     * pointers][ns tags]: rb is a multiple of 64, so the pointers are
+     * aligned, and the tags follow them. */
+    int ns = 1;
+    while (ns < kv) ns <<= 1;
+    const int sm = ns - 1;
+    char *cache = malloc(rb * (size_t)ns + sizeof(void *) * (size_t)kv + sizeof(int32_t) * (size_t)ns);
     if (cache == NULL) { atomic_store(&j->failed, 1); return; }
-    const void **rows = (const void **)(void *)(cache + rb * (size_t)kv);
+    const void **rows = (const void **)(void *)(cache + rb * (size_t)ns);
     int32_t *tag = (int32_t *)(void *)(rows + kv);
-    for (int k = 0; k < kv; k++) tag[k] = -1;
+    for (int k = 0; k < ns; k++) tag[k] = -1;
 
     pfi_h_fn hs, hr;
     pfi_v_fn vs, vr;
@@ -162,12 +170,12 @@ static void sep_band(job *j, int plane, int y0, int y1) {
             if (pf_next < sy[0]) pf_next = sy[0];
             int32_t upto = sy[nk - 1] + 4 < tv_last ? sy[nk - 1] + 4 : tv_last;
             for (; pf_next <= upto; pf_next++) {
-                if (tag[pf_next % kv] == pf_next) continue;
+                if (tag[pf_next & sm] == pf_next) continue;
                 const char *row = pfi_row_ptr(j->src, plane, pf_next);
                 for (size_t b = 0; b < src_row_bytes; b += 64) __builtin_prefetch(row + b, 0, 3);
             }
         } else if (y + 1 < y1) {
-            prefetch_new_rows(j, plane, sy + kv, kv, tag, src_row_bytes);
+            prefetch_new_rows(j, plane, sy + kv, kv, sm, tag, src_row_bytes);
         }
         if (pair_rows && sy[0] % 2 != sy[1] % 2 && tag[sy[0] % 2] != sy[0] && tag[sy[1] % 2] != sy[1]) {
             /* both rows new (a downscale that skips rows): one interleaved call */
@@ -191,9 +199,9 @@ static void sep_band(job *j, int plane, int y0, int y1) {
              * taps are consecutive rows, so their slots differ */
             int pend = -1;
             for (int k = 0; k < nk; k++) {
-                if (tag[sy[k] % kv] == sy[k] || (pend >= 0 && sy[k] == sy[pend])) continue;
+                if (tag[sy[k] & sm] == sy[k] || (pend >= 0 && sy[k] == sy[pend])) continue;
                 if (pend < 0) { pend = k; continue; }
-                h_two_rows(j, plane, &hrow, hs, hr, W, cache, rb, kv, tag, sy[pend], sy[k]);
+                h_two_rows(j, plane, &hrow, hs, hr, W, cache, rb, sm, tag, sy[pend], sy[k]);
                 pend = -1;
             }
             /* one row left: pair it with the row after it when a later
@@ -202,19 +210,19 @@ static void sep_band(job *j, int plane, int y0, int y1) {
              * rows in between need no row below this one's first tap, so
              * nothing they read is overwritten. */
             int r0 = pend >= 0 ? sy[pend] : -1, r1 = r0 + 1, ok = 0;
-            if (r0 >= 0 && tag[r1 % kv] != r1)
+            if (r0 >= 0 && tag[r1 & sm] != r1)
                 for (int yy = y + 1; yy < y1; yy++) {
                     int32_t first = p->v.idx[(size_t)yy * (size_t)kv];
                     if (first > r1) break;
                     if (r1 < first + p->v.count[yy]) { ok = 1; break; }
                 }
             if (ok) {
-                for (int k = 0; k < nk && ok; k++) ok = sy[k] % kv != r1 % kv;
-                if (ok) h_two_rows(j, plane, &hrow, hs, hr, W, cache, rb, kv, tag, r0, r1);
+                for (int k = 0; k < nk && ok; k++) ok = (sy[k] & sm) != (r1 & sm);
+                if (ok) h_two_rows(j, plane, &hrow, hs, hr, W, cache, rb, sm, tag, r0, r1);
             }
         }
         for (int k = 0; k < kv; k++) {
-            int slot = sy[k] % kv;
+            int slot = sy[k] & sm;
             char *buf = cache + rb * (size_t)slot;
             if (tag[slot] != sy[k]) {
                 hrow.src = pfi_row_ptr(j->src, plane, sy[k]);

@@ -58,6 +58,9 @@ int pfi_rz_h_u8_lin16_avx512(const pfi_hrow *r, int x0, int x1);
 /* The AVX-512 torchvision u8 horizontal kernel, where the VBMI permute
  * steps stop. */
 int pfi_rz_h_tv_u8_avx512(const pfi_hrow *r, int x0, int x1);
+/* The AVX-512 torchvision u8 vertical kernel, for the VBMI one's row ends
+ * (and rows of more than 16 taps). */
+int pfi_rz_v_tv_u8_avx512(const pfi_vrow *r, int x0, int x1);
 
 extern pfi_kfamily pfi_resize_family;
 

@@ -125,22 +125,51 @@ static int build_step(const pfi_resize_plan *p, const tv_elems *el, int b, int j
     return 1;
 }
 
-/* The first byte of a window of `span` bytes every tap of block b fits
- * in, inside the row, or -1. An element's taps are consecutive
- * pixels: its first and last real taps bound them (elements of a block
- * are not in tap order: pixels share first taps when upscaling). */
-static int32_t shared_window(const pfi_resize_plan *p, const tv_elems *el, int b, int32_t span) {
+/* The first and last byte block b's taps read. An element's taps are
+ * consecutive pixels: its first and last real taps bound them (elements
+ * of a block are not in tap order: pixels share first taps when
+ * upscaling). */
+static void block_span(const pfi_resize_plan *p, const tv_elems *el, int b, int32_t *plo, int32_t *phi) {
     int32_t lo = INT32_MAX, hi = INT32_MIN;
     for (int i = 0; i < 16; i++) {
         int32_t f = el->first[16 * b + i], o = tap_off(p, el, 16 * b + i, el->count[16 * b + i] - 1);
         if (f < lo) lo = f;
         if (o > hi) hi = o;
     }
+    *plo = lo;
+    *phi = hi;
+}
+
+/* The first byte of a window of `span` bytes every tap of a block read
+ * from [lo, hi] fits in, inside the row, or -1. */
+static int32_t shared_window(const pfi_resize_plan *p, int32_t lo, int32_t hi, int32_t span) {
     int64_t row_bytes = (int64_t)p->sw * p->cn;
     if (hi - lo >= span) return -1;
     /* move it back to end at the row end when it would pass it */
     if ((int64_t)lo + span > row_bytes) lo = (int32_t)(row_bytes - span);
     return lo >= 0 && hi < lo + span ? lo : -1;
+}
+
+/* The np steps of block b over its shared window from byte lo (64 or 128
+ * bytes, so every tap is inside it): what build_step makes for such a
+ * block, element by element without its window search. The kernels read
+ * no pfi_tvwin for these blocks; theirs are left zero. */
+static void shared_steps(const pfi_resize_plan *p, const tv_elems *el, int b, int np, int32_t lo, pfi_tvblk *s,
+                         pfi_tvwin *sw) {
+    int cn = p->cn, ks = p->h.ksize;
+    memset(s, 0, sizeof *s * (size_t)np);
+    memset(sw, 0, sizeof *sw * (size_t)np);
+    for (int i = 0; i < 16; i++) {
+        int e = 16 * b + i, n = el->count[e], dx = el->pix[e];
+        int32_t f = el->first[e] - lo, last = n > 0 ? n - 1 : 0;
+        const int32_t *w = dx >= 0 ? p->h.acoef + (size_t)dx * (size_t)ks : NULL;
+        for (int j = 0; j < np; j++) {
+            int k0 = 2 * j, k1 = k0 + 1;
+            s[j].idx[4 * i] = (uint8_t)(f + (k0 < last ? k0 : last) * cn);
+            s[j].idx[4 * i + 2] = (uint8_t)(f + (k1 < last ? k1 : last) * cn);
+            s[j].coef[i] = w == NULL ? 0 : wpair(k0 < n ? w[k0] : 0, k1 < n ? w[k1] : 0);
+        }
+    }
 }
 
 static pf_status build_blocks(const pfi_resize_plan *p, pfi_resize_prep *t) {
@@ -185,21 +214,27 @@ static pf_status build_blocks(const pfi_resize_plan *p, pfi_resize_prep *t) {
         t->tvb_first[b] = steps;
         /* one window loaded per block: 64 bytes (one vpermb), else 128
          * (vpermi2b), else 256 (two); else each step its own */
+        int32_t lo, hi;
+        block_span(p, &el, b, &lo, &hi);
         shared_nw[b] = 0;
-        shared[b] = shared_window(p, &el, b, 64);
+        shared[b] = shared_window(p, lo, hi, 64);
         if (shared[b] < 0) {
             shared_nw[b] = 1;
-            shared[b] = shared_window(p, &el, b, 128);
+            shared[b] = shared_window(p, lo, hi, 128);
         }
         if (shared[b] < 0 && p->cn < 3) {
             shared_nw[b] = 2;
-            shared[b] = shared_window(p, &el, b, 256);
+            shared[b] = shared_window(p, lo, hi, 256);
         }
         /* 3/4 channels: a block without one shared window costs more than
          * the pixel-pair kernel, which takes over from here */
         if (shared[b] < 0 && p->cn >= 3) break;
         int ok = 1;
-        for (int j = 0; j < np && ok; j++) ok = build_step(p, &el, b, j, shared[b], shared_nw[b], &t->tvb[steps + j], &t->tvw[steps + j]);
+        if (shared[b] >= 0 && shared_nw[b] < 2)
+            shared_steps(p, &el, b, np, shared[b], &t->tvb[steps], &t->tvw[steps]);
+        else
+            for (int j = 0; j < np && ok; j++)
+                ok = build_step(p, &el, b, j, shared[b], shared_nw[b], &t->tvb[steps + j], &t->tvw[steps + j]);
         if (!ok) break;
         steps += np;
         valid++;

@@ -92,5 +92,7 @@ static inline int tv_vtail_avx512(const pfi_vrow *r, int x, int x1) {
 int pfi_rz_h_u8_lin16_avx512(const pfi_hrow *r, int x0, int x1) { return PFS(h_u8_lin16)(r, x0, x1); }
 /* ... and its torchvision kernel with this one. */
 int pfi_rz_h_tv_u8_avx512(const pfi_hrow *r, int x0, int x1) { return PFS(h_tv_u8)(r, x0, x1); }
+/* ... and its torchvision vertical pass with this one, for row ends. */
+int pfi_rz_v_tv_u8_avx512(const pfi_vrow *r, int x0, int x1) { return PFS(v_tv_u8)(r, x0, x1); }
 
 void pfi_resize_fill_avx512(pfi_resize_kernels *k) { PFS(fill)(k); }

@@ -9,7 +9,8 @@
  *    no gathers; where the blocks stop (a strong downscale, the row end)
  *    the AVX-512 per-pixel / gather kernel continues.
  *  - torchvision u8 horizontal (PFK_H_TV_U8): the same idea per tap pair
- *    over one or two 128-byte windows (h_tv_u8_vbmi below);
+ *    over one or two 128-byte windows (h_tv_u8_vbmi below), and its
+ *    vertical pass with the row pairs' bytes interleaved by vpermi2b;
  *  - u8 2x2 area-fast cells (1/3/4 channels): vpermb puts each output
  *    element's two bytes side by side, vpmaddubsw with ones sums them,
  *    (row0 + row1 + 2) >> 2 in int16: OpenCV's (a + b + c + d + 2) >> 2. */
@@ -255,8 +256,83 @@ static int h_tv_u8_vbmi(const pfi_hrow *r, int x0, int x1) {
     return pfi_rz_h_tv_u8_avx512(r, e, lim);
 }
 
+/* torchvision u8 vertical (PFK_V_TV_U8), 64 elements per step: per tap
+ * pair, four zero-masking vpermi2b make the (row a, row b) u16 pairs of
+ * 16 elements each straight from the two rows' bytes (the AVX-512 kernel
+ * needs six unpacks for that), vpmaddwd applies the pair weights. The
+ * permutes put element 16L + 4q + i in dword 4L + i of sum q, which is
+ * the order the in-lane packs at the end undo. Exact integer sums as the
+ * reference; rows under 64 elements and more than 16 taps go to the
+ * AVX-512 kernel. */
+/* TV_VIDX[q] byte 4d: element 16 (d / 4) + 4q + d % 4 of row a, byte
+ * 4d + 2: the same of row b (64 + it); bytes 4d + 1, 4d + 3 are zeroed by
+ * the TV_PAIRS mask (generated: e = 16 * (d // 4) + 4 * q + d % 4). */
+static const uint8_t TV_VIDX[4][64] __attribute__((aligned(64))) = {
+    {0, 0, 64, 0, 1, 0, 65, 0, 2, 0, 66, 0, 3, 0, 67, 0,
+     16, 0, 80, 0, 17, 0, 81, 0, 18, 0, 82, 0, 19, 0, 83, 0,
+     32, 0, 96, 0, 33, 0, 97, 0, 34, 0, 98, 0, 35, 0, 99, 0,
+     48, 0, 112, 0, 49, 0, 113, 0, 50, 0, 114, 0, 51, 0, 115, 0},
+    {4, 0, 68, 0, 5, 0, 69, 0, 6, 0, 70, 0, 7, 0, 71, 0,
+     20, 0, 84, 0, 21, 0, 85, 0, 22, 0, 86, 0, 23, 0, 87, 0,
+     36, 0, 100, 0, 37, 0, 101, 0, 38, 0, 102, 0, 39, 0, 103, 0,
+     52, 0, 116, 0, 53, 0, 117, 0, 54, 0, 118, 0, 55, 0, 119, 0},
+    {8, 0, 72, 0, 9, 0, 73, 0, 10, 0, 74, 0, 11, 0, 75, 0,
+     24, 0, 88, 0, 25, 0, 89, 0, 26, 0, 90, 0, 27, 0, 91, 0,
+     40, 0, 104, 0, 41, 0, 105, 0, 42, 0, 106, 0, 43, 0, 107, 0,
+     56, 0, 120, 0, 57, 0, 121, 0, 58, 0, 122, 0, 59, 0, 123, 0},
+    {12, 0, 76, 0, 13, 0, 77, 0, 14, 0, 78, 0, 15, 0, 79, 0,
+     28, 0, 92, 0, 29, 0, 93, 0, 30, 0, 94, 0, 31, 0, 95, 0,
+     44, 0, 108, 0, 45, 0, 109, 0, 46, 0, 110, 0, 47, 0, 111, 0,
+     60, 0, 124, 0, 61, 0, 125, 0, 62, 0, 126, 0, 63, 0, 127, 0},
+};
+
+static int v_tv_u8_vbmi(const pfi_vrow *r, int x0, int x1) {
+    int K = r->ksize, np = (K + 1) / 2, x = x0;
+    if (np > 8 || x1 - x0 < 64) return pfi_rz_v_tv_u8_avx512(r, x0, x1);
+    const __m512i i0 = _mm512_load_si512((const void *)TV_VIDX[0]), i1 = _mm512_load_si512((const void *)TV_VIDX[1]);
+    const __m512i i2 = _mm512_load_si512((const void *)TV_VIDX[2]), i3 = _mm512_load_si512((const void *)TV_VIDX[3]);
+    const __m512i half = _mm512_set1_epi32(1 << (r->shift - 1));
+    const __m128i sh = _mm_cvtsi32_si128(r->shift);
+    const uint8_t *pa[8], *pb[8];
+    __m512i pw[8];
+    for (int j = 0; j < np; j++) {
+        int k = 2 * j;
+        int16_t wb = k + 1 < K ? r->icoef[k + 1] : 0;
+        pa[j] = (const uint8_t *)r->rows[k];
+        pb[j] = k + 1 < K ? (const uint8_t *)r->rows[k + 1] : pa[j];
+        pw[j] = _mm512_set1_epi32((int32_t)((uint32_t)(uint16_t)r->icoef[k] | ((uint32_t)(uint16_t)wb << 16)));
+    }
+    uint8_t *d = r->dst;
+    /* the row's last < 64 elements: one more step ending at x1, over
+     * elements already stored too (the same values: dst is none of the
+     * rows, so rewriting them is exact) */
+    for (int last = 0; !last; x += 64) {
+        if (x + 64 > x1) {
+            if (x >= x1) break;
+            x = x1 - 64;
+            last = 1;
+        }
+        __m512i a0 = half, a1 = half, a2 = half, a3 = half;
+        for (int j = 0; j < np; j++) {
+            __m512i p = _mm512_loadu_si512((const void *)(pa[j] + x)), q = _mm512_loadu_si512((const void *)(pb[j] + x));
+            a0 = _mm512_add_epi32(a0, _mm512_madd_epi16(_mm512_maskz_permutex2var_epi8(TV_PAIRS, p, i0, q), pw[j]));
+            a1 = _mm512_add_epi32(a1, _mm512_madd_epi16(_mm512_maskz_permutex2var_epi8(TV_PAIRS, p, i1, q), pw[j]));
+            a2 = _mm512_add_epi32(a2, _mm512_madd_epi16(_mm512_maskz_permutex2var_epi8(TV_PAIRS, p, i2, q), pw[j]));
+            a3 = _mm512_add_epi32(a3, _mm512_madd_epi16(_mm512_maskz_permutex2var_epi8(TV_PAIRS, p, i3, q), pw[j]));
+        }
+        a0 = _mm512_sra_epi32(a0, sh);
+        a1 = _mm512_sra_epi32(a1, sh);
+        a2 = _mm512_sra_epi32(a2, sh);
+        a3 = _mm512_sra_epi32(a3, sh);
+        _mm512_storeu_si512((void *)(d + x),
+                            _mm512_packus_epi16(_mm512_packs_epi32(a0, a1), _mm512_packs_epi32(a2, a3)));
+    }
+    return x1;
+}
+
 void pfi_resize_fill_avx512vbmi(pfi_resize_kernels *k) {
     k->h_tv_u8 = h_tv_u8_vbmi;
+    k->v_tv_u8 = v_tv_u8_vbmi;
     k->want_tvblocks = 1;
     k->h_u8_lin16 = h_u8_lin16_vbmi;
     k->want_hblocks = 1;
