@@ -101,7 +101,7 @@ typedef struct pfi_hx_dev {
     double first_ms;            /* its first chunk of the batch (program builds, first allocations) */
     uint64_t first_n;
     pf_status err;
-    char errmsg[160];
+    char errmsg[320];
 } pfi_hx_dev;
 
 struct pf_dispatch {

@@ -180,7 +180,10 @@ pf_status pfi_hx_run_job(pf_dispatch *d, const pfi_hx_job *j, pfi_hx_dev *x, int
     }
     if (s != PF_OK) {
         x->err = s;
-        snprintf(x->errmsg, sizeof x->errmsg, "samples %d..%d: %s", a, b - 1, pf_last_error());
+        /* the chunk ran as its own call on src + a, params + a: say so, or
+         * "params[0]" in the message would name the batch's first sample */
+        snprintf(x->errmsg, sizeof x->errmsg, "samples %d..%d (indices below count from sample %d): %s", a, b - 1,
+                 a, pf_last_error());
     }
     return s;
 }
