@@ -192,6 +192,10 @@ void pfi_hx_account(pf_dispatch *d, double wall_ms);
 /* Runs samples [a, b) of the batch (run_chunk) or of job j (run_job) on
  * device x (hetero_chunk.c); on failure sets x->err and x->errmsg. */
 pf_status pfi_hx_run_chunk(pf_dispatch *d, pfi_hx_dev *x, int a, int b);
+/* With d->mu held, after x's chunk failed with s: an invalid argument
+ * (the caller's batch) aborts the batch with x's message and returns 0; any
+ * other error marks x failed (counted) and returns 1. */
+int pfi_hx_chunk_failed(pf_dispatch *d, pfi_hx_dev *x, pf_status s);
 pf_status pfi_hx_run_job(pf_dispatch *d, const pfi_hx_job *j, pfi_hx_dev *x, int a, int b);
 /* Runs sample 0 of j on x once, untimed, without hooks: kernel builds,
  * first allocations and scratch growth are not a device's cost per sample. */
@@ -211,6 +215,10 @@ int pfi_hx_split_batch_ok(const pf_preprocess_desc *desc, int count, const pf_au
  * the pointwise one, pipelined; a failure re-runs the batch whole on a
  * healthy device. */
 pf_status pfi_hx_run_split(pf_dispatch *d, double *overhead_ms);
+/* Splits the batch's chains: geometry (desc geo) on device g, pointwise
+ * (pt) on p; dir: the measured direction (0/1), -1 for a rule's split. */
+void pfi_hx_split_select(pf_dispatch *d, const pf_preprocess_desc *geo, const pf_preprocess_desc *pt, int g, int p,
+                         int dir);
 void pfi_hx_split_free(pf_dispatch *d);
 /* Bytes of the u8 intermediate per sample of desc. */
 uint64_t pfi_hx_split_bytes(const pf_preprocess_desc *desc);

@@ -76,14 +76,7 @@ int pfi_hx_split_choice(pf_dispatch *d, int nact) {
                  r->split_ms[k], whole);
         return 0;
     }
-    if (d->split_warm && (memcmp(&geo, &d->geo_desc, sizeof geo) != 0 || memcmp(&pt, &d->pt_desc, sizeof pt) != 0))
-        d->split_warm = 0;
-    d->geo_desc = geo;
-    d->pt_desc = pt;
-    d->split = 1;
-    d->split_g = g;
-    d->split_p = p;
-    d->split_dir = k;
+    pfi_hx_split_select(d, &geo, &pt, g, p, k);
     r->split_g[k] = g;
     r->split_p[k] = p;
     char what[96];

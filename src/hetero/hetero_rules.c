@@ -126,15 +126,7 @@ int pfi_hx_rule_place(pf_dispatch *d, double w[]) {
         pf_preprocess_desc geo, pt;
         if (pfi_hx_split_descs(&d->desc, &geo, &pt, why, sizeof why) &&
             pfi_hx_split_batch_ok(&d->desc, d->count, d->job.params, why, sizeof why)) {
-            if (d->split_warm && (memcmp(&geo, &d->geo_desc, sizeof geo) != 0 ||
-                                  memcmp(&pt, &d->pt_desc, sizeof pt) != 0))
-                d->split_warm = 0;
-            d->geo_desc = geo;
-            d->pt_desc = pt;
-            d->split = 1;
-            d->split_g = g;
-            d->split_p = p;
-            d->split_dir = -1;
+            pfi_hx_split_select(d, &geo, &pt, g, p, -1);
             unsigned long long per = (unsigned long long)pfi_hx_split_bytes(&d->desc);
             for (int i = 0; i < d->ndev; ++i) {
                 pfi_hx_dev *x = &d->dev[i];

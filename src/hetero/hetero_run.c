@@ -159,6 +159,21 @@ done:
     return got;
 }
 
+int pfi_hx_chunk_failed(pf_dispatch *d, pfi_hx_dev *x, pf_status s) {
+    if (s == PF_ERR_INVALID_ARGUMENT) {
+        /* the caller's batch is wrong, not the device: stop everything */
+        if (!d->abort) {
+            d->abort = 1;
+            d->abort_status = s;
+            snprintf(d->abort_msg, sizeof d->abort_msg, "%s", x->errmsg);
+        }
+        return 0;
+    }
+    x->failed = 1;
+    x->st.failures++;
+    return 1;
+}
+
 /* Runs chunks on x until none is left for it or it fails. */
 static void work(pf_dispatch *d, pfi_hx_dev *x) {
     int a, b;
@@ -177,16 +192,7 @@ static void work(pf_dispatch *d, pfi_hx_dev *x) {
             continue;
         }
         pthread_mutex_lock(&d->mu);
-        if (s == PF_ERR_INVALID_ARGUMENT) {
-            /* the caller's batch is wrong, not the device: stop everything */
-            if (!d->abort) {
-                d->abort = 1;
-                d->abort_status = s;
-                snprintf(d->abort_msg, sizeof d->abort_msg, "%s", x->errmsg);
-            }
-        } else {
-            x->failed = 1;
-            x->st.failures++;
+        if (pfi_hx_chunk_failed(d, x, s)) { /* a device failure: the other devices re-run the chunk */
             d->retry_a[d->nretry] = a;
             d->retry_b[d->nretry] = b;
             d->nretry++;

@@ -209,16 +209,7 @@ static void *stage_main(void *arg) {
         x->b_busy_ms += pfi_hx_now_ms() - t0;
         if (s != PF_OK) {
             pthread_mutex_lock(&d->mu);
-            if (s == PF_ERR_INVALID_ARGUMENT) {
-                if (!d->abort) {
-                    d->abort = 1;
-                    d->abort_status = s;
-                    snprintf(d->abort_msg, sizeof d->abort_msg, "%s", x->errmsg);
-                }
-            } else {
-                x->failed = 1;
-                x->st.failures++;
-            }
+            (void)pfi_hx_chunk_failed(d, x, s); /* a failed stage re-runs the whole batch (pfi_hx_run_split) */
             pthread_mutex_unlock(&d->mu);
             d->split_stop = 1;
             break;
@@ -303,4 +294,17 @@ pf_status pfi_hx_run_split(pf_dispatch *d, double *overhead_ms) {
         last = x->errmsg;
     }
     return pfi_fail(PF_ERR_DEVICE, "pf_dispatch_run: every device failed; the last: %s", last);
+}
+
+void pfi_hx_split_select(pf_dispatch *d, const pf_preprocess_desc *geo, const pf_preprocess_desc *pt, int g, int p,
+                         int dir) {
+    /* other stage descs: the stage plans' warm-up must run again */
+    if (d->split_warm && (memcmp(geo, &d->geo_desc, sizeof *geo) != 0 || memcmp(pt, &d->pt_desc, sizeof *pt) != 0))
+        d->split_warm = 0;
+    d->geo_desc = *geo;
+    d->pt_desc = *pt;
+    d->split = 1;
+    d->split_g = g;
+    d->split_p = p;
+    d->split_dir = dir;
 }
