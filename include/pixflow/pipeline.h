@@ -252,7 +252,7 @@ typedef struct pf_pipeline_config {
      * 2 + ceil(2 * workers / batch_size), enough that no worker idles at a
      * batch boundary. */
     int32_t prefetch_batches;
-    int32_t read_queue_depth;  /* read -> decode queue; 0 (default): 2 x workers */
+    int32_t read_queue_depth;  /* read -> decode queue; 0 (default): 2 x workers, at least 32 (the reader is woken when half has drained) */
     int32_t readahead;         /* files ahead of the reader given to posix_fadvise(WILLNEED); default 16, 0 off */
     uint64_t epochs;           /* 0: endless; default 1 */
     bool shuffle;              /* default true */

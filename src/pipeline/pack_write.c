@@ -109,7 +109,7 @@ static pf_status encode_fit(const packer *pk, const pf_image *img, slot *s) {
 
 static pf_status pack_one(packer *pk, pf_decoder *dec, pli_file_reader *rd, uint64_t i, slot *s) {
     size_t n = 0;
-    pf_status st = pli_source_read_file(&pk->src, rd, i, &n);
+    pf_status st = pli_source_read_file(&pk->src, rd, i, -1, &n);
     if (st != PF_OK) return st;
     s->in_size = n;
     const unsigned char *data = rd->buf;

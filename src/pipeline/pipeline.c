@@ -171,6 +171,12 @@ static pf_status setup(pf_pipeline *p) {
     p->order = malloc((size_t)order_len * sizeof *p->order);
     p->order_scratch = malloc((size_t)scratch_len * sizeof *p->order_scratch);
     if (p->order == NULL || p->order_scratch == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_pipeline_create: out of memory for the epoch order");
+    if (c->readahead > 0) {
+        p->ra_fd = malloc((size_t)c->readahead * sizeof *p->ra_fd);
+        p->ra_pos = malloc((size_t)c->readahead * sizeof *p->ra_pos);
+        if (p->ra_fd == NULL || p->ra_pos == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_pipeline_create: out of memory");
+        for (int32_t i = 0; i < c->readahead; i++) p->ra_fd[i] = -1;
+    }
 
     if (c->workers == 0) {
         long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -178,7 +184,7 @@ static pf_status setup(pf_pipeline *p) {
     }
     p->nworkers = c->workers;
     if (c->prefetch_batches == 0) c->prefetch_batches = 2 + (2 * c->workers + c->batch_size - 1) / c->batch_size;
-    if (c->read_queue_depth == 0) c->read_queue_depth = 2 * c->workers;
+    if (c->read_queue_depth == 0) c->read_queue_depth = 2 * c->workers < 32 ? 32 : 2 * c->workers;
     if (c->allocator.alloc == NULL) {
         c->allocator.alloc = default_alloc;
         c->allocator.free = default_free;
@@ -205,6 +211,9 @@ static pf_status setup(pf_pipeline *p) {
     if (pli_queue_init(&p->read_q, c->read_queue_depth) || pli_queue_init(&p->order_q, p->nbufs + 1) ||
         pli_queue_init(&p->ready_q, p->nbufs + 1))
         return pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_pipeline_create: out of memory");
+    /* the read stage only hands items over: wake it when half the queue
+     * has drained, not at every get (one switch per half queue, not per sample) */
+    pli_queue_set_producer_wake(&p->read_q, c->read_queue_depth / 2);
 
     if (c->augment_device != NULL && (st = pli_device_setup(p)) != PF_OK) return st;
 
@@ -481,6 +490,10 @@ void pf_pipeline_destroy(pf_pipeline *p) {
     free(p->workers);
     free(p->order);
     free(p->order_scratch);
+    for (int32_t i = 0; p->ra_fd && i < c->readahead; i++)
+        if (p->ra_fd[i] >= 0) close(p->ra_fd[i]);
+    free(p->ra_fd);
+    free(p->ra_pos);
     pli_queue_free(&p->read_q);
     pli_queue_free(&p->order_q);
     pli_queue_free(&p->ready_q);

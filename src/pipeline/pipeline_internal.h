@@ -115,6 +115,10 @@ struct pf_pipeline {
     struct pli_worker_arg { struct pf_pipeline *p; int32_t index; } *worker_args;
     pf_tensor slot_proto;      /* one-sample view at buffer offset 0 */
     uint64_t *order, *order_scratch; /* reader's epoch order */
+    /* reader only: the files its readahead opened, by position % readahead,
+     * handed to the item at that position (pli_bytes.open_fd) */
+    int *ra_fd;
+    uint64_t *ra_pos;
 
     bool ended;                /* consumer saw the end marker */
 

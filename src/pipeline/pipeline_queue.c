@@ -37,11 +37,19 @@ int pli_queue_init(pli_queue *q, int capacity) {
     if (q->ring == NULL) return -1;
     q->capacity = capacity;
     q->head = q->count = 0;
+    q->producer_wake = capacity - 1;
+    q->waiting_producers = q->waiting_timed = 0;
     q->closed = false;
     pthread_mutex_init(&q->mu, NULL);
     pli_cond_init(&q->not_empty);
     pli_cond_init(&q->not_full);
     return 0;
+}
+
+void pli_queue_set_producer_wake(pli_queue *q, int level) {
+    pthread_mutex_lock(&q->mu);
+    q->producer_wake = level < 0 ? 0 : level >= q->capacity ? q->capacity - 1 : level;
+    pthread_mutex_unlock(&q->mu);
 }
 
 void pli_queue_free(pli_queue *q) {
@@ -53,8 +61,17 @@ void pli_queue_free(pli_queue *q) {
     q->ring = NULL;
 }
 
-/* Waits on cv while `blocked` holds; returns PLI_Q_OK when it no longer
- * does, TIMEOUT or CLOSED otherwise. Called with q->mu held. */
+/* Whether the wait of a get (want_space false) or put may end. An untimed
+ * put that has already blocked waits for the low-water mark, not for the
+ * first free slot (pli_queue_set_producer_wake): that also makes a
+ * spurious wake-up harmless. */
+static bool can_go(const pli_queue *q, bool want_space, bool hysteresis) {
+    if (!want_space) return q->count > 0;
+    return hysteresis ? q->count <= q->producer_wake : q->count < q->capacity;
+}
+
+/* Waits on cv until can_go; returns PLI_Q_OK then, TIMEOUT or CLOSED
+ * otherwise. Called with q->mu held. */
 static pli_qresult wait_while(pli_queue *q, pthread_cond_t *cv, bool want_space, int64_t timeout_ms,
                               uint64_t *waited_ns) {
     uint64_t t0 = 0;
@@ -64,17 +81,15 @@ static pli_qresult wait_while(pli_queue *q, pthread_cond_t *cv, bool want_space,
     pli_qresult r = PLI_Q_OK;
     for (;;) {
         if (q->closed) { r = PLI_Q_CLOSED; break; }
-        if (want_space ? q->count < q->capacity : q->count > 0) break;
+        if (can_go(q, want_space, want_space && !timed && t0 != 0)) break;
         if (timeout_ms == 0) { r = PLI_Q_TIMEOUT; break; }
         if (t0 == 0) t0 = pli_now_ns();
-        if (timed) {
-            if (pthread_cond_timedwait(cv, &q->mu, &dl) == ETIMEDOUT &&
-                !(q->closed || (want_space ? q->count < q->capacity : q->count > 0))) {
-                r = PLI_Q_TIMEOUT;
-                break;
-            }
-        } else {
-            pthread_cond_wait(cv, &q->mu);
+        if (want_space) q->waiting_producers++, q->waiting_timed += timed;
+        int e = timed ? pthread_cond_timedwait(cv, &q->mu, &dl) : pthread_cond_wait(cv, &q->mu);
+        if (want_space) q->waiting_producers--, q->waiting_timed -= timed;
+        if (timed && e == ETIMEDOUT && !q->closed && !can_go(q, want_space, false)) {
+            r = PLI_Q_TIMEOUT;
+            break;
         }
     }
     if (waited_ns) *waited_ns = t0 ? pli_now_ns() - t0 : 0;
@@ -100,7 +115,10 @@ pli_qresult pli_queue_get(pli_queue *q, void **item, int64_t timeout_ms, uint64_
         *item = q->ring[q->head];
         q->head = (q->head + 1) % q->capacity;
         q->count--;
-        pthread_cond_signal(&q->not_full);
+        /* a timed put must not wait past room it could use; untimed ones
+         * are woken together at the low-water mark (pli_queue_set_producer_wake) */
+        if (q->waiting_timed > 0 || (q->waiting_producers > 0 && q->count <= q->producer_wake))
+            pthread_cond_broadcast(&q->not_full);
     }
     pthread_mutex_unlock(&q->mu);
     return r;

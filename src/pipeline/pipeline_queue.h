@@ -16,12 +16,21 @@ typedef struct pli_queue {
     pthread_cond_t not_empty, not_full;
     void **ring;
     int capacity, head, count;
+    int producer_wake;              /* a blocked put is woken once count falls to this */
+    int waiting_producers, waiting_timed; /* puts blocked on not_full (timed ones too) */
     bool closed;
 } pli_queue;
 
 /* 0 on success, -1 out of memory. */
 int pli_queue_init(pli_queue *q, int capacity);
 void pli_queue_free(pli_queue *q);
+/* Hysteresis for a producer that only hands items over (the read stage):
+ * an untimed put blocked on a full queue is woken once count falls to
+ * `level` (0 <= level < capacity) instead of at every get, so it refills
+ * capacity - level items per wake-up rather than one (one context switch
+ * per batch of items, not per item). Timed puts are still woken at every
+ * get. Default: capacity - 1 (woken as soon as there is room). */
+void pli_queue_set_producer_wake(pli_queue *q, int level);
 /* *waited_ns (may be NULL) receives the time spent blocked. */
 pli_qresult pli_queue_put(pli_queue *q, void *item, int64_t timeout_ms, uint64_t *waited_ns);
 pli_qresult pli_queue_get(pli_queue *q, void **item, int64_t timeout_ms, uint64_t *waited_ns);

@@ -299,10 +299,14 @@ static pf_status reserve(pli_file_reader *r, uint64_t size, const char *name) {
     return PF_OK;
 }
 
-pf_status pli_source_read_file(const pli_source *src, pli_file_reader *r, uint64_t index, size_t *size) {
+pf_status pli_source_read_file(const pli_source *src, pli_file_reader *r, uint64_t index, int fd, size_t *size) {
     const pli_entry *e = &src->entries[index];
     const char *name = src->names + e->name_off;
     *size = 0;
+    if (fd >= 0 && src->kind != PF_SOURCE_FOLDER && src->kind != PF_SOURCE_FILE_LIST) {
+        close(fd); /* only plain files are read through a handed-over descriptor */
+        fd = -1;
+    }
     if (src->kind == PF_SOURCE_PACK) { /* a copy, for callers that own the bytes; the pipeline reads in place */
         const void *p;
         size_t n;
@@ -326,7 +330,7 @@ pf_status pli_source_read_file(const pli_source *src, pli_file_reader *r, uint64
         if (st == PF_OK) *size = (size_t)e->size;
         return st;
     }
-    int fd = open(name, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) fd = open(name, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return pfi_fail(PF_ERR_IO, "open %s: %s", name, strerror(errno));
     struct stat sb;
     pf_status st = PF_OK;
@@ -341,23 +345,24 @@ pf_status pli_source_read_file(const pli_source *src, pli_file_reader *r, uint64
 
 void pli_bytes_release(pli_bytes *b) {
     if (b->cb.release) b->cb.release(b->cb.release_ctx, b->cb.data);
+    if (b->open_fd > 0) close(b->open_fd - 1);
     memset(b, 0, sizeof *b);
 }
 
-void pli_source_readahead(pli_source *src, uint64_t index) {
-    if (src->kind == PF_SOURCE_CALLBACK) return;
+int pli_source_readahead(pli_source *src, uint64_t index) {
+    if (src->kind == PF_SOURCE_CALLBACK) return -1;
     if (src->kind == PF_SOURCE_PACK) {
         pli_pack_readahead(src, index);
-        return;
+        return -1;
     }
     const pli_entry *e = &src->entries[index];
     if (src->kind == PF_SOURCE_TAR) {
         int fd = shard_fd(src, e->shard);
         if (fd >= 0) posix_fadvise(fd, (off_t)e->offset, (off_t)e->size, POSIX_FADV_WILLNEED);
-        return;
+        return -1;
     }
     int fd = open(src->names + e->name_off, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return; /* the read will report it */
+    if (fd < 0) return -1; /* the read opens it again and reports why */
     posix_fadvise(fd, 0, 0, POSIX_FADV_WILLNEED);
-    close(fd);
+    return fd;
 }

@@ -49,6 +49,8 @@ typedef struct pli_bytes {
     void *data;            /* unused (files are read into the worker buffers) */
     size_t size;
     pf_sample_bytes cb;    /* CALLBACK: the callback's bytes and release */
+    int open_fd;           /* FOLDER / FILE_LIST: the file as the readahead opened it, + 1 (0: none);
+                            * the worker reads through it, so each file is opened once, not twice */
 } pli_bytes;
 
 /* Builds the table (scan folder, parse list, index tar, ask the callback).
@@ -74,11 +76,16 @@ typedef struct pli_file_reader {
 
 void pli_file_reader_init(pli_file_reader *r);
 void pli_file_reader_close(pli_file_reader *r);
-/* Reads sample `index` of a FOLDER/FILE_LIST/TAR source into r->buf. */
-pf_status pli_source_read_file(const pli_source *src, pli_file_reader *r, uint64_t index, size_t *size);
+/* Reads sample `index` of a FOLDER/FILE_LIST/TAR source into r->buf. fd:
+ * the sample's file already open (pli_source_readahead's), which the call
+ * reads and closes on every path; -1: it opens the file by name. */
+pf_status pli_source_read_file(const pli_source *src, pli_file_reader *r, uint64_t index, int fd, size_t *size);
+/* Releases the callback's bytes and closes an unread readahead descriptor. */
 void pli_bytes_release(pli_bytes *b);
-/* posix_fadvise(WILLNEED) on a sample's bytes: the kernel reads ahead. */
-void pli_source_readahead(pli_source *src, uint64_t index);
+/* posix_fadvise(WILLNEED) on a sample's bytes: the kernel reads ahead.
+ * FOLDER / FILE_LIST: returns the file's open descriptor, the caller's to
+ * pass to pli_source_read_file or close (-1 if it did not open); else -1. */
+int pli_source_readahead(pli_source *src, uint64_t index);
 
 /* Shared helpers (pipeline_source.c) for the tar indexer. */
 pf_status pli_source_add(pli_source *src, const char *name, int32_t label, int32_t shard,

@@ -43,6 +43,25 @@ static void read_item(pf_pipeline *p, pli_item *it) {
     }
 }
 
+/* Readahead of the sample at `pos`, keeping the descriptor it opened (if
+ * any) for that position's item. */
+static void readahead_at(pf_pipeline *p, uint64_t pos) {
+    int32_t k = (int32_t)(pos % (uint64_t)p->cfg.readahead);
+    if (p->ra_fd[k] >= 0) close(p->ra_fd[k]); /* never taken (not expected: positions are taken in order) */
+    p->ra_fd[k] = pli_source_readahead(&p->src, p->order[pos]);
+    p->ra_pos[k] = pos;
+}
+
+/* The descriptor readahead_at(pos) kept, + 1 (0: none). */
+static int take_readahead_fd(pf_pipeline *p, uint64_t pos) {
+    if (p->cfg.readahead <= 0) return 0;
+    int32_t k = (int32_t)(pos % (uint64_t)p->cfg.readahead);
+    if (p->ra_fd[k] < 0 || p->ra_pos[k] != pos) return 0;
+    int fd = p->ra_fd[k];
+    p->ra_fd[k] = -1;
+    return fd + 1;
+}
+
 void *pli_reader_main(void *arg) {
     pf_pipeline *p = arg;
     const pf_pipeline_config *c = &p->cfg;
@@ -53,7 +72,7 @@ void *pli_reader_main(void *arg) {
         atomic_store(&p->epoch_len, L);
         uint64_t pos = e == c->start_epoch ? pos0 : 0;
         for (uint64_t i = pos; c->readahead > 0 && i < pos + (uint64_t)c->readahead && i < L; i++)
-            pli_source_readahead(&p->src, p->order[i]);
+            readahead_at(p, i);
         while (pos < L) {
             uint64_t waited = 0;
             pli_buf *b = pli_pool_acquire(p, &waited);
@@ -77,9 +96,10 @@ void *pli_reader_main(void *arg) {
                 it->position = pos + (uint64_t)s;
                 it->index = p->order[it->position];
                 it->seq = p->next_seq++;
-                uint64_t ahead = it->position + (uint64_t)c->readahead;
-                if (c->readahead > 0 && ahead < L) pli_source_readahead(&p->src, p->order[ahead]);
                 read_item(p, it);
+                it->bytes.open_fd = take_readahead_fd(p, it->position); /* before its slot is reused below */
+                uint64_t ahead = it->position + (uint64_t)c->readahead;
+                if (c->readahead > 0 && ahead < L) readahead_at(p, ahead);
                 if (p->src.kind == PF_SOURCE_CALLBACK) {
                     pli_stage_observe(&p->st_read, pli_now_ns() - t0);
                     p->st_read.items++;
@@ -130,7 +150,9 @@ static void process_item(pf_pipeline *p, int32_t worker, void *state, pli_file_r
             rst = pli_pack_sample(&p->src, it->index, &bytes, &in.size);
             rd->pack_data = bytes;
         } else {
-            rst = pli_source_read_file(&p->src, rd, it->index, &in.size);
+            int fd = it->bytes.open_fd - 1;
+            it->bytes.open_fd = 0; /* the read closes it */
+            rst = pli_source_read_file(&p->src, rd, it->index, fd, &in.size);
             rd->pack_data = NULL;
         }
         *read_ns = pli_now_ns() - t0;
