@@ -29,13 +29,15 @@ def kind_of(x):
 def to_hwc(x, kind):
     """A numpy (H, W[, C]) view of one image (no copy for numpy and CPU tensors)."""
     if kind == "torch":
-        if x.device.type != "cpu":
-            raise _P.Unsupported("pixflow.transforms: CUDA tensors go through pixflow.data.Loader(device=...)")
+        if not x.is_cpu:
+            raise _P.Unsupported(f"pixflow.transforms: a tensor on {x.device} (CUDA tensors go through "
+                                 "pixflow.data.Loader(device=...))")
         if x.ndim == 2:
             return x.numpy()
         if x.ndim != 3:
             raise _P.InvalidArgument(f"a torch image is (C, H, W); got shape {tuple(x.shape)}")
-        return x.permute(1, 2, 0).numpy()
+        # numpy's transpose of the (C, H, W) array, not torch's permute: the same view, ~1 us less per call
+        return x.numpy().transpose(1, 2, 0)
     if kind == "pil":
         return np.asarray(x)
     if x.ndim not in (2, 3):
@@ -48,8 +50,10 @@ def from_hwc(a, kind):
     if kind == "torch":
         import torch
 
-        t = torch.from_numpy(np.array(a) if not a.flags.writeable else a)
-        return t.unsqueeze(0) if a.ndim == 2 else t.permute(2, 0, 1)
+        if not a.flags.writeable:
+            a = np.array(a)
+        # a (C, H, W) view made by numpy before torch wraps it: torch's permute costs ~1 us a call
+        return torch.from_numpy(a).unsqueeze(0) if a.ndim == 2 else torch.from_numpy(a.transpose(2, 0, 1))
     if kind == "pil" and a.dtype == np.uint8:
         from PIL import Image
 
