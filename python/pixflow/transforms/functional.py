@@ -18,8 +18,26 @@ _INTERP = {"nearest": _P.INTERP_NEAREST, "bilinear": _P.INTERP_LINEAR, "bicubic"
            "box": _P.INTERP_AREA, "lanczos": _P.INTERP_LANCZOS4, "nearest-exact": _P.INTERP_NEAREST_EXACT}
 
 
+_INTERP_SEEN = {}  # interpolation argument (an InterpolationMode, a name or an int) -> pf_interp
+
+
 def _interp(interpolation):
-    """torchvision.transforms.v2.functional._interp over pixflow's op (the input's kind out)."""
+    """pf_interp of a torchvision InterpolationMode, its name, or a pf_interp int; remembered per
+    argument (an enum's .value costs more than the resize of a small image's call overhead)."""
+    try:
+        return _INTERP_SEEN[interpolation]
+    except (KeyError, TypeError):  # TypeError: an unhashable argument, converted below every time
+        pass
+    ip = _interp_of(interpolation)
+    try:
+        if len(_INTERP_SEEN) < 64:
+            _INTERP_SEEN[interpolation] = ip
+    except TypeError:
+        pass
+    return ip
+
+
+def _interp_of(interpolation):
     v = getattr(interpolation, "value", interpolation)
     if isinstance(v, int):
         return v
@@ -65,12 +83,12 @@ def resize(inpt, size, interpolation="bilinear", max_size=None, antialias=True):
     if ip == _P.INTERP_LANCZOS4 and not antialias:
         raise _P.InvalidArgument("resize: InterpolationMode.LANCZOS requires antialias=True (as torchvision)")
 
-    def run(a):
-        h, w = _target_size(a.shape[0], a.shape[1], size, max_size)
-        if (h, w) == a.shape[:2]:
-            return a  # torchvision returns the image itself
-        return _P.resize(a, (w, h), None, ip, bool(antialias), _P.RESIZE_TORCHVISION)
-    return _apply(inpt, run)
+    k = kind_of(inpt)  # _apply's steps written out: this is the hot call of every resize transform
+    a = to_hwc(inpt, k)
+    h, w = _target_size(a.shape[0], a.shape[1], size, max_size)
+    if (h, w) != a.shape[:2]:  # else torchvision returns the image itself
+        a = _P.resize(a, (w, h), None, ip, bool(antialias), _P.RESIZE_TORCHVISION)
+    return from_hwc(a, k)
 
 
 def crop(inpt, top, left, height, width):
