@@ -108,7 +108,7 @@ step "configure build-test-tsan (TSan: pipeline and dispatcher tests)"
 cmake -S . -B build-test-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ \
   -DPIXFLOW_CUDA=OFF -DPIXFLOW_OPENCL=ON -DPIXFLOW_OPENCV_TESTS=OFF -DPIXFLOW_SANITIZE=thread >/dev/null
 compile build-test-tsan --target test_pipeline test_pipeline_stress test_pipeline_device test_pipeline_fatal test_infer_stage \
-  test_source_index test_metrics test_pack test_hetero_split test_hetero_rules test_hetero_props
+  test_source_index test_metrics test_pack test_pipeline_queue test_hetero_split test_hetero_rules test_hetero_props
 (cd build-test-tsan && TSAN_OPTIONS="halt_on_error=1" ctest -L pipeline --output-on-failure --timeout 1200)
 (cd build-test-tsan && TSAN_OPTIONS="halt_on_error=1" ctest -R '^hetero_(split|rules|props)$' --output-on-failure --timeout 1200)
 
