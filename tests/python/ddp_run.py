@@ -8,6 +8,7 @@ it holds.
 Every batch goes through a DistributedDataParallel step (its allreduce would hang if the
 ranks had unequal batch counts; the process group has a timeout so it fails instead)."""
 import datetime
+import gc
 import hashlib
 import json
 import os
@@ -48,10 +49,20 @@ def train(ds, model, opt, limit=None):
     return out
 
 
+def stage(rank, what):
+    """A line on stderr per step: if a rank dies (CI once saw rank 0 abort with libstdc++'s
+    'terminate called without an active exception' and nothing else), the test's failure
+    message shows how far each rank got; PYTHONFAULTHANDLER (set by test_ddp.py) adds the
+    Python stack of the abort."""
+    print(f"ddp_run rank {rank}: {what}", file=sys.stderr, flush=True)
+
+
 def main():
     mode, source, out_dir = sys.argv[1:4]
+    stage(os.environ.get("RANK", "?"), "init_process_group")
     dist.init_process_group("gloo", timeout=datetime.timedelta(seconds=60))
     rank, world = dist.get_rank(), dist.get_world_size()
+    stage(rank, f"{mode}: training, world {world}")
     torch.manual_seed(0)
     model = torch.nn.parallel.DistributedDataParallel(torch.nn.Linear(3, 1))
     opt = torch.optim.SGD(model.parameters(), lr=0.01)
@@ -83,9 +94,24 @@ def main():
         res["rest"] = train(ds, model, opt)
     with open(os.path.join(out_dir, f"{mode}-{world}-{rank}.json"), "w") as f:
         json.dump(res, f)
+    stage(rank, "results written; barrier")
     dist.barrier()
+    # Tear down in dependency order while the interpreter is whole: the datasets and the
+    # DDP model (its reducer holds the process group) go first, then the group itself, so
+    # no gloo work or tensor outlives it into interpreter finalization (pytorch#179291
+    # describes gloo's threads aborting the process there).
+    ds = again = model = opt = None
+    gc.collect()
     dist.destroy_process_group()
+    stage(rank, "process group destroyed")
 
 
 if __name__ == "__main__":
     main()
+    # Every result is on disk (closed above) and every rank passed the barrier: nothing the
+    # test checks is left, so the rank leaves without running torch's C++ static and thread
+    # destructors at interpreter exit, the one step of this script whose failure (an abort
+    # in a destructor) would say nothing about pixflow.
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)

@@ -33,7 +33,8 @@ def torchrun(nproc, mode, lst, out):
     cmd = [sys.executable, "-m", "torch.distributed.run", f"--nproc_per_node={nproc}", "--nnodes=1",
            "--master_addr=127.0.0.1", f"--master_port={free_port()}", str(HERE / "ddp_run.py"), mode, str(lst),
            str(out)]
-    env = dict(os.environ, GLOO_SOCKET_IFNAME="lo", OMP_NUM_THREADS="1")
+    # PYTHONFAULTHANDLER: a rank killed by a signal prints its Python stack (see ddp_run.stage)
+    env = dict(os.environ, GLOO_SOCKET_IFNAME="lo", OMP_NUM_THREADS="1", PYTHONFAULTHANDLER="1")
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=240, env=env, start_new_session=True)
     assert p.returncode == 0, f"torchrun {mode} x{nproc} failed:\n{p.stdout[-3000:]}\n{p.stderr[-5000:]}"
     return [json.loads((out / f"{mode}-{nproc}-{r}.json").read_text()) for r in range(nproc)]
