@@ -224,7 +224,8 @@ def albumentations_case(folder, workers, batch):
 # ------------------------------------------------------------ decode bound
 class DecodeBound:
     """The decode bound of `pixflow run` on this folder: per sample, single thread, the
-    ROI decode (pf_decode of the RandomResizedCrop rectangle, RGB, into a reused buffer:
+    ROI decode (pf_decode of the RandomResizedCrop rectangle, RGB, in place into a reused
+    buffer with row margins (opts.row_margin, as the pipeline's workers decode):
     what pf_decode_augment decodes without DCT scaling, which a 224 output uses only for
     crops of >= 448 px on both axes, counted) followed at once by the fused preprocess of
     that ROI (pf_preprocess_run of one sample into a reused tensor, pixflow.set_num_threads(1)),
@@ -246,9 +247,16 @@ class DecodeBound:
         self.wh = [(z["width"], z["height"]) for z in (P.probe(d) for d in self.datas)]
         desc, self.policy = P.recipe("imagenet-train")
         self.plan = P.Plan(desc)
-        self.buf = np.empty(max(w * h for w, h in self.wh) * 3, np.uint8)
+        # ROIs decode in place into a buffer with ROW_MARGIN bytes around each row, as
+        # pf_decode_augment's workers do (pf_decode_opts.row_margin: no per-row copy)
+        self.buf = np.empty(max(self.stride(w) * h for w, h in self.wh) + 2 * self.ROW_MARGIN, np.uint8)
         self.dec_ms, self.fused_ms, self.dec_cpu_ms, self.fused_cpu_ms, self.scaled = [], [], [], [], 0
         self.measure(0, record=False)  # warm-up: page cache of the library, the plan's scratch
+
+    ROW_MARGIN = 128  # as src/pipeline/decode_augment.c
+
+    def stride(self, w):
+        return (w * 3 + self.ROW_MARGIN + 63) // 64 * 64
 
     def measure(self, epoch, record=True):
         P, n, clock, cpu = self.P, len(self.datas), time.perf_counter, time.process_time
@@ -262,10 +270,11 @@ class DecodeBound:
         try:
             for d, p in zip(self.datas, params):
                 w, h = p["crop_w"], p["crop_h"]
-                roi = self.buf[: w * h * 3].reshape(h, w, 3)
+                m, s = self.ROW_MARGIN, self.stride(w)
+                roi = self.buf[m: m + s * h].reshape(h, s)[:, : w * 3].reshape(h, w, 3)
                 local = dict(p, crop_x=0, crop_y=0)  # the crop is the decoded ROI itself
                 c0, t0 = cpu(), clock()
-                P.decode(d, roi=(p["crop_x"], p["crop_y"], w, h), dst=roi)
+                P.decode(d, roi=(p["crop_x"], p["crop_y"], w, h), dst=roi, row_margin=m)
                 t1, c1 = clock(), cpu()
                 if out is None:
                     out = self.plan.run([roi], [local])

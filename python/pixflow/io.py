@@ -36,18 +36,22 @@ def probe(data):
 
 
 def decode(data, mode="RGB", roi=None, scale=None, apply_exif=False, max_pixels=None,
-           warnings_are_errors=False, out=None):
+           warnings_are_errors=False, out=None, row_margin=0):
     """Decodes bytes (or a path) into a uint8 array (H, W, C), or (H, W) for mode "GRAY".
 
     mode: "RGB", "BGR", "GRAY" or "RGBA". roi: (x, y, width, height) in stored pixels
     (JPEG decodes only the blocks it touches). scale: None or m/8 (JPEG DCT-domain
     downscale; ignored for PNG/WebP). apply_exif: rotate/flip as the EXIF orientation says.
+    row_margin (with out): bytes around each of out's rows that the decoder may overwrite, so
+    a JPEG ROI decodes in place instead of through a row copy; out must then be a view into a
+    larger array that holds them, e.g. flat[m:m + s * h].reshape(h, s)[:, :w * 3].reshape(h, w, 3)
+    of a padded 1-D uint8 buffer with s >= w * 3 + m (checked).
     Raises pixflow.CorruptData for malformed data and pixflow.Unsupported for formats or
     sizes it does not read."""
     if mode not in _MODES:
         raise _P.InvalidArgument(f"mode = {mode!r}; use one of {sorted(_MODES)}")
     return _P.decode(_bytes(data), _MODES[mode], roi, _scale_num(scale), bool(apply_exif),
-                     int(max_pixels or 0), bool(warnings_are_errors), out)
+                     int(max_pixels or 0), bool(warnings_are_errors), out, row_margin=int(row_margin))
 
 
 def decode_batch(items, mode="RGB", on_error="raise", workers=None, **kwargs):

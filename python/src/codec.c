@@ -92,18 +92,63 @@ static PyObject *result_dict(const pf_decode_result *r) {
                          "orientation", r->orientation, "warnings", r->warnings);
 }
 
+/* opts.row_margin lets pf_decode write up to `margin` bytes around each of
+ * dst's rows, memory outside dst itself: allowed only where that memory is
+ * provably the same array's, dst being a view into a larger contiguous
+ * array (the numpy .base chain) that holds the margins; anything else would
+ * let a Python caller corrupt memory it does not own. */
+static int margins_inside(PyObject *dst, const pf_image *v, int margin) {
+    PyObject *root = dst;
+    Py_INCREF(root);
+    for (int depth = 0; depth < 32; depth++) {
+        PyObject *b = PyObject_GetAttrString(root, "base");
+        if (b == NULL) {
+            PyErr_Clear();
+            break;
+        }
+        if (b == Py_None || !PyObject_CheckBuffer(b)) {
+            Py_DECREF(b);
+            break;
+        }
+        Py_DECREF(root);
+        root = b;
+    }
+    Py_buffer rb;
+    int ok = 0;
+    if (PyObject_GetBuffer(root, &rb, PyBUF_ANY_CONTIGUOUS) == 0) {
+        const char *lo = rb.buf, *hi = lo + rb.len;
+        const char *first = v->data, *last = first + (ptrdiff_t)(v->height - 1) * v->row_stride;
+        const char *a = (v->row_stride >= 0 ? first : last) - margin;
+        const char *z = (v->row_stride >= 0 ? last : first) + (ptrdiff_t)v->width * v->channels + margin;
+        ok = a >= lo && z <= hi;
+        PyBuffer_Release(&rb);
+    } else {
+        PyErr_Clear();
+    }
+    Py_DECREF(root);
+    if (!ok)
+        pfpy_invalid("row_margin = %d: dst must be a view into a larger contiguous array that holds row_margin "
+                     "bytes before its first row and after its last (e.g. flat[m:m + s * h].reshape(h, s)"
+                     "[:, :w * c].reshape(h, w, c) of a padded 1-D buffer, s >= w * c + m)",
+                     margin);
+    return ok ? 0 : -1;
+}
+
 static PyObject *py_decode(PyObject *self, PyObject *args, PyObject *kw) {
     (void)self;
     static char *kwlist[] = {"data", "mode", "roi", "scale_num", "apply_orientation", "max_pixels",
-                             "warnings_are_errors", "dst", "with_info", NULL};
+                             "warnings_are_errors", "dst", "with_info", "row_margin", NULL};
     PyObject *data, *roi = Py_None, *dst = Py_None;
-    int mode = PF_PIXEL_RGB, scale = 8, exif = 0, warn_err = 0, with_info = 0;
+    int mode = PF_PIXEL_RGB, scale = 8, exif = 0, warn_err = 0, with_info = 0, margin = 0;
     unsigned long long max_pixels = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|iOipKpOp:decode", kwlist, &data, &mode, &roi, &scale, &exif,
-                                     &max_pixels, &warn_err, &dst, &with_info))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|iOipKpOpi:decode", kwlist, &data, &mode, &roi, &scale, &exif,
+                                     &max_pixels, &warn_err, &dst, &with_info, &margin))
         return NULL;
     pf_decode_opts o;
     if (decode_opts(mode, roi, scale, exif, max_pixels, warn_err, &o) < 0) return NULL;
+    if (margin != 0 && dst == Py_None)
+        return pfpy_invalid("row_margin = %d needs dst (a view into a padded buffer; see decode's doc)", margin);
+    o.row_margin = margin;
     Py_buffer b;
     if (get_bytes(data, &b) < 0) return NULL;
     pf_decode_result r;
@@ -125,6 +170,12 @@ static PyObject *py_decode(PyObject *self, PyObject *args, PyObject *kw) {
         PyBuffer_Release(&b);
         Py_DECREF(arr);
         return pfpy_invalid("dst must be an interleaved (H, W, C) array");
+    }
+    if (margin > 0 && margins_inside(dst, &out.views[0], margin) < 0) {
+        pfpy_images_release(&out);
+        PyBuffer_Release(&b);
+        Py_DECREF(arr);
+        return NULL;
     }
     pf_decoder *dec = thread_decoder();
     PFPY_CALL(st, pf_decode(dec, b.buf, (size_t)b.len, &o, &out.views[0], &r));
@@ -161,8 +212,10 @@ PyMethodDef pfpy_codec_methods[] = {
      "probe(data, /)\n--\n\npf_image_probe: the header of encoded bytes as a dict (no pixel decode)."},
     {"decode", FN(py_decode), KW,
      "decode(data, mode=PIXEL_RGB, roi=None, scale_num=8, apply_orientation=False, max_pixels=0,\n"
-     "       warnings_are_errors=False, dst=None, with_info=False)\n--\n\n"
-     "pf_decode into a new uint8 array (H, W, C) or (H, W) for gray; mode 0 RGB, 1 BGR, 2 GRAY, 3 RGBA."},
+     "       warnings_are_errors=False, dst=None, with_info=False, row_margin=0)\n--\n\n"
+     "pf_decode into a new uint8 array (H, W, C) or (H, W) for gray; mode 0 RGB, 1 BGR, 2 GRAY, 3 RGBA.\n"
+     "row_margin (with dst): bytes around each dst row pf_decode may overwrite, so a JPEG ROI decodes\n"
+     "in place (pf_decode_opts.row_margin); dst must be a view into a larger array that holds them."},
     {"decode_query", FN(py_decode_query), KW,
      "decode_query(data, mode=PIXEL_RGB, roi=None, scale_num=8, apply_orientation=False)\n--\n\n"
      "pf_decode_query: what decode would produce, as a dict."},

@@ -41,6 +41,7 @@ typedef struct pfi_decode_geom {
     int32_t x, y, w, h;          /* ROI in the scaled image (before orientation) */
     int32_t orient;              /* orientation to apply (1: none) */
     uint64_t max_pixels;
+    int32_t row_margin;          /* opts.row_margin, checked against dst in pf_decode */
     bool strict;
 } pfi_decode_geom;
 

@@ -78,6 +78,10 @@ pf_status pfi_decode_geometry(const void *data, size_t size, const pf_decode_opt
     g->h = (y1 < g->sh ? y1 : g->sh) - g->y;
     g->orient = o->apply_orientation ? in->orientation : 1;
     g->strict = o->warnings_are_errors;
+    if (o->row_margin < 0 || o->row_margin > PF_DECODE_MAX_ROW_MARGIN)
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "%s: opts.row_margin is %d; it must be 0..%d bytes", op,
+                        (int)o->row_margin, PF_DECODE_MAX_ROW_MARGIN);
+    g->row_margin = o->row_margin;
     return PF_OK;
 }
 
@@ -126,6 +130,11 @@ pf_status pf_decode(pf_decoder *dec, const void *data, size_t size, const pf_dec
                                                  "(see pf_decode_query)",
                         (int)dst->width, (int)dst->height, (int)dst->channels, (int)r.width, (int)r.height,
                         (int)r.channels);
+    int64_t row_bytes = (int64_t)dst->width * dst->channels, stride = dst->row_stride;
+    if (g.row_margin > 0 && (stride < 0 ? -stride : stride) < row_bytes + g.row_margin)
+        return pfi_fail(PF_ERR_INVALID_ARGUMENT, "pf_decode: opts.row_margin is %d bytes but dst rows are %lld "
+                                                 "bytes apart for %lld bytes of pixels: rows would overlap",
+                        (int)g.row_margin, (long long)stride, (long long)row_bytes);
     pf_decoder *tmp = NULL;
     if (dec == NULL) {
         if ((st = pf_decoder_create(&tmp)) != PF_OK) return st;

@@ -163,10 +163,16 @@ static void body(jpeg_job *j) {
     size_t comps = (size_t)ci->output_components;
     size_t dx = ((size_t)g->x - xoff) * comps;
     /* Rows go straight into the destination when libjpeg's row is exactly
-     * the output row; otherwise through one scratch row. */
+     * the output row, or when it is wider by no more than the margins the
+     * caller lets pf_decode overwrite around each dst row (opts.row_margin:
+     * libjpeg then writes dx bytes before the row and `right` after it);
+     * otherwise through one scratch row and a copy. */
     uint8_t *tmp = NULL;
     pf_image img = *j->dst;
-    int direct = !cmyk && dx == 0 && cw == (JDIMENSION)g->w && comps == (size_t)g->out_channels;
+    size_t right = (size_t)cw * comps - dx - (size_t)g->w * comps;
+    int same = !cmyk && comps == (size_t)g->out_channels;
+    int direct = same && ((dx == 0 && right == 0) ||
+                          (g->orient == 1 && dx <= (size_t)g->row_margin && right <= (size_t)g->row_margin));
     if (g->orient != 1) { /* decode into scratch, orient into dst at the end */
         size_t bytes = (size_t)g->w * (size_t)g->h * (size_t)g->out_channels;
         uint8_t *p = pfi_buf_reserve(&j->dec->img, bytes, OP);
@@ -186,7 +192,7 @@ static void body(jpeg_job *j) {
     if (g->y > 0) jpeg_skip_scanlines(ci, (JDIMENSION)g->y);
     for (int32_t y = 0; y < g->h; y++) {
         uint8_t *row = pfi_row(&img, y);
-        JSAMPROW rp = direct ? row : tmp;
+        JSAMPROW rp = direct ? row - dx : tmp;
         if (jpeg_read_scanlines(ci, &rp, 1) != 1) {
             j->status = pfi_fail(PF_ERR_CORRUPT_DATA, OP ": libjpeg returned no row %d", (int)(g->y + y));
             return;

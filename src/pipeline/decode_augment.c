@@ -21,6 +21,7 @@
 #include "pixflow/codec.h"
 
 #define OP "pf_decode_augment"
+#define ROW_MARGIN 128 /* bytes; see one_sample */
 
 
 typedef struct aug_worker {
@@ -210,9 +211,14 @@ static pf_status one_sample(aug_job *j, int i, aug_worker *w, pf_decode_aug_resu
         d.roi_h = ch;
         d.scale_num = m;
     }
+    /* Room around each scratch row for libjpeg's iMCU-widened ROI rows, so
+     * they decode in place instead of through pf_decode's row copy (up to
+     * 33 px x 3 bytes on the left for 4 horizontal samples per MCU). */
+    d.row_margin = ROW_MARGIN;
     pf_decode_result r;
     if ((st = pf_decode_query(j->data[i], j->size[i], &d, &r)) != PF_OK) return st;
-    size_t bytes = (size_t)r.width * (size_t)r.height * 3;
+    size_t stride = ((size_t)r.width * 3 + ROW_MARGIN + 63) & ~(size_t)63;
+    size_t bytes = stride * (size_t)r.height + 2 * ROW_MARGIN;
     if (bytes > w->cap) {
         uint8_t *np = realloc(w->img, bytes);
         if (np == NULL) return pfi_fail(PF_ERR_OUT_OF_MEMORY, OP ": out of memory for a %dx%d image", (int)r.width,
@@ -220,7 +226,7 @@ static pf_status one_sample(aug_job *j, int i, aug_worker *w, pf_decode_aug_resu
         w->img = np;
         w->cap = bytes;
     }
-    pf_image img = pf_image_hwc(w->img, r.width, r.height, 3, PF_U8, 0);
+    pf_image img = pf_image_hwc(w->img + ROW_MARGIN, r.width, r.height, 3, PF_U8, (ptrdiff_t)stride);
     if ((st = pf_decode(w->dec, j->data[i], j->size[i], &d, &img, &r)) != PF_OK) return st;
     res->scale_num = r.scale_num;
     res->warnings = r.warnings;

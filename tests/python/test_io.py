@@ -33,6 +33,29 @@ def test_roi_and_scale():
         pio.decode(data, scale=0.3)
 
 
+def test_row_margin_decodes_in_place_and_is_checked():
+    """out=a view into a padded buffer, row_margin=m: the ROI pixels of cv2's full decode,
+    nothing written outside the margins, and a view without room for them refused."""
+    p = [p for p in photo_paths() if p.name.startswith("chelsea")][0]
+    data = p.read_bytes()
+    full = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)[..., ::-1]
+    m, (x, y, w, h) = 128, (37, 11, 201, 150)  # x not on an iMCU column: libjpeg widens the rows
+    s = w * 3 + m + 5
+    flat = np.full(64 + m + s * h + m + 64, 0xA5, np.uint8)
+    out = flat[64 + m: 64 + m + s * h].reshape(h, s)[:, : w * 3].reshape(h, w, 3)
+    got = pio.decode(data, roi=(x, y, w, h), out=out, row_margin=m)
+    assert np.shares_memory(got, flat)
+    np.testing.assert_array_equal(got, full[y:y + h, x:x + w])
+    assert (flat[:64] == 0xA5).all() and (flat[-64:] == 0xA5).all()
+    assert (flat[64 + m: 64 + m + s * h].reshape(h, s)[:, w * 3:] != 0xA5).any()  # the margins were used
+    with pytest.raises(pixflow.InvalidArgument, match="row_margin"):
+        pio.decode(data, roi=(x, y, w, h), out=np.empty((h, w, 3), np.uint8), row_margin=m)  # no room
+    with pytest.raises(pixflow.InvalidArgument, match="row_margin"):
+        pio.decode(data, roi=(x, y, w, h), row_margin=m)  # needs out
+    with pytest.raises(pixflow.InvalidArgument, match="row_margin"):
+        pio.decode(data, roi=(x, y, w, h), out=out, row_margin=-1)
+
+
 def test_bad_data_raises_clear_errors(tmp_path):
     data = photo_paths()[0].read_bytes()
     with pytest.raises(pixflow.CorruptData):

@@ -2,7 +2,8 @@
  * Codec unit tests: argument checks, probe fields of every data/ photo and
  * corpus file, ROI decode == the same rectangle of a full decode (every
  * DCT scale, every pixel format), pixel-format relations, EXIF
- * orientation, decoder reuse. OpenCV equality is in
+ * orientation, opts.row_margin (in-place rows, nothing written outside
+ * the margins), decoder reuse. OpenCV equality is in
  * tests/parity/parity_decode.cpp; broken inputs in test_codec_bad.c.
  */
 #include <stdlib.h>
@@ -209,6 +210,87 @@ static void test_roi(pf_decoder *dec) {
     CHECK(bad == 0 && cases > 1000);
 }
 
+/* opts.row_margin: the pixels are those of a margin-free decode, nothing is
+ * written outside the margins the caller allowed (guard bytes around them),
+ * the in-place path really runs (some margin byte changes), and a stride
+ * that would make the rows overlap is refused naming the option. */
+static void test_row_margin(pf_decoder *dec) {
+    const char *files[] = {"chelsea_333x251.jpg", "camera_gray_512x512.jpg", "hubble_640x480_progressive.jpg",
+                           "ok_444.jpg", "ok_422.jpg", "ok_cmyk_adobe.jpg", "ok_restart.jpg", "ok_rgb8.png"};
+    enum { GUARD = 64, SENT = 0xA5 };
+    uint64_t rng = 91;
+    int cases = 0, bad = 0, in_place = 0;
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+        size_t n;
+        const char *dir = strncmp(files[f], "ok_", 3) == 0 ? PF_CORPUS_DIR : PF_DATA_DIR;
+        unsigned char *d = pft_load(dir, files[f], &n);
+        pf_image_info info;
+        pf_image_probe(d, n, &info);
+        for (int t = 0; t < 40; t++) {
+            pf_decode_opts o = pf_decode_opts_defaults();
+            o.scale_num = 1 << pft_range(&rng, 0, 3);
+            o.pixel_format = (pf_pixel_format)pft_range(&rng, 0, 3);
+            o.roi_x = pft_range(&rng, 0, info.width - 1);
+            o.roi_y = pft_range(&rng, 0, info.height - 1);
+            o.roi_w = pft_range(&rng, 1, info.width - o.roi_x);
+            o.roi_h = pft_range(&rng, 1, info.height - o.roi_y);
+            pf_decode_result want_r, r;
+            unsigned char *want = decode(dec, d, n, &o, &want_r);
+            CHECK(want != NULL);
+            if (want == NULL) continue;
+            int32_t M = t % 3 == 0 ? 7 : 128;
+            o.row_margin = M;
+            CHECK_STATUS(pf_decode_query(d, n, &o, &r), PF_OK);
+            size_t rb = (size_t)r.width * (size_t)r.channels, S = rb + (size_t)M + (size_t)pft_range(&rng, 0, 3);
+            size_t total = GUARD + (size_t)M + S * (size_t)r.height + (size_t)M + GUARD;
+            unsigned char *buf = malloc(total);
+            memset(buf, SENT, total);
+            unsigned char *px = buf + GUARD + M;
+            pf_image img = pf_image_hwc(px, r.width, r.height, r.channels, PF_U8, (ptrdiff_t)S);
+            cases++;
+            if (pf_decode(dec, d, n, &o, &img, &r) != PF_OK) {
+                fprintf(stderr, "row_margin decode failed: %s\n", pf_last_error());
+                bad++;
+            } else {
+                int ok = 1, touched = 0;
+                for (int32_t y = 0; ok && y < r.height; y++) ok = memcmp(px + (size_t)y * S, want + (size_t)y * rb, rb) == 0;
+                for (size_t k = 0; k < GUARD; k++) ok = ok && buf[k] == SENT && buf[total - 1 - k] == SENT;
+                for (int32_t y = 0; y < r.height; y++)
+                    for (size_t k = rb; k < S; k++) touched |= px[(size_t)y * S + k] != SENT;
+                in_place += touched;
+                if (!ok) {
+                    bad++;
+                    fprintf(stderr, "row_margin %d: %s m=%d pix=%d roi (%d,%d %dx%d) wrong pixels or guard\n", (int)M,
+                            files[f], o.scale_num, (int)o.pixel_format, o.roi_x, o.roi_y, o.roi_w, o.roi_h);
+                }
+            }
+            free(buf);
+            free(want);
+        }
+        free(d);
+    }
+    printf("row_margin: %d cases, %d bad, %d decoded in place\n", cases, bad, in_place);
+    CHECK(bad == 0 && in_place > cases / 4);
+
+    size_t n;
+    unsigned char *d = pft_load(PF_DATA_DIR, "chelsea_333x251.jpg", &n);
+    pf_decode_opts o = pf_decode_opts_defaults();
+    o.row_margin = -1;
+    pf_decode_result r;
+    CHECK_STATUS(pf_decode_query(d, n, &o, &r), PF_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(pf_last_error(), "opts.row_margin") != NULL);
+    o.row_margin = PF_DECODE_MAX_ROW_MARGIN + 1;
+    CHECK_STATUS(pf_decode_query(d, n, &o, &r), PF_ERR_INVALID_ARGUMENT);
+    o.row_margin = 16;
+    CHECK_STATUS(pf_decode_query(d, n, &o, &r), PF_OK);
+    unsigned char *px = malloc((size_t)r.width * 3 * (size_t)r.height);
+    pf_image packed = pf_image_hwc(px, r.width, r.height, 3, PF_U8, 0);
+    CHECK_STATUS(pf_decode(dec, d, n, &o, &packed, &r), PF_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(pf_last_error(), "opts.row_margin") != NULL);
+    free(px);
+    free(d);
+}
+
 /* RGB, BGR, RGBA, GRAY of the same file agree with each other. */
 static void test_formats(pf_decoder *dec) {
     const char *files[] = {"ok_rgb8.png", "ok_lossy.webp", "ok_420.jpg", "ok_rgba8.png", "ok_alpha.webp",
@@ -315,6 +397,7 @@ int main(void) {
     test_args();
     test_probe_photos();
     test_roi(dec);
+    test_row_margin(dec);
     test_formats(dec);
     test_orientation(dec);
     test_dct_scale_bound(dec);
