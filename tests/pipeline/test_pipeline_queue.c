@@ -72,6 +72,19 @@ static int wait_blocked(pli_queue *q) {
     return 0;
 }
 
+/* A queue of capacity cap whose blocked producer wakes at count <= mark. */
+static void init_marked(pli_queue *q, int cap, int mark) {
+    CHECK(pli_queue_init(q, cap) == 0);
+    pli_queue_set_producer_wake(q, mark);
+}
+
+/* Starts a thread putting count items (first + 1 ...) into q. */
+static void start_putter(putter *p, pthread_t *t, pli_queue *q, int64_t timeout_ms, int first, int count) {
+    *p = (putter){.q = q, .timeout_ms = timeout_ms, .first = first, .count = count};
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_create(t, NULL, put_main, p);
+}
+
 static intptr_t get1(pli_queue *q) {
     void *v = NULL;
     return pli_queue_get(q, &v, 1000, NULL) == PLI_Q_OK ? (intptr_t)v : -1;
@@ -82,12 +95,10 @@ static intptr_t get1(pli_queue *q) {
  * without blocking again; items keep their order. */
 static void test_hysteresis(void) {
     pli_queue q;
-    CHECK(pli_queue_init(&q, 8) == 0);
-    pli_queue_set_producer_wake(&q, 2);
-    putter p = {.q = &q, .timeout_ms = -1, .first = 0, .count = 12};
-    pthread_mutex_init(&p.mu, NULL);
+    init_marked(&q, 8, 2);
+    putter p;
     pthread_t t;
-    pthread_create(&t, NULL, put_main, &p);
+    start_putter(&p, &t, &q, -1, 0, 12);
     CHECK(wait_done(&p, 8) == 8);
     CHECK(wait_blocked(&q)); /* the 9th put */
     int got = 0;
@@ -107,13 +118,11 @@ static void test_hysteresis(void) {
 /* A timed put is not held to the mark: it goes as soon as there is room. */
 static void test_timed_put_not_held(void) {
     pli_queue q;
-    CHECK(pli_queue_init(&q, 4) == 0);
-    pli_queue_set_producer_wake(&q, 0);
+    init_marked(&q, 4, 0);
     for (int i = 0; i < 4; i++) CHECK(pli_queue_put(&q, (void *)(intptr_t)(i + 1), -1, NULL) == PLI_Q_OK);
-    putter p = {.q = &q, .timeout_ms = 5000, .first = 4, .count = 1};
-    pthread_mutex_init(&p.mu, NULL);
+    putter p;
     pthread_t t;
-    pthread_create(&t, NULL, put_main, &p);
+    start_putter(&p, &t, &q, 5000, 4, 1);
     CHECK(wait_blocked(&q));
     CHECK(get1(&q) == 1); /* count 3: room, above the mark */
     CHECK(wait_done(&p, 1) == 1);
@@ -132,12 +141,10 @@ static void test_timed_put_not_held(void) {
 /* close() wakes a put waiting for the mark. */
 static void test_close_wakes_blocked_put(void) {
     pli_queue q;
-    CHECK(pli_queue_init(&q, 2) == 0);
-    pli_queue_set_producer_wake(&q, 0);
-    putter p = {.q = &q, .timeout_ms = -1, .first = 0, .count = 3};
-    pthread_mutex_init(&p.mu, NULL);
+    init_marked(&q, 2, 0);
+    putter p;
     pthread_t t;
-    pthread_create(&t, NULL, put_main, &p);
+    start_putter(&p, &t, &q, -1, 0, 3);
     CHECK(wait_done(&p, 2) == 2);
     CHECK(wait_blocked(&q));
     CHECK(get1(&q) == 1); /* count 1 > 0: still held */

@@ -33,6 +33,22 @@ static unsigned char *decode(pf_decoder *dec, const unsigned char *d, size_t n, 
     return px;
 }
 
+/* A test file (corpus "ok_*" files or data/ photos) and its probe. */
+static unsigned char *load_probed(const char *name, size_t *n, pf_image_info *info) {
+    const char *dir = strncmp(name, "ok_", 3) == 0 ? PF_CORPUS_DIR : PF_DATA_DIR;
+    unsigned char *d = pft_load(dir, name, n);
+    pf_image_probe(d, *n, info);
+    return d;
+}
+
+/* A random non-empty ROI inside the image. */
+static void random_roi(uint64_t *rng, const pf_image_info *info, pf_decode_opts *o) {
+    o->roi_x = pft_range(rng, 0, info->width - 1);
+    o->roi_y = pft_range(rng, 0, info->height - 1);
+    o->roi_w = pft_range(rng, 1, info->width - o->roi_x);
+    o->roi_h = pft_range(rng, 1, info->height - o->roi_y);
+}
+
 static void test_args(void) {
     size_t n;
     unsigned char *d = pft_load(PF_DATA_DIR, "chelsea_333x251.jpg", &n);
@@ -164,10 +180,8 @@ static void test_roi(pf_decoder *dec) {
     int cases = 0, bad = 0;
     for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
         size_t n;
-        const char *dir = strncmp(files[f], "ok_", 3) == 0 ? PF_CORPUS_DIR : PF_DATA_DIR;
-        unsigned char *d = pft_load(dir, files[f], &n);
         pf_image_info info;
-        pf_image_probe(d, n, &info);
+        unsigned char *d = load_probed(files[f], &n, &info);
         for (int m = 1; m <= 8; m++) {
             for (int pix = 0; pix < 4; pix++) {
                 pf_decode_opts o = pf_decode_opts_defaults();
@@ -178,10 +192,7 @@ static void test_roi(pf_decoder *dec) {
                 CHECK(full != NULL);
                 if (full == NULL) continue;
                 for (int t = 0; t < 6; t++) {
-                    o.roi_x = pft_range(&rng, 0, info.width - 1);
-                    o.roi_y = pft_range(&rng, 0, info.height - 1);
-                    o.roi_w = pft_range(&rng, 1, info.width - o.roi_x);
-                    o.roi_h = pft_range(&rng, 1, info.height - o.roi_y);
+                    random_roi(&rng, &info, &o);
                     pf_decode_result rr;
                     unsigned char *roi = decode(dec, d, n, &o, &rr);
                     cases++;
@@ -222,18 +233,13 @@ static void test_row_margin(pf_decoder *dec) {
     int cases = 0, bad = 0, in_place = 0;
     for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
         size_t n;
-        const char *dir = strncmp(files[f], "ok_", 3) == 0 ? PF_CORPUS_DIR : PF_DATA_DIR;
-        unsigned char *d = pft_load(dir, files[f], &n);
         pf_image_info info;
-        pf_image_probe(d, n, &info);
+        unsigned char *d = load_probed(files[f], &n, &info);
         for (int t = 0; t < 40; t++) {
             pf_decode_opts o = pf_decode_opts_defaults();
             o.scale_num = 1 << pft_range(&rng, 0, 3);
             o.pixel_format = (pf_pixel_format)pft_range(&rng, 0, 3);
-            o.roi_x = pft_range(&rng, 0, info.width - 1);
-            o.roi_y = pft_range(&rng, 0, info.height - 1);
-            o.roi_w = pft_range(&rng, 1, info.width - o.roi_x);
-            o.roi_h = pft_range(&rng, 1, info.height - o.roi_y);
+            random_roi(&rng, &info, &o);
             pf_decode_result want_r, r;
             unsigned char *want = decode(dec, d, n, &o, &want_r);
             CHECK(want != NULL);
