@@ -14,7 +14,6 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-M = 128  # as src/pipeline/decode_augment.c
 
 
 def one(folder, margin, epochs):
@@ -23,13 +22,13 @@ def one(folder, margin, epochs):
     from pixflow import _pixflow as P
 
     sys.path.insert(0, HERE)
-    from bench_loader import files_of
+    from bench_loader import ROW_MARGIN, files_of, margin_bytes, margin_view
 
     P.set_num_threads(1)
     datas = [open(f, "rb").read() for f in files_of(folder)]
     wh = [(z["width"], z["height"]) for z in (P.probe(d) for d in datas)]
     _, policy = P.recipe("imagenet-train")
-    buf = np.empty(max(((w * 3 + M + 63) // 64 * 64) * h for w, h in wh) + 2 * M, np.uint8)
+    buf = np.empty(max(margin_bytes(w, h) for w, h in wh), np.uint8)
     out = []
     for ep in range(epochs):
         params = [P.aug_sample(policy, 0, ep, i, [w], [h])[0] for i, (w, h) in enumerate(wh)]
@@ -37,8 +36,7 @@ def one(folder, margin, epochs):
         for d, p in zip(datas, params):
             w, h, roi = p["crop_w"], p["crop_h"], (p["crop_x"], p["crop_y"], p["crop_w"], p["crop_h"])
             if margin:
-                s = (w * 3 + M + 63) // 64 * 64
-                P.decode(d, roi=roi, dst=buf[M:M + s * h].reshape(h, s)[:, :w * 3].reshape(h, w, 3), row_margin=M)
+                P.decode(d, roi=roi, dst=margin_view(buf, w, h), row_margin=ROW_MARGIN)
             else:
                 P.decode(d, roi=roi, dst=buf[:w * h * 3].reshape(h, w, 3))
         out.append((time.process_time() - t) * 1e3 / len(datas))

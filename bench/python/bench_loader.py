@@ -222,6 +222,26 @@ def albumentations_case(folder, workers, batch):
 
 
 # ------------------------------------------------------------ decode bound
+ROW_MARGIN = 128  # bytes around each decoded row, as src/pipeline/decode_augment.c
+
+
+def margin_stride(w):
+    return (w * 3 + ROW_MARGIN + 63) // 64 * 64
+
+
+def margin_bytes(w, h):
+    """Size of a buffer holding a w x h RGB image laid out by margin_view."""
+    return margin_stride(w) * h + 2 * ROW_MARGIN
+
+
+def margin_view(buf, w, h):
+    """The (h, w, 3) view of buf that pf_decode_augment's workers decode into: ROW_MARGIN
+    bytes before the first row and after the last, rows 64-byte-rounded apart with a margin
+    between them (for decode(..., row_margin=ROW_MARGIN))."""
+    s = margin_stride(w)
+    return buf[ROW_MARGIN:ROW_MARGIN + s * h].reshape(h, s)[:, :w * 3].reshape(h, w, 3)
+
+
 class DecodeBound:
     """The decode bound of `pixflow run` on this folder: per sample, single thread, the
     ROI decode (pf_decode of the RandomResizedCrop rectangle, RGB, in place into a reused
@@ -249,14 +269,9 @@ class DecodeBound:
         self.plan = P.Plan(desc)
         # ROIs decode in place into a buffer with ROW_MARGIN bytes around each row, as
         # pf_decode_augment's workers do (pf_decode_opts.row_margin: no per-row copy)
-        self.buf = np.empty(max(self.stride(w) * h for w, h in self.wh) + 2 * self.ROW_MARGIN, np.uint8)
+        self.buf = np.empty(max(margin_bytes(w, h) for w, h in self.wh), np.uint8)
         self.dec_ms, self.fused_ms, self.dec_cpu_ms, self.fused_cpu_ms, self.scaled = [], [], [], [], 0
         self.measure(0, record=False)  # warm-up: page cache of the library, the plan's scratch
-
-    ROW_MARGIN = 128  # as src/pipeline/decode_augment.c
-
-    def stride(self, w):
-        return (w * 3 + self.ROW_MARGIN + 63) // 64 * 64
 
     def measure(self, epoch, record=True):
         P, n, clock, cpu = self.P, len(self.datas), time.perf_counter, time.process_time
@@ -270,11 +285,10 @@ class DecodeBound:
         try:
             for d, p in zip(self.datas, params):
                 w, h = p["crop_w"], p["crop_h"]
-                m, s = self.ROW_MARGIN, self.stride(w)
-                roi = self.buf[m: m + s * h].reshape(h, s)[:, : w * 3].reshape(h, w, 3)
+                roi = margin_view(self.buf, w, h)
                 local = dict(p, crop_x=0, crop_y=0)  # the crop is the decoded ROI itself
                 c0, t0 = cpu(), clock()
-                P.decode(d, roi=(p["crop_x"], p["crop_y"], w, h), dst=roi, row_margin=m)
+                P.decode(d, roi=(p["crop_x"], p["crop_y"], w, h), dst=roi, row_margin=ROW_MARGIN)
                 t1, c1 = clock(), cpu()
                 if out is None:
                     out = self.plan.run([roi], [local])
