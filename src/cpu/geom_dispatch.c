@@ -1,4 +1,5 @@
-/* Geometry kernel family: reference flips and tiles everywhere; AVX2
+/* Geometry kernel family: reference flips and tiles everywhere; SSE4
+ * (pshufb) reverses 2- and 3-byte pixels; AVX2
  * reverses 1- and 4-byte pixels with permutes and transposes 8x8 tiles; AVX-512 VBMI reverses 1..4-byte pixels with
  * one vpermb per 64 bytes. */
 #include "cpu/geom_exec.h"
@@ -41,7 +42,7 @@ static void fill_ref(pfi_geom_kernels *k) {
 }
 
 PFI_KFAMILY_DEFINE(pfi_geom_family, pfi_geom_kernels, slots,
-                  fill_ref, NULL, PFI_X86(pfi_geom_fill_avx2), NULL, PFI_X86(pfi_geom_fill_avx512vbmi), NULL);
+                  fill_ref, PFI_X86(pfi_geom_fill_sse4), PFI_X86(pfi_geom_fill_avx2), NULL, PFI_X86(pfi_geom_fill_avx512vbmi), NULL);
 
 void pfi_flip_row(const pfi_geom_kernels *k, const uint8_t *src, uint8_t *dst, int32_t n, int32_t px) {
     if (px >= 1 && px <= 4) k->flip[px - 1](src, dst, n);

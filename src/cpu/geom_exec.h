@@ -21,6 +21,7 @@ typedef struct pfi_geom_kernels {
 
 extern pfi_kfamily pfi_geom_family;
 
+void pfi_geom_fill_sse4(pfi_geom_kernels *k);
 void pfi_geom_fill_avx2(pfi_geom_kernels *k);
 void pfi_geom_fill_avx512vbmi(pfi_geom_kernels *k);
 

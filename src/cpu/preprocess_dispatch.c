@@ -1,5 +1,6 @@
 /* Kernel family "preprocess" (see preprocess_exec.h): the scalar
- * reference everywhere, AVX-512 (F/BW/VL + FMA + F16C) overrides. */
+ * reference everywhere, AVX2 (+ FMA + F16C) and AVX-512 (F/BW/VL + FMA +
+ * F16C) overrides. */
 #include <math.h>
 #include <string.h>
 
@@ -53,4 +54,4 @@ static void fill_ref(pfi_preprocess_kernels *k) {
 }
 
 PFI_KFAMILY_DEFINE(pfi_preprocess_family, pfi_preprocess_kernels, slots,
-                  fill_ref, NULL, NULL, PFI_X86(pfi_preprocess_fill_avx512), NULL, NULL);
+                  fill_ref, NULL, PFI_X86(pfi_preprocess_fill_avx2), PFI_X86(pfi_preprocess_fill_avx512), NULL, NULL);

@@ -43,6 +43,7 @@ typedef struct pfi_preprocess_kernels {
 
 extern pfi_kfamily pfi_preprocess_family;
 
+void pfi_preprocess_fill_avx2(pfi_preprocess_kernels *k);
 void pfi_preprocess_fill_avx512(pfi_preprocess_kernels *k);
 
 #endif

@@ -12,7 +12,7 @@
 int main(void) {
     pf_isa levels[4];
     int nlev = simd_levels(levels, "test_simd_geom");
-    if (!(pf_cpu_features() & PF_CPU_NEON)) CHECK(family_levels_ok("geom.", levels, nlev, PF_ISA_AVX2));
+    if (!(pf_cpu_features() & PF_CPU_NEON)) CHECK(family_levels_ok("geom.", levels, nlev, PF_ISA_SSE4));
     uint64_t rng = 77;
     int cases = 0;
     for (int iter = 0; iter < 480; iter++) {

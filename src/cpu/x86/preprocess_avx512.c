@@ -8,21 +8,12 @@
 #include <immintrin.h>
 
 #include "cpu/preprocess_exec.h"
-
-/* pshufb masks: channel k of 16 pixels from byte vector v (0..2). */
-static void make_gather(__m128i g[3][3]) {
-    for (int k = 0; k < 3; k++)
-        for (int v = 0; v < 3; v++) {
-            int8_t m[16];
-            for (int i = 0; i < 16; i++) m[i] = (int8_t)((3 * i + k) / 16 == v ? (3 * i + k) % 16 : -128);
-            g[k][v] = _mm_loadu_si128((const __m128i *)(const void *)m);
-        }
-}
+#include "cpu/x86/rgb_split16.h"
 
 static inline void norm(const uint8_t *px, const int8_t order[3], void *const dst[3], int32_t n,
                         const pfi_pp_norm_k *k, int half) {
-    __m128i g[3][3];
-    make_gather(g);
+    pfi_rgb_split16 sp;
+    pfi_rgb_split16_init(&sp);
     __m512 scale = _mm512_set1_ps(k->scale), zero = _mm512_setzero_ps(), mean[3], stdv[3], inv[3];
     int scaled = k->scale != 1.0f;
     for (int c = 0; c < 3; c++) {
@@ -31,14 +22,8 @@ static inline void norm(const uint8_t *px, const int8_t order[3], void *const ds
         inv[c] = _mm512_set1_ps(k->inv[c]);
     }
     for (int32_t j = 0; j < n; j += 16) {
-        const uint8_t *p = px + 3 * j;
-        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)p);
-        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + 16));
-        __m128i cc = _mm_loadu_si128((const __m128i *)(const void *)(p + 32));
         __m128i ch[3];
-        for (int q = 0; q < 3; q++)
-            ch[q] = _mm_or_si128(_mm_or_si128(_mm_shuffle_epi8(a, g[q][0]), _mm_shuffle_epi8(b, g[q][1])),
-                                 _mm_shuffle_epi8(cc, g[q][2]));
+        pfi_rgb_split16_run(&sp, px + 3 * j, ch);
         for (int c = 0; c < 3; c++) {
             __m512 x = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(ch[order[c]]));
             if (scaled) x = _mm512_add_ps(_mm512_mul_ps(x, scale), zero);
