@@ -7,7 +7,8 @@ without an Adobe marker, ...). Deterministic; run it from anywhere:
 The unit test test_codec_bad expects the statuses of the bad_* files; fz_*
 files are small inputs picked from the libFuzzer runs' evolved corpora
 (regression seeds, not generated here)."""
-import io, os, struct, zlib
+import io, os, struct, subprocess, zlib
+import cv2
 import numpy as np
 from PIL import Image
 
@@ -35,6 +36,26 @@ def enc(im, fmt, **kw):
     b = io.BytesIO()
     im.save(b, fmt, **kw)
     return b.getvalue()
+
+
+def cv_jpeg(im, quality, restart_mcus, sampling=None):
+    """A JPEG from OpenCV's encoder with a restart marker every restart_mcus MCUs."""
+    a = np.asarray(im)
+    a = a[:, :, ::-1] if a.ndim == 3 else a  # OpenCV takes BGR
+    params = [cv2.IMWRITE_JPEG_QUALITY, quality, cv2.IMWRITE_JPEG_RST_INTERVAL, restart_mcus]
+    if sampling is not None:
+        params += [cv2.IMWRITE_JPEG_SAMPLING_FACTOR, sampling]
+    ok, b = cv2.imencode(".jpg", np.ascontiguousarray(a), params)
+    assert ok
+    return b.tobytes()
+
+
+def cjpeg(im, quality, restart_mcus, sample):
+    """A JPEG from libjpeg-turbo's cjpeg with luma sampling `sample` (1x1: 4:4:4)."""
+    ppm = b"P6 %d %d 255\n" % im.size + im.tobytes()
+    r = subprocess.run(["cjpeg", "-quality", str(quality), "-restart", f"{restart_mcus}B", "-sample", sample],
+                       input=ppm, capture_output=True, check=True)
+    return r.stdout
 
 
 def png_chunk(t, d):
@@ -85,7 +106,7 @@ def main():
     save("ok_gray.jpg", enc(photo(50, 33, "L"), "JPEG", quality=85))
     cmyk = enc(photo(40, 30, "CMYK"), "JPEG", quality=90)
     save("ok_cmyk_adobe.jpg", cmyk)
-    save("ok_restart.jpg", enc(photo(64, 48), "JPEG", quality=75, restart_marker_blocks=1))
+    photo(64, 48)  # drawn, so the files below keep their random numbers; ok_restart.jpg is written last
     for o in (3, 6, 8):
         save(f"ok_exif_orient{o}.jpg", enc(photo(48, 32), "JPEG", quality=85, exif=exif_orientation(o)))
     save("ok_rgb8.png", enc(photo(33, 21), "PNG"))
@@ -134,6 +155,19 @@ def main():
     save("bad_gif.gif", enc(photo(8, 8).convert("P"), "GIF"))
     save("bad_empty.bin", b"")
     save("bad_text.txt", b"this is not an image\n")
+    # Restart markers (Pillow 9.4 cannot write them: it ignores
+    # restart_marker_blocks; OpenCV's encoder and libjpeg-turbo's cjpeg
+    # (libjpeg-turbo-progs) can, the interval in MCUs): every MCU; every 3
+    # MCUs of a 61-wide 4:2:0 image (4 MCUs a row: not a divisor, so the
+    # decoder cannot cut columns); every two MCU rows; 4:4:4 and 4:2:2 every
+    # 2 MCUs; a gray image with 7 MCUs a row. Last, so the photos above keep
+    # their random numbers.
+    save("ok_restart.jpg", cv_jpeg(photo(64, 48), 75, 1))
+    save("ok_restart_3.jpg", cv_jpeg(photo(61, 45), 90, 3))
+    save("ok_restart_rows.jpg", cv_jpeg(photo(70, 52), 85, 10))
+    save("ok_restart_444.jpg", cjpeg(photo(53, 37), 90, 2, "1x1"))
+    save("ok_restart_422.jpg", cjpeg(photo(75, 29), 90, 2, "2x1"))
+    save("ok_restart_gray.jpg", cv_jpeg(photo(50, 33, "L"), 85, 7))
 
 
 if __name__ == "__main__":

@@ -73,7 +73,8 @@ int main() {
                             "ladybird_375x500.jpg", "rocket_500x375.jpg", "storm_road_1920x1080.jpg",
                             "water_drop_1920x1080.jpg", "yellow_flower_500x375.jpg", "chelsea_rgba_320x240.png"};
     const char *corpus[] = {"ok_420.jpg", "ok_444.jpg", "ok_422.jpg", "ok_progressive.jpg", "ok_gray.jpg",
-                            "ok_cmyk_adobe.jpg", "ok_restart.jpg", "ok_exif_orient3.jpg", "ok_exif_orient6.jpg",
+                            "ok_cmyk_adobe.jpg", "ok_restart.jpg", "ok_restart_3.jpg", "ok_restart_rows.jpg",
+                            "ok_restart_444.jpg", "ok_restart_422.jpg", "ok_restart_gray.jpg", "ok_exif_orient3.jpg", "ok_exif_orient6.jpg",
                             "ok_exif_orient8.jpg", "ok_rgb8.png", "ok_rgba8.png", "ok_gray8.png", "ok_gray1.png",
                             "ok_gray16.png", "ok_palette.png", "ok_palette_trns.png", "ok_la.png",
                             "ok_interlaced.png", "ok_rgb16.png", "ok_lossy.webp", "ok_lossless.webp",

@@ -175,7 +175,8 @@ static void test_probe_photos(void) {
 static void test_roi(pf_decoder *dec) {
     const char *files[] = {"chelsea_333x251.jpg", "camera_gray_512x512.jpg", "hubble_640x480_progressive.jpg",
                            "ok_444.jpg", "ok_422.jpg", "ok_cmyk_adobe.jpg", "ok_rgb8.png", "ok_interlaced.png",
-                           "ok_lossy.webp", "ok_restart.jpg"};
+                           "ok_lossy.webp", "ok_restart.jpg", "ok_restart_3.jpg", "ok_restart_rows.jpg",
+                           "ok_restart_444.jpg", "ok_restart_422.jpg", "ok_restart_gray.jpg"};
     uint64_t rng = 77;
     int cases = 0, bad = 0;
     for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
