@@ -43,6 +43,24 @@ typedef struct pfi_preprocess_kernels {
 
 extern pfi_kfamily pfi_preprocess_family;
 
+/* In an ISA file that defines
+ *   static inline void norm(px, order, dst, n, k, int half)
+ * (half: f16 output), defines the f32 / f16 slot functions and the level's
+ * fill function FILL that installs them. */
+#define PFI_PP_DEFINE_FILL(FILL)                                                                        \
+    static void norm_f32(const uint8_t *px, const int8_t order[3], void *const dst[3], int32_t n,     \
+                         const pfi_pp_norm_k *k) {                                                    \
+        norm(px, order, dst, n, k, 0);                                                                \
+    }                                                                                                 \
+    static void norm_f16(const uint8_t *px, const int8_t order[3], void *const dst[3], int32_t n,     \
+                         const pfi_pp_norm_k *k) {                                                    \
+        norm(px, order, dst, n, k, 1);                                                                \
+    }                                                                                                 \
+    void FILL(pfi_preprocess_kernels *k) {                                                            \
+        k->norm[PFI_PP_NORM_F32] = norm_f32;                                                          \
+        k->norm[PFI_PP_NORM_F16] = norm_f16;                                                          \
+    }
+
 void pfi_preprocess_fill_avx2(pfi_preprocess_kernels *k);
 void pfi_preprocess_fill_avx512(pfi_preprocess_kernels *k);
 

@@ -55,16 +55,4 @@ static inline void norm(const uint8_t *px, const int8_t order[3], void *const ds
     }
 }
 
-static void norm_f32(const uint8_t *px, const int8_t order[3], void *const dst[3], int32_t n,
-                     const pfi_pp_norm_k *k) {
-    norm(px, order, dst, n, k, 0);
-}
-static void norm_f16(const uint8_t *px, const int8_t order[3], void *const dst[3], int32_t n,
-                     const pfi_pp_norm_k *k) {
-    norm(px, order, dst, n, k, 1);
-}
-
-void pfi_preprocess_fill_avx2(pfi_preprocess_kernels *k) {
-    k->norm[PFI_PP_NORM_F32] = norm_f32;
-    k->norm[PFI_PP_NORM_F16] = norm_f16;
-}
+PFI_PP_DEFINE_FILL(pfi_preprocess_fill_avx2)
