@@ -5,10 +5,12 @@
  * widened to f32, scaled, centred and divided by std through the
  * reciprocal and one fma correction (exactly pfi_pp_norm_rcp, see
  * preprocess_exec.h), then stored as f32 or round-to-nearest-even f16.
- * Without this level's slot the emit pass fell back to the convert
- * family's dividing kernel, whose two vdivps per 8 lanes and channel are
- * what an AVX2-only CPU (Zen 1-3, Haswell..Coffee Lake) spends most of its
- * normalize time on.
+ * Without this level's slot the emit pass used the convert family's
+ * dividing kernel (two vdivps per 8 lanes and channel). On an AVX2-only
+ * AMD EPYC the two take the same time (the f32 stores are what the pass
+ * waits on there; docs/performance.md, "AVX2-only CPUs"); Intel's AVX2
+ * cores divide 8 lanes several times slower, which is where this kernel is
+ * meant to pay (not measured: no such CPU was at hand).
  */
 #include <immintrin.h>
 
