@@ -2,21 +2,27 @@
 # Runs every test: installs dependencies, then
 #  1. gcc Release build (warnings are errors; the OpenCL backend ON, its
 #     tests on PoCL) + ctest, then the suite again
-#     at every ISA cap below the host's (PIXFLOW_CPU=scalar, sse4, avx2,
-#     avx512; the bench smoke tests and OpenCL only uncapped). The uncapped run is the
-#     avx512vbmi level on a VBMI host (checked below), so that cap is not
-#     run twice;
-#  2. clang build (warnings are errors) + ctest;
+#     at every ISA cap below the host's level (PIXFLOW_CPU=scalar, sse4, avx2,
+#     avx512; the bench smoke tests and OpenCL only uncapped). A cap at or
+#     above the host's level is the uncapped run again, so it is not run: on
+#     a VBMI host (checked below) all four caps run, on an AVX2-only host
+#     scalar and sse4;
+#  2. clang build (warnings are errors) + ctest (all but the bench smoke
+#     tests);
 #  3. ASan+UBSan build + ctest;
 #  4. TSan build of the data pipeline tests (label "pipeline") and the
 #     dispatcher's (hetero_split / hetero_rules / hetero_props, on PoCL);
-#  5. aarch64 cross build (NEON kernels) + ctest under qemu-aarch64;
+#  5. aarch64 cross build (NEON kernels) + ctest under qemu-aarch64 (all
+#     but the *_scalar variants);
 #  6. the Python package (scripts/test_python.sh): a cached venv with the
 #     pinned torch/torchvision oracles, `pip install .`, pytest tests/python;
 #  7. the x86 CPU matrix: a gcc build whose tests run under
-#     `qemu-x86_64 -cpu Haswell` (AVX2 + FMA, no AVX-512) and
-#     `-cpu Nehalem` (SSE4.2, no AVX), every test but the benchmarks and
-#     the host-Python oracles; `pixflow info` must report no kernel above
+#     `qemu-x86_64 -cpu Haswell` (AVX2 + FMA, no AVX-512; on a host that
+#     itself has no AVX-512, only test_dispatch_levels: the native run was
+#     that suite at Haswell's level on real hardware) and
+#     `-cpu Nehalem` (SSE4.2, no AVX), every test but the benchmarks, the
+#     OpenCV parity tests (run natively at every cap) and the host-Python
+#     oracles; `pixflow info` must report no kernel above
 #     the model's level, `pixflow bench resize --quick` must be bit-exact
 #     and `pixflow run` must write the same batches as natively;
 #  8. a new user's install (scripts/test_fresh_install.sh): `pip install .`
@@ -34,6 +40,12 @@ cd "$(dirname "$0")/.."
 bash scripts/install_deps.sh gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-user
 bash scripts/install_qemu.sh        # QEMU >= 11 as /usr/local/bin/qemu-{x86_64,aarch64}
 export PATH="/usr/local/bin:$PATH"
+# The Python venv (torch and the other pinned oracles: about 3 minutes on a fresh machine,
+# most of it downloads) is made in the background while the C builds and tests run; the
+# Python step waits for it. No ctest uses it. Reused as is when its stamps match.
+venv_log="$(mktemp)"
+bash scripts/python_venv.sh >"$venv_log" 2>&1 &
+venv_pid=$!
 jobs="$(nproc)"
 t_start=$SECONDS
 step() { echo "== [$(( (SECONDS - t_start) / 60 ))m$(( (SECONDS - t_start) % 60 ))s] $*"; }
@@ -56,7 +68,7 @@ build() { # build-dir, extra cmake args...
 # any other skip fails the run (the tests themselves fail instead of
 # skipping under CI=true; this catches a skip that slipped through).
 skipped_list="$(mktemp)"
-trap 'rm -f "$skipped_list"' EXIT
+trap 'kill "$venv_pid" 2>/dev/null; rm -f "$skipped_list" "$venv_log"' EXIT
 run_ctest() { # build-dir, ctest args...
   local dir="$1"; shift
   local log rc
@@ -72,31 +84,33 @@ run_ctest() { # build-dir, ctest args...
 }
 
 build build-test-gcc -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ -DPIXFLOW_OPENCL=ON
-# The uncapped run stands for PIXFLOW_CPU=avx512vbmi: it must really be at
-# that level when the kernel's CPU flags (not pixflow's own CPUID) say VBMI.
+# The uncapped run is the host's level: pixflow's own CPUID must agree with
+# the kernel's CPU flags (scripts/host_isa_level.sh), so that the caps below
+# it, and no other, are what the loop after it runs.
 active=$(build-test-gcc/pixflow info | sed -n 's/^isa cap: .*active: //p')
-vbmi_host=1
-for flag in avx2 fma f16c avx512f avx512bw avx512dq avx512vl avx512vbmi; do
-  grep -qw "$flag" /proc/cpuinfo || vbmi_host=0
-done
-if [ "$vbmi_host" = 1 ]; then
-  [ "$active" = avx512vbmi ] || { echo "uncapped level is '$active' on a VBMI host, want avx512vbmi"; exit 1; }
-else
+host_level=$(bash scripts/host_isa_level.sh)
+[ "$active" = "$host_level" ] || { echo "pixflow's uncapped level is '$active', the CPU's flags say '$host_level'"; exit 1; }
+[ "$active" = avx512vbmi ] ||
   echo "note: no AVX512_VBMI on this host (uncapped level $active): the avx512vbmi kernels are not run"
-fi
 step "ctest uncapped (level $active)"
 run_ctest build-test-gcc
 # The OpenCL tests are left out of the capped runs: they compare the OpenCL
 # device with the CPU backend, and the CPU backend at each cap is compared
 # with the scalar reference by its own tests, so a capped run adds time
 # (kernel_bodies_three_compilers alone is ~25 s of nvcc) and no coverage.
+# Only the caps below the uncapped level run: pixflow clamps a cap to what the
+# CPU has (pfi_isa_best), so on an AVX2-only host PIXFLOW_CPU=avx2 and =avx512
+# run exactly the uncapped run's kernels again (almost 2 minutes, no coverage).
 for cap in scalar sse4 avx2 avx512; do
+  [ "$cap" = "$active" ] && break
   step "ctest with PIXFLOW_CPU=$cap (all but the bench smoke tests, the metrics serving tests and OpenCL)"
   PIXFLOW_CPU=$cap run_ctest build-test-gcc -LE 'bench|metrics|opencl'
 done
 
 build build-test-clang -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DPIXFLOW_CUDA=OFF -DPIXFLOW_OPENCL=ON
-run_ctest build-test-clang
+# the bench smoke tests run in the gcc build: here they would add ~100 s of test time and no
+# code of the library's that the unit and parity tests do not run
+run_ctest build-test-clang -LE bench
 
 build build-test-asan -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ -DPIXFLOW_CUDA=OFF -DPIXFLOW_OPENCL=OFF \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DPIXFLOW_SANITIZE=address,undefined"
@@ -113,11 +127,20 @@ compile build-test-tsan --target test_pipeline test_pipeline_stress test_pipelin
 (cd build-test-tsan && TSAN_OPTIONS="halt_on_error=1" ctest -R '^hetero_(split|rules|props)$' --output-on-failure --timeout 1200)
 
 step "Python package: venv, pip install ., pytest (scripts/test_python.sh)"
+venv_rc=0
+wait "$venv_pid" || venv_rc=$?
+venv_pid=""
+cat "$venv_log"
+[ "$venv_rc" -eq 0 ] || { echo "scripts/python_venv.sh failed (exit $venv_rc)"; exit 1; }
 bash scripts/test_python.sh
 
 build build-test-arm -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake \
   -DPIXFLOW_CUDA=OFF -DPIXFLOW_OPENCL=OFF -DPIXFLOW_OPENCV_TESTS=OFF -DPIXFLOW_VIDEO=OFF -DPIXFLOW_CODEC=OFF
-run_ctest build-test-arm  # under qemu-aarch64 (the toolchain file's emulator)
+# under qemu-aarch64 (the toolchain file's emulator). The *_scalar variants are left out, as
+# under the x86 models below: capped to scalar they run only the C reference, which the NEON
+# run executes too (the SIMD harness tests' reference, the ops without NEON kernels), and
+# under TCG they cost 2-3 minutes (post_nms_scalar alone ~2)
+run_ctest build-test-arm -E '_scalar$'
 
 # x86 CPU models. One build; each model re-configures only the test
 # launcher (CMake's CROSSCOMPILING_EMULATOR prefixes every test binary).
@@ -138,8 +161,22 @@ for model in Haswell Nehalem; do
   # second per model) compares every post slot with the reference at the model's levels.
   # The *_scalar variants (PIXFLOW_CPU=scalar set by the test itself) are left out too: capped to
   # scalar they run no SIMD code, which is what the emulated CPU is here to check, and the native
-  # scalar cap runs them already
-  PIXFLOW_TEST_CPU_MODEL=$lower run_ctest build-test-qemu -LE 'bench|host_python' -E '^(cli_|post_nms)|_scalar$'
+  # scalar cap runs them already.
+  # So are the OpenCV parity tests (label parity): the native caps run each of them at this
+  # model's level on real hardware, and the kernels they reach are the ones the simd_* harness
+  # tests run here slot by slot; under Nehalem they cost ~5 of the run's ~10 CPU minutes
+  # (parity_color 141 s, parity_resize 104 s: OpenCV's own code under TCG).
+  # On a host without AVX-512 (host_level avx2) the Haswell suite is the uncapped native run
+  # again, on real hardware: an instruction above AVX2 + FMA + F16C (the avx2 files' -m flags,
+  # all Haswell's) would fault there as it would under TCG, and TCG adds 6-8 minutes. So only
+  # test_dispatch_levels (Haswell's CPUID read as avx2) runs then, with the checks below
+  # (pixflow info's levels, bench resize bit-exact, pixflow run's batches).
+  if [ "$model" = Haswell ] && [ "$host_level" = avx2 ]; then
+    echo "  the host is an AVX2 CPU without AVX-512: the native uncapped run was this suite at Haswell's level"
+    PIXFLOW_TEST_CPU_MODEL=$lower run_ctest build-test-qemu -R '^dispatch_levels$'
+  else
+    PIXFLOW_TEST_CPU_MODEL=$lower run_ctest build-test-qemu -LE 'bench|host_python|parity' -E '^(cli_|post_nms)|_scalar$'
+  fi
   q=(qemu-x86_64 -cpu "$model")
   info=$("${q[@]}" build-test-qemu/pixflow info 2>/dev/null)
   echo "$info" | sed -n '2,4p'
