@@ -68,7 +68,8 @@ build() { # build-dir, extra cmake args...
 # any other skip fails the run (the tests themselves fail instead of
 # skipping under CI=true; this catches a skip that slipped through).
 skipped_list="$(mktemp)"
-trap 'kill "$venv_pid" 2>/dev/null; rm -f "$skipped_list" "$venv_log"' EXIT
+# (set -e holds in the trap too: a failing kill there would turn a green run into exit 1)
+trap 'if [ -n "$venv_pid" ]; then kill "$venv_pid" 2>/dev/null || true; fi; rm -f "$skipped_list" "$venv_log"' EXIT
 run_ctest() { # build-dir, ctest args...
   local dir="$1"; shift
   local log rc
