@@ -243,61 +243,87 @@ def margin_view(buf, w, h):
 
 
 class DecodeBound:
-    """The decode bound of `pixflow run` on this folder: per sample, single thread, the
-    ROI decode (pf_decode of the RandomResizedCrop rectangle, RGB, in place into a reused
-    buffer with row margins (opts.row_margin, as the pipeline's workers decode):
-    what pf_decode_augment decodes without DCT scaling, which a 224 output uses only for
-    crops of >= 448 px on both axes, counted) followed at once by the fused preprocess of
-    that ROI (pf_preprocess_run of one sample into a reused tensor, pixflow.set_num_threads(1)),
-    as a pipeline worker does: decode, then fuse while the ROI is in cache (decoding a whole
-    batch first and fusing it after measured ~2x the fused time: the ROIs left the cache).
+    """The decode bound of `pixflow run` on this folder: per sample, the ROI decode
+    (pf_decode of the RandomResizedCrop rectangle, RGB, in place into a reused buffer with
+    row margins (opts.row_margin, as the pipeline's workers decode): what pf_decode_augment
+    decodes without DCT scaling, which a 224 output uses only for crops of >= 448 px on both
+    axes, counted) followed at once by the fused preprocess of that ROI (pf_preprocess_run of
+    one sample into a reused tensor, pixflow.set_num_threads(1)), as a pipeline worker does:
+    decode, then fuse while the ROI is in cache (decoding a whole batch first and fusing it
+    after measured ~2x the fused time: the ROIs left the cache).
     Crops drawn by pf_aug_sample keyed by (seed 0, epoch = the round, index), as the
     pipeline draws them. Bytes are read into memory first (no file I/O, no index, no queue:
     a bound, not a loader). Python adds a call and two clock reads per step (a few us per
-    sample, counted: it lowers the bound). bound = cores / (decode + fused) samples/s, from
-    wall time and from CPU time."""
+    sample, counted: it lowers the bound).
+    threads: 1 times the steps alone on one core; N > 1 runs N such workers at once (Python
+    threads, each with its own buffer and plan; pixflow releases the GIL in both calls), each
+    on every N-th file, so the per-sample time is one core's while every core is busy, as in
+    the pipeline (the cores share the L3 cache and the memory bus). Per-sample times are each
+    worker's own (wall, and CPU from its thread clock), summed over the workers / files.
+    bound = cores / (decode + fused) samples/s, from wall time and from CPU time."""
 
-    def __init__(self, folder, batch):
+    def __init__(self, folder, batch, threads=1):
         import numpy as np
 
         from pixflow import _pixflow as P
 
-        self.P = P
+        self.P, self.threads = P, threads
         self.datas = [open(f, "rb").read() for f in files_of(folder)]
         self.wh = [(z["width"], z["height"]) for z in (P.probe(d) for d in self.datas)]
         desc, self.policy = P.recipe("imagenet-train")
-        self.plan = P.Plan(desc)
         # ROIs decode in place into a buffer with ROW_MARGIN bytes around each row, as
         # pf_decode_augment's workers do (pf_decode_opts.row_margin: no per-row copy)
-        self.buf = np.empty(max(margin_bytes(w, h) for w, h in self.wh), np.uint8)
+        size = max(margin_bytes(w, h) for w, h in self.wh)
+        self.workers = [(np.empty(size, np.uint8), P.Plan(desc)) for _ in range(threads)]
         self.dec_ms, self.fused_ms, self.dec_cpu_ms, self.fused_cpu_ms, self.scaled = [], [], [], [], 0
-        self.measure(0, record=False)  # warm-up: page cache of the library, the plan's scratch
+        self.measure(0, record=False)  # warm-up: page cache of the library, the plans' scratch
+
+    def _steps(self, k, params, sums):
+        """Worker k: files k, k + threads, ...; its wall and thread-CPU seconds into sums[k]."""
+        P, clock, cpu = self.P, time.perf_counter, time.thread_time
+        buf, plan = self.workers[k]
+        td = tf = cd = cf = 0.0
+        out = None
+        for i in range(k, len(self.datas), self.threads):
+            d, p = self.datas[i], params[i]
+            w, h = p["crop_w"], p["crop_h"]
+            roi = margin_view(buf, w, h)
+            local = dict(p, crop_x=0, crop_y=0)  # the crop is the decoded ROI itself
+            c0, t0 = cpu(), clock()
+            P.decode(d, roi=(p["crop_x"], p["crop_y"], w, h), dst=roi, row_margin=ROW_MARGIN)
+            t1, c1 = clock(), cpu()
+            if out is None:
+                out = plan.run([roi], [local])
+            else:
+                plan.run([roi], [local], out=out)
+            t2, c2 = clock(), cpu()
+            td, tf, cd, cf = td + t1 - t0, tf + t2 - t1, cd + c1 - c0, cf + c2 - c1
+        sums[k] = (td, tf, cd, cf)
 
     def measure(self, epoch, record=True):
-        P, n, clock, cpu = self.P, len(self.datas), time.perf_counter, time.process_time
+        import threading
+
+        P, n = self.P, len(self.datas)
         params = [P.aug_sample(self.policy, 0, epoch, i, [w], [h])[0] for i, (w, h) in enumerate(self.wh)]
         # DCT scaling would apply to a crop of >= 2 x 224 on both axes: counted, to show how rare it is
         self.scaled = sum(min(p["crop_w"], p["crop_h"]) >= 448 for p in params)
         threads = P.get_num_threads()
         P.set_num_threads(1)
-        td = tf = cd = cf = 0.0
-        out = None
+        sums = [None] * self.threads
         try:
-            for d, p in zip(self.datas, params):
-                w, h = p["crop_w"], p["crop_h"]
-                roi = margin_view(self.buf, w, h)
-                local = dict(p, crop_x=0, crop_y=0)  # the crop is the decoded ROI itself
-                c0, t0 = cpu(), clock()
-                P.decode(d, roi=(p["crop_x"], p["crop_y"], w, h), dst=roi, row_margin=ROW_MARGIN)
-                t1, c1 = clock(), cpu()
-                if out is None:
-                    out = self.plan.run([roi], [local])
-                else:
-                    self.plan.run([roi], [local], out=out)
-                t2, c2 = clock(), cpu()
-                td, tf, cd, cf = td + t1 - t0, tf + t2 - t1, cd + c1 - c0, cf + c2 - c1
+            if self.threads == 1:
+                self._steps(0, params, sums)
+            else:
+                ts = [threading.Thread(target=self._steps, args=(k, params, sums)) for k in range(self.threads)]
+                for t in ts:
+                    t.start()
+                for t in ts:
+                    t.join()
         finally:
             P.set_num_threads(threads)
+        if None in sums:
+            raise RuntimeError("decode bound: a worker thread failed (its traceback is above)")
+        td, tf, cd, cf = (sum(x[j] for x in sums) for j in range(4))
         if record:
             self.dec_ms.append(td * 1e3 / n)
             self.fused_ms.append(tf * 1e3 / n)
@@ -355,6 +381,9 @@ def main():
     ap.add_argument("--only", default="", help="comma-separated case names (prefixes) to run")
     ap.add_argument("--decode-bound", type=int, default=1,
                     help="1: also time the decode bound each round (ROI decode + fused preprocess, 1 thread)")
+    ap.add_argument("--bound-threads", type=int, default=1,
+                    help="workers the decode bound runs at once (1: alone on one core; the core count: "
+                         "one core's time while all are busy, as in the pipeline)")
     a = ap.parse_args()
     folder = a.folder
     if folder is None:
@@ -393,7 +422,7 @@ def main():
     bound = None
     if a.decode_bound:
         try:
-            bound = DecodeBound(folder, b)
+            bound = DecodeBound(folder, b, a.bound_threads)
         except ImportError as e:
             print(f"  decode bound: skipped ({e})")
     for r in range(a.rounds):
@@ -419,7 +448,7 @@ def main():
     if bound is not None:
         med = statistics.median
         d, f, dc, fc = med(bound.dec_ms), med(bound.fused_ms), med(bound.dec_cpu_ms), med(bound.fused_cpu_ms)
-        print(f"\ndecode bound (1 thread, {len(bound.datas)} files in memory, median of {len(bound.dec_ms)} rounds): "
+        print(f"\ndecode bound ({bound.threads} thread{'s at once' if bound.threads > 1 else ''}, {len(bound.datas)} files in memory, median of {len(bound.dec_ms)} rounds): "
               f"ROI decode {d:.3f} ms + fused {f:.3f} ms = {d + f:.3f} ms/sample wall "
               f"(CPU {dc:.3f} + {fc:.3f} = {dc + fc:.3f}); DCT-scalable crops in the last round: {bound.scaled}")
         wall_bound, cpu_bound = w * 1e3 / (d + f), w * 1e3 / (dc + fc)
