@@ -258,7 +258,8 @@ class DecodeBound:
     threads: 1 times the steps alone on one core; N > 1 runs N such workers at once (Python
     threads, each with its own buffer and plan; pixflow releases the GIL in both calls), each
     on every N-th file, so the per-sample time is one core's while every core is busy, as in
-    the pipeline (the cores share the L3 cache and the memory bus). Per-sample times are each
+    the pipeline (on the shared 2-vCPU VM measured, busy cores ran 0-20 % slower than one
+    alone, varying from minute to minute: docs/performance.md). Per-sample times are each
     worker's own (wall, and CPU from its thread clock), summed over the workers / files.
     bound = cores / (decode + fused) samples/s, from wall time and from CPU time."""
 
