@@ -27,10 +27,11 @@ typedef struct job {
 } job;
 
 /* Runs one kernel over [0, n): dispatched body, reference tail. Kernels
- * stop at safe_end, except those with byte-permute blocks, which carry
- * their own bounds (and apply safe_end to what they do without them). */
+ * stop at safe_end, except those with byte-permute blocks or whole-row
+ * pixel tables, which carry their own bounds (and apply safe_end to what
+ * they do without them). */
 static void run_h(pfi_h_fn simd, pfi_h_fn ref, const pfi_hrow *r, int n) {
-    int lim = r->blk != NULL || r->tvb != NULL || r->safe_end > n ? n : r->safe_end;
+    int lim = r->blk != NULL || r->tvb != NULL || r->pair_whole || r->safe_end > n ? n : r->safe_end;
     int x = simd == ref ? 0 : simd(r, 0, lim);
     if (x < n) ref(r, x, n);
 }
@@ -129,6 +130,9 @@ static void sep_band(job *j, int plane, int y0, int y1) {
         hrow.pair_coef = ht->pair_mem + 2 * (size_t)p->dw;
         hrow.pair_max = ht->pair_max;
         hrow.pair_safe_end = ht->pair_safe_end;
+        hrow.pair_tail_base = ht->pair_tail_base;
+        hrow.pair_tail_len = ht->pair_tail_len;
+        hrow.pair_whole = ht->pair_whole;
     }
     size_t src_row_bytes = (size_t)p->sw * (size_t)p->cn * pf_dtype_size(p->dtype);
     /* two-row calls: only the byte-permute kernel takes them */
@@ -141,7 +145,8 @@ static void sep_band(job *j, int plane, int y0, int y1) {
     /* two-row calls of the torchvision permute steps (want_tvblocks): the
      * rows are shared by few output rows, so they are paired as they are
      * first needed (one row may be filtered ahead of its output row) */
-    int tv_pairs = tv_v && p->hk == PFK_H_TV_U8 && K->want_tvblocks && ht->tvb != NULL && ht->tvb_n > 0 && hs != hr;
+    int tv_pairs = tv_v && p->hk == PFK_H_TV_U8 && hs != hr &&
+                   ((K->want_tvblocks && ht->tvb != NULL && ht->tvb_n > 0) || (K->tv_quads_two_rows && ht->pair_whole));
     /* with the pairs: the band's last source row, and the next row to prefetch */
     int32_t tv_last = tv_pairs && y1 > y0 ? p->v.idx[(size_t)(y1 - 1) * (size_t)kv] + p->v.count[y1 - 1] - 1 : -1;
     int32_t pf_next = -1;

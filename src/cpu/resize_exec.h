@@ -26,6 +26,10 @@ typedef struct pfi_resize_kernels {
                                            only for tables that set this */
     int want_tvblocks;                  /* h_tv_u8 reads pfi_hrow.tvb and src2/buf2: built (and
                                            two rows passed) only for these */
+    int tv_quads_whole;                 /* h_tv_u8 finishes a 3/4-channel row from its quad
+                                           tables and their tail copy (pfi_hrow.pair_whole):
+                                           those rows need no element tables */
+    int tv_quads_two_rows;              /* ... and takes two rows per call (src2/buf2) there */
 } pfi_resize_kernels;
 
 /* The scalar reference kernels of ref/resize_rows_ref.c as a table

@@ -129,7 +129,7 @@ static pf_status build_htabs(const pfi_resize_plan *p, pfi_resize_prep *t, const
     if (p->hk == PFK_H_TV_U8) {
         pf_status st = pfi_tv_prep_tables(p, t, K);
         if (st != PF_OK) return st;
-        e_start = (size_t)t->tvb_n * 16 < W ? (size_t)t->tvb_n * 16 : W;
+        e_start = t->pair_whole ? W : (size_t)t->tvb_n * 16 < W ? (size_t)t->tvb_n * 16 : W;
     }
     for (size_t e = e_start; e < W; e++) {
         size_t dx = e / (size_t)cn, c = e % (size_t)cn;

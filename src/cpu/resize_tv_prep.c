@@ -25,6 +25,26 @@ static int32_t tap_w(const pfi_resize_plan *p, int dx, int k) {
     return k < p->h.count[dx] ? p->h.acoef[(size_t)dx * (size_t)p->h.ksize + (size_t)k] : 0;
 }
 
+/* The row-end copy of the pixels from pair_safe_end on (pfi_hrow): it
+ * starts at the first such pixel's first tap, and is used only when it
+ * holds every quad load of those pixels within PFI_TV_TAIL_MAX bytes
+ * (torch's first taps never move left, checked anyway). */
+static pf_status build_quad_tail(const pfi_resize_plan *p, pfi_resize_prep *t, int64_t row_bytes) {
+    const int32_t *off = t->pair_mem, *nq = t->pair_mem + p->dw;
+    int cn = p->cn, first = t->pair_safe_end;
+    t->pair_tail_base = t->pair_tail_len = 0;
+    if (first >= p->dw) return PF_OK;
+    int64_t base = off[first];
+    if (row_bytes - base > PFI_TV_TAIL_MAX) return PF_OK;
+    for (int dx = first; dx < p->dw; dx++) {
+        int64_t reach = off[dx] - base + (int64_t)(nq[dx] > 0 ? nq[dx] - 1 : 0) * 4 * cn + 16;
+        if (off[dx] < base || reach > PFI_TV_TAIL_MAX) return PF_OK;
+    }
+    t->pair_tail_base = (int32_t)base;
+    t->pair_tail_len = (int32_t)(row_bytes - base);
+    return PF_OK;
+}
+
 static pf_status build_quads(const pfi_resize_plan *p, pfi_resize_prep *t) {
     int cn = p->cn, dw = p->dw;
     int qmax = (p->h.ksize + 3) / 4, npair = (dw + 1) / 2;
@@ -57,7 +77,7 @@ static pf_status build_quads(const pfi_resize_plan *p, pfi_resize_prep *t) {
         int64_t end_b = off[b] + (int64_t)(q_n > 0 ? q_n - 1 : 0) * 4 * cn + 16;
         if (t->pair_safe_end == dw && (end_a > row_bytes || end_b > row_bytes)) t->pair_safe_end = a;
     }
-    return PF_OK;
+    return build_quad_tail(p, t, row_bytes);
 }
 
 /* Per element: the byte offset of its first tap and its tap count, so
@@ -255,5 +275,8 @@ pf_status pfi_tv_prep_tables(const pfi_resize_plan *p, pfi_resize_prep *t, const
     /* the pixel kernels take 3/4-channel rows where the blocks stop */
     int covered = t->tvb != NULL && (int64_t)t->tvb_n * 16 >= (int64_t)p->dw * p->cn;
     if (st == PF_OK && (p->cn == 3 || p->cn == 4) && !covered) st = build_quads(p, t);
+    /* the x86 pixel kernels then finish every row by themselves */
+    t->pair_whole = st == PF_OK && t->pair_mem != NULL && K->tv_quads_whole &&
+                    (t->pair_safe_end >= p->dw || t->pair_tail_len > 0);
     return st;
 }

@@ -10,6 +10,10 @@
 
 #include "plan/resize_plan.h"
 
+/* The torchvision quad kernels' row-end window (pfi_hrow.pair_tail_*):
+ * every quad load of the pixels past pair_safe_end fits in it. */
+#define PFI_TV_TAIL_MAX 192
+
 /* Horizontal: source row -> buffer row. Outputs are elements (dx*cn + c).
  * `e_off` holds, per tap and element, the source element offset
  * (idx * cn + c); `e_coef` the tap weight replicated per element, in the
@@ -54,6 +58,14 @@ typedef struct pfi_hrow {
     const int32_t *pair_coef;  /* AA: [dx][pair_max][8]; LINEAR: [dx][4] */
     int32_t pair_max;
     int32_t pair_safe_end;     /* first pixel whose 16-byte loads could leave the row */
+    /* PFK_H_TV_U8 quads only: the pixels from pair_safe_end on read their
+     * quads from a zero-padded copy of row bytes [pair_tail_base, row end)
+     * (pair_tail_len bytes, at most PFI_TV_TAIL_MAX; 0: no copy, the
+     * kernel stops at pair_safe_end). pair_whole: the x86 pixel kernels
+     * finish every pixel of the row (the executor then passes the whole
+     * row, and the element tables are not built). */
+    int32_t pair_tail_base, pair_tail_len;
+    int32_t pair_whole;
     /* Optional byte-permute blocks for PFK_H_U8_LIN16 (NULL when absent;
      * built only for kernel tables that set want_hblocks): block b covers
      * elements [16b, 16b + 16); blk_n leading blocks are valid. */
@@ -61,10 +73,12 @@ typedef struct pfi_hrow {
     int32_t blk_n;
     int32_t blk_win;           /* windows every block uses (1..PFI_HBLOCK_WIN) */
     /* Optional second row (src2 -> buf2) over the same elements, only for
-     * kernels with byte-permute blocks or torchvision permute steps: both
-     * rows' blocks interleave (two independent memory streams for strong
-     * downscales where no row is reused; the torchvision steps' index and
-     * weight vectors loaded once for two rows). NULL otherwise. */
+     * kernels with byte-permute blocks, torchvision permute steps or
+     * whole-row torchvision quads (pair_whole, on tables that set
+     * tv_quads_two_rows): both rows' blocks interleave (two independent
+     * memory streams for strong downscales where no row is reused; the
+     * torchvision steps' index and weight vectors, or the quads' offsets
+     * and weights, loaded once for two rows). NULL otherwise. */
     const void *src2;
     void *buf2;
     /* Optional permute steps for PFK_H_TV_U8 (NULL when absent; built only

@@ -95,4 +95,7 @@ int pfi_rz_h_tv_u8_avx512(const pfi_hrow *r, int x0, int x1) { return PFS(h_tv_u
 /* ... and its torchvision vertical pass with this one, for row ends. */
 int pfi_rz_v_tv_u8_avx512(const pfi_vrow *r, int x0, int x1) { return PFS(v_tv_u8)(r, x0, x1); }
 
-void pfi_resize_fill_avx512(pfi_resize_kernels *k) { PFS(fill)(k); }
+void pfi_resize_fill_avx512(pfi_resize_kernels *k) {
+    PFS(fill)(k);
+    k->tv_quads_two_rows = 1; /* pfi_x86_tv_pixels takes src2 */
+}

@@ -334,6 +334,8 @@ void pfi_resize_fill_avx512vbmi(pfi_resize_kernels *k) {
     k->h_tv_u8 = h_tv_u8_vbmi;
     k->v_tv_u8 = v_tv_u8_vbmi;
     k->want_tvblocks = 1;
+    k->tv_quads_whole = 0; /* its blocks' fallback starts mid-pixel, on the element tables */
+    k->tv_quads_two_rows = 0;
     k->h_u8_lin16 = h_u8_lin16_vbmi;
     k->want_hblocks = 1;
     k->area2_u8 = area2_u8_vbmi;

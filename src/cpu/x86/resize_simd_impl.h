@@ -120,6 +120,9 @@ static int PFS(h_tv_u8)(const pfi_hrow *r, int x0, int x1) {
     VI mask = vi_set1(0xff), half = vi_set1(1 << (r->shift - 1));
     int e = PFS_TV_PIXELS(r, x0, x1);
     if (e != x0) return e;
+    /* the executor passes whole rows where the pixel kernels finish them
+     * (pair_whole); the gathers still stop at safe_end */
+    if (x1 > r->safe_end) x1 = r->safe_end;
     for (; e + PFS_N <= x1; e += PFS_N) {
         VI acc = half;
         for (int j = 0; j < k2; j++) {
@@ -306,4 +309,5 @@ static void PFS(fill)(pfi_resize_kernels *k) {
     k->v_aa_u8 = PFS(v_aa_u8);
     k->h_tv_u8 = PFS(h_tv_u8);
     k->v_tv_u8 = PFS(v_tv_u8);
+    k->tv_quads_whole = 1;
 }

@@ -69,7 +69,7 @@ static inline void store_u8_from16(uint8_t *d, VI v) {
 #define vb_unpackhi8 _mm_unpackhi_epi8
 #define vi_packs32 _mm_packs_epi32
 #define vi_packus16 _mm_packus_epi16
-#define PFS_TV_PIXELS pfi_h_tv_u8_pixels
+#define PFS_TV_PIXELS pfi_sse4_tv_pixels
 #define PFS_AA_PIXELS pfi_h_aa_u8_pixels
 #define PFS_PAIR16_PIXELS pfi_h_u8_pair16_pixels
 #define PFS_PAIR_PIXELS pfi_h_u8_pair_pixels
