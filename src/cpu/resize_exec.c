@@ -130,8 +130,10 @@ static void sep_band(job *j, int plane, int y0, int y1) {
         hrow.pair_coef = ht->pair_mem + 2 * (size_t)p->dw;
         hrow.pair_max = ht->pair_max;
         hrow.pair_safe_end = ht->pair_safe_end;
+        hrow.pair_tail_first = ht->pair_tail_first;
         hrow.pair_tail_base = ht->pair_tail_base;
         hrow.pair_tail_len = ht->pair_tail_len;
+        hrow.pair_tail_reach = ht->pair_tail_reach;
         hrow.pair_whole = ht->pair_whole;
     }
     size_t src_row_bytes = (size_t)p->sw * (size_t)p->cn * pf_dtype_size(p->dtype);

@@ -27,7 +27,7 @@ typedef struct pfi_resize_prep {
     int32_t safe_end;
     int32_t *pair_mem;   /* pair_off | pair_n | pair_coef in one block, or NULL */
     int32_t pair_max, pair_safe_end;
-    int32_t pair_tail_base, pair_tail_len, pair_whole; /* PFK_H_TV_U8 quads (see pfi_hrow) */
+    int32_t pair_tail_first, pair_tail_base, pair_tail_len, pair_tail_reach, pair_whole; /* PFK_H_TV_U8 quads (pfi_hrow) */
     pfi_hblock *blk;     /* 64-byte aligned, or NULL */
     int32_t blk_n, blk_win;
     pfi_tvblk *tvb;      /* PFK_H_TV_U8 permute steps, 64-byte aligned, or NULL */
