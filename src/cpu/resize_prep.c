@@ -42,8 +42,32 @@ static pf_status build_pair_tabs(const pfi_resize_plan *p, pfi_resize_prep *t) {
     return PF_OK;
 }
 
-/* Per-pixel tables for the LINEAR u8 pass (see pfi_hrow). */
-static pf_status build_linear_pixel_tabs(const pfi_resize_plan *p, pfi_resize_prep *t) {
+void pfi_pixel_tail(pfi_resize_prep *t, int32_t dw, int64_t row_bytes, const int32_t *off, const int32_t *nq,
+                    int step, int load) {
+    int first = t->pair_safe_end & ~3;
+    t->pair_tail_first = t->pair_safe_end;
+    t->pair_tail_base = t->pair_tail_len = t->pair_tail_reach = 0;
+    if (t->pair_safe_end >= dw) return;
+    /* the copy starts at the first pixel's first tap: later ones must not
+     * start before it (torch's and OpenCV's first taps never move left) */
+    int64_t base = off[first], reach = row_bytes - base;
+    for (int dx = first; dx < dw; dx++) {
+        int64_t r = off[dx] - base + (int64_t)(nq != NULL && nq[dx] > 0 ? nq[dx] - 1 : 0) * step + load;
+        if (off[dx] < base) return;
+        if (r > reach) reach = r;
+    }
+    if (reach > PFI_ROW_TAIL_MAX) return;
+    t->pair_tail_first = first;
+    t->pair_tail_base = (int32_t)base;
+    t->pair_tail_len = (int32_t)(row_bytes - base);
+    t->pair_tail_reach = (int32_t)reach;
+}
+
+/* Per-pixel tables for the LINEAR u8 pass (see pfi_hrow). A pixel whose
+ * two taps are the same source pixel (the right border's clamp) is
+ * written as adjacent taps with weights (w0 + w1, 0): the same integer
+ * sum, so the pixel kernels take it too. */
+static pf_status build_linear_pixel_tabs(const pfi_resize_plan *p, pfi_resize_prep *t, const pfi_resize_kernels *K) {
     int cn = p->cn, dw = p->dw;
     size_t n = (size_t)dw * 6 + 4;
     t->pair_mem = malloc(sizeof(int32_t) * n);
@@ -58,11 +82,24 @@ static pf_status build_linear_pixel_tabs(const pfi_resize_plan *p, pfi_resize_pr
         const int16_t *w = p->h.icoef + (size_t)dx * 2;
         off[dx] = idx[0] * cn;
         np[dx] = 1;
-        int32_t pair = (int32_t)((uint32_t)(uint16_t)w[0] | ((uint32_t)(uint16_t)w[1] << 16));
+        int32_t w0 = w[0], w1 = w[1];
+        int same = idx[1] == idx[0] && w0 + w1 >= INT16_MIN && w0 + w1 <= INT16_MAX;
+        if (same) {
+            w0 += w1;
+            w1 = 0;
+        }
+        int32_t pair = (int32_t)((uint32_t)(uint16_t)w0 | ((uint32_t)(uint16_t)w1 << 16));
         for (int l = 0; l < 4; l++) coef[(size_t)dx * 4 + (size_t)l] = pair;
-        if (t->pair_safe_end == dw && (idx[1] != idx[0] + 1 || (size_t)off[dx] + 8 > row_bytes))
+        if (t->pair_safe_end == dw && ((idx[1] != idx[0] + 1 && !same) || (size_t)off[dx] + 8 > row_bytes))
             t->pair_safe_end = dx;
     }
+    pfi_pixel_tail(t, dw, (int64_t)row_bytes, off, NULL, 0, 8);
+    /* the tail's pixels must all be adjacent (or same-pixel) pairs */
+    for (int dx = t->pair_tail_first; t->pair_tail_len > 0 && dx < dw; dx++) {
+        const int32_t *idx = p->h.idx + (size_t)dx * 2;
+        if (idx[1] != idx[0] + 1 && idx[1] != idx[0]) t->pair_tail_first = t->pair_safe_end, t->pair_tail_len = 0;
+    }
+    t->pair_whole = K->lin16_pixels_whole && (t->pair_safe_end >= dw || t->pair_tail_len > 0);
     return PF_OK;
 }
 
@@ -131,6 +168,15 @@ static pf_status build_htabs(const pfi_resize_plan *p, pfi_resize_prep *t, const
         if (st != PF_OK) return st;
         e_start = t->pair_whole ? W : (size_t)t->tvb_n * 16 < W ? (size_t)t->tvb_n * 16 : W;
     }
+    /* LINEAR without byte-permute blocks (which are made from the element
+     * tables): the per-pixel tables first; where they finish every row by
+     * themselves (pair_whole) the element tables are not filled */
+    int lin_pixels_first = p->hk == PFK_H_U8_LIN16 && !K->want_hblocks && (cn == 3 || cn == 4);
+    if (lin_pixels_first) {
+        pf_status st = build_linear_pixel_tabs(p, t, K);
+        if (st != PF_OK) return st;
+        if (t->pair_whole) e_start = W;
+    }
     for (size_t e = e_start; e < W; e++) {
         size_t dx = e / (size_t)cn, c = e % (size_t)cn;
         const int32_t *idx = p->h.idx + dx * (size_t)ks;
@@ -156,11 +202,11 @@ static pf_status build_htabs(const pfi_resize_plan *p, pfi_resize_prep *t, const
         }
     }
     if (p->hk == PFK_H_AA_U8 && (cn == 3 || cn == 4)) return build_pair_tabs(p, t);
-    if (p->hk == PFK_H_U8_LIN16) {
+    if (p->hk == PFK_H_U8_LIN16 && !lin_pixels_first) {
         pf_status st = K->want_hblocks ? build_hblocks(p, t) : PF_OK;
         /* the per-pixel tables serve where the blocks do not reach */
         int blocks_cover = t->blk != NULL && (int64_t)t->blk_n * 16 == (int64_t)W;
-        if (st == PF_OK && (cn == 3 || cn == 4) && !blocks_cover) st = build_linear_pixel_tabs(p, t);
+        if (st == PF_OK && (cn == 3 || cn == 4) && !blocks_cover) st = build_linear_pixel_tabs(p, t, K);
         return st;
     }
     return PF_OK;

@@ -39,6 +39,12 @@ typedef struct pfi_resize_prep {
     size_t bytes;        /* table memory, for the cache's budget */
 } pfi_resize_prep;
 
+/* The row-end copy of a pixel table (pfi_hrow.pair_tail_*): from the last
+ * multiple of 4 <= t->pair_safe_end, pixel dx's loads ending at
+ * off[dx] + (nq[dx] - 1) * step + load (nq NULL: off[dx] + load); no copy
+ * when they would not fit in PFI_ROW_TAIL_MAX bytes. */
+void pfi_pixel_tail(pfi_resize_prep *t, int32_t dw, int64_t row_bytes, const int32_t *off, const int32_t *nq,
+                    int step, int load);
 /* Builds plan and tables (PF_ERR_OUT_OF_MEMORY / PF_ERR_UNSUPPORTED). */
 pf_status pfi_resize_prep_build(pfi_resize_prep *r, const pfi_resize_key *k);
 /* The PFK_H_TV_U8 tables (resize_tv_prep.c): the 3/4-channel pixel-pair

@@ -25,31 +25,6 @@ static int32_t tap_w(const pfi_resize_plan *p, int dx, int k) {
     return k < p->h.count[dx] ? p->h.acoef[(size_t)dx * (size_t)p->h.ksize + (size_t)k] : 0;
 }
 
-/* The row-end copy of the last pixels (pfi_hrow): from the last multiple
- * of 4 <= pair_safe_end (the four-pixel steps then run over it too), it
- * starts at that pixel's first tap, and is used only when it holds every
- * quad load of those pixels within PFI_TV_TAIL_MAX bytes (torch's first
- * taps never move left, checked anyway). */
-static pf_status build_quad_tail(const pfi_resize_plan *p, pfi_resize_prep *t, int64_t row_bytes) {
-    const int32_t *off = t->pair_mem, *nq = t->pair_mem + p->dw;
-    int cn = p->cn, first = t->pair_safe_end & ~3;
-    t->pair_tail_first = t->pair_safe_end;
-    t->pair_tail_base = t->pair_tail_len = t->pair_tail_reach = 0;
-    if (t->pair_safe_end >= p->dw) return PF_OK;
-    int64_t base = off[first], reach = row_bytes - base;
-    for (int dx = first; dx < p->dw; dx++) {
-        int64_t r = off[dx] - base + (int64_t)(nq[dx] > 0 ? nq[dx] - 1 : 0) * 4 * cn + 16;
-        if (off[dx] < base) return PF_OK;
-        if (r > reach) reach = r;
-    }
-    if (reach > PFI_TV_TAIL_MAX) return PF_OK;
-    t->pair_tail_first = first;
-    t->pair_tail_base = (int32_t)base;
-    t->pair_tail_len = (int32_t)(row_bytes - base);
-    t->pair_tail_reach = (int32_t)reach;
-    return PF_OK;
-}
-
 static pf_status build_quads(const pfi_resize_plan *p, pfi_resize_prep *t) {
     int cn = p->cn, dw = p->dw;
     int qmax = (p->h.ksize + 3) / 4, npair = (dw + 1) / 2;
@@ -82,7 +57,8 @@ static pf_status build_quads(const pfi_resize_plan *p, pfi_resize_prep *t) {
         int64_t end_b = off[b] + (int64_t)(q_n > 0 ? q_n - 1 : 0) * 4 * cn + 16;
         if (t->pair_safe_end == dw && (end_a > row_bytes || end_b > row_bytes)) t->pair_safe_end = a;
     }
-    return build_quad_tail(p, t, row_bytes);
+    pfi_pixel_tail(t, p->dw, row_bytes, off, nq, 4 * cn, 16);
+    return PF_OK;
 }
 
 /* Per element: the byte offset of its first tap and its tap count, so

@@ -10,9 +10,9 @@
 
 #include "plan/resize_plan.h"
 
-/* The torchvision quad kernels' row-end window (pfi_hrow.pair_tail_*):
- * every quad load of the pixels past pair_safe_end fits in it. */
-#define PFI_TV_TAIL_MAX 192
+/* The x86 pixel kernels' row-end window (pfi_hrow.pair_tail_*): every
+ * load of the pixels it serves fits in it. */
+#define PFI_ROW_TAIL_MAX 192
 
 /* Horizontal: source row -> buffer row. Outputs are elements (dx*cn + c).
  * `e_off` holds, per tap and element, the source element offset
@@ -58,15 +58,15 @@ typedef struct pfi_hrow {
     const int32_t *pair_coef;  /* AA: [dx][pair_max][8]; LINEAR: [dx][4] */
     int32_t pair_max;
     int32_t pair_safe_end;     /* first pixel whose 16-byte loads could leave the row */
-    /* PFK_H_TV_U8 quads only: the pixels from pair_tail_first (a
-     * multiple of 4 <= pair_safe_end) on read their quads from a
-     * zero-padded copy of row bytes [pair_tail_base, row end) (the first
-     * such pixel's first tap; pair_tail_len bytes); their loads end within
-     * pair_tail_reach bytes of its start (at most PFI_TV_TAIL_MAX). With
-     * no copy (pair_tail_len 0), pair_tail_first = pair_safe_end and the
-     * kernels stop there. pair_whole: the x86 pixel kernels finish every
-     * pixel of the row (the executor then passes the whole row, and the
-     * element tables are not built). */
+    /* PFK_H_TV_U8 quads and PFK_H_U8_LIN16 pixel tables: the pixels from
+     * pair_tail_first (a multiple of 4 <= pair_safe_end) on read their
+     * taps from a zero-padded copy of row bytes [pair_tail_base, row end)
+     * (the first such pixel's first tap; pair_tail_len bytes); their loads
+     * end within pair_tail_reach bytes of its start (at most
+     * PFI_ROW_TAIL_MAX). With no copy (pair_tail_len 0), pair_tail_first =
+     * pair_safe_end and the kernels stop there. pair_whole: the x86 pixel
+     * kernels finish every pixel of the row (the executor then passes the
+     * whole row, and the element tables are not built). */
     int32_t pair_tail_first, pair_tail_base, pair_tail_len, pair_tail_reach;
     int32_t pair_whole;
     /* Optional byte-permute blocks for PFK_H_U8_LIN16 (NULL when absent;

@@ -132,5 +132,6 @@ static int area2_u8_avx2(const uint8_t *r0, const uint8_t *r1, uint8_t *d, int c
 void pfi_resize_fill_avx2(pfi_resize_kernels *k) {
     PFS(fill)(k);
     k->tv_quads_two_rows = 1; /* pfi_x86_tv_pixels takes src2 */
+    k->lin16_pixels_whole = 1; /* pfi_x86_pair16_pixels ends rows on their copy */
     k->area2_u8 = area2_u8_avx2;
 }

@@ -98,4 +98,5 @@ int pfi_rz_v_tv_u8_avx512(const pfi_vrow *r, int x0, int x1) { return PFS(v_tv_u
 void pfi_resize_fill_avx512(pfi_resize_kernels *k) {
     PFS(fill)(k);
     k->tv_quads_two_rows = 1; /* pfi_x86_tv_pixels takes src2 */
+    k->lin16_pixels_whole = 1; /* pfi_x86_pair16_pixels ends rows on their copy */
 }

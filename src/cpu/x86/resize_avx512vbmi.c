@@ -338,5 +338,6 @@ void pfi_resize_fill_avx512vbmi(pfi_resize_kernels *k) {
     k->tv_quads_two_rows = 0;
     k->h_u8_lin16 = h_u8_lin16_vbmi;
     k->want_hblocks = 1;
+    k->lin16_pixels_whole = 0; /* its blocks come from the element tables */
     k->area2_u8 = area2_u8_vbmi;
 }

@@ -24,6 +24,7 @@
 #include <immintrin.h>
 #include <string.h>
 
+#include "cpu/x86/resize_x86_tail.h"
 #include "ref/resize_rows.h"
 
 /* Byte shuffles: taps 0,1 (lo) and 2,3 (hi) of a 4-tap quad per channel. */
@@ -88,28 +89,6 @@ static inline int pfi_tv_singles(const pfi_tv_tabs *t, const uint8_t *src, int32
     return e;
 }
 
-/* win = the n row bytes at src, zero up to `reach` (<= PFI_TV_TAIL_MAX),
- * in 16-byte moves: a variable-length memcpy of a few dozen bytes
- * compiles to a byte loop, and the zeroing of the whole window to
- * `rep stos`, both slow for once per row. The last piece is the 16 bytes
- * ending at the row's end when the row has them. */
-static inline void pfi_tv_tail_copy(uint8_t *win, const uint8_t *src, int n, int reach) {
-    const __m128i z = _mm_setzero_si128();
-    for (int i = n & ~15; i < reach; i += 16) _mm_storeu_si128((__m128i *)(void *)(win + i), z);
-    int i = 0;
-    for (; i + 16 <= n; i += 16)
-        _mm_storeu_si128((__m128i *)(void *)(win + i), _mm_loadu_si128((const __m128i *)(const void *)(src + i)));
-    if (i == n) return;
-    if (n >= 16) {
-        _mm_storeu_si128((__m128i *)(void *)(win + n - 16),
-                         _mm_loadu_si128((const __m128i *)(const void *)(src + n - 16)));
-        return;
-    }
-    for (; i < n; i++) win[i] = src[i];
-}
-/* The copy's size: the reach, plus the zeroing's last 16-byte store. */
-#define PFI_TV_WIN_BYTES (PFI_TV_TAIL_MAX + 16)
-
 /* One pixel per step over the whole row: the row up to pair_tail_first,
  * then its copy (or a stop there when there is none). */
 static inline int pfi_sse4_tv_pixels(const pfi_hrow *r, int x0, int x1) {
@@ -119,8 +98,8 @@ static inline int pfi_sse4_tv_pixels(const pfi_hrow *r, int x0, int x1) {
     int dx = x0 / t.cn, first = r->pair_tail_first;
     int e = pfi_tv_singles(&t, s, 0, r->buf, dx, first, x0, x1);
     if (r->pair_tail_len <= 0 || e != first * t.cn || e >= x1) return e;
-    uint8_t win[PFI_TV_WIN_BYTES];
-    pfi_tv_tail_copy(win, s + r->pair_tail_base, r->pair_tail_len, r->pair_tail_reach);
+    uint8_t win[PFI_ROW_WIN_BYTES];
+    pfi_row_tail_copy(win, s + r->pair_tail_base, r->pair_tail_len, r->pair_tail_reach);
     return pfi_tv_singles(&t, win, r->pair_tail_base, r->buf, first, r->width / t.cn, e, x1);
 }
 
@@ -218,11 +197,11 @@ static inline int pfi_x86_tv_pixels(const pfi_hrow *r, int x0, int x1) {
     int e = pfi_tv_singles(&t, s, 0, d, dx, first, dx * cn, x1);
     if (d2 != NULL) pfi_tv_singles(&t, s2, 0, d2, dx, first, dx * cn, x1);
     if (r->pair_tail_len <= 0 || e != first * cn || e >= x1) return e;
-    enum { WIN = PFI_TV_WIN_BYTES };
+    enum { WIN = PFI_ROW_WIN_BYTES };
     uint8_t win[2 * WIN];
     const int32_t base = r->pair_tail_base;
-    pfi_tv_tail_copy(win, s + base, r->pair_tail_len, r->pair_tail_reach);
-    if (d2 != NULL) pfi_tv_tail_copy(win + WIN, s2 + base, r->pair_tail_len, r->pair_tail_reach);
+    pfi_row_tail_copy(win, s + base, r->pair_tail_len, r->pair_tail_reach);
+    if (d2 != NULL) pfi_row_tail_copy(win + WIN, s2 + base, r->pair_tail_len, r->pair_tail_reach);
     int dq = pfi_tv_quads_avx2(&t, win, base, WIN, d, d2, first, dw, e, x1);
     if (d2 != NULL) pfi_tv_singles(&t, win + WIN, base, d2, dq, dw, dq * cn, x1);
     return pfi_tv_singles(&t, win, base, d, dq, dw, dq * cn, x1);

@@ -11,6 +11,7 @@
 #include <immintrin.h>
 
 #include "cpu/x86/resize_x86_pixel.h"
+#include "cpu/x86/resize_x86_tail.h"
 #include "kernels/resize_math.h"
 #include "ref/resize_rows.h"
 
@@ -84,21 +85,93 @@ static inline int pfi_h_u8_pair_pixels_avx2(const pfi_hrow *r, int x0, int x1) {
     return e;
 }
 
-/* As pfi_h_u8_pair_pixels_avx2 for PFK_H_U8_LIN16: sums >> 4 as int16. */
-static inline int pfi_h_u8_pair16_pixels_avx2(const pfi_hrow *r, int x0, int x1) {
-    int cn = r->cn;
-    if (r->ksize != 2 || r->pair_off == NULL || x0 % cn != 0) return x0;
-    int16_t *d = r->buf;
+/* PFK_H_U8_LIN16 over the per-pixel tables, from explicit sources: pixel
+ * dx's taps at src + (pair_off[dx] - adj) (adj = 0 on the row, the copy's
+ * start in it on the row-end copy). The tables are read through locals:
+ * the stores may alias the row struct, whose fields would otherwise be
+ * loaded again after each of them. */
+typedef struct pfi_lin16_tabs {
+    const int32_t *off, *coef;
+    int cn;
+} pfi_lin16_tabs;
+
+/* Four output pixels per step from dx (pixels [dx, dlim), while they fit
+ * before x1): the two pixel pairs' sums pack into one vector, one qword
+ * permute puts the pixels in order, and for 3 channels a byte shuffle
+ * closes each half's gap: two 16-byte stores (one 32-byte one for 4
+ * channels) where the 2-pixel step needs two per pair. Returns the next
+ * pixel. */
+static inline int pfi_lin16_quads_avx2(const pfi_lin16_tabs *t, const uint8_t *src, int32_t adj, int16_t *d, int dx,
+                                       int dlim, int e, int x1) {
+    const int cn = t->cn;
+    const int32_t *po = t->off, *pc = t->coef;
     const __m256i shuf = pfi_pair_shuf_avx2(cn);
-    int dx = x0 / cn, end = r->pair_safe_end;
-    int e = x0;
-    for (; dx + 1 < end && e + cn + 4 <= x1; dx += 2, e += 2 * cn) {
-        __m256i t = _mm256_srai_epi32(pfi_pair_step_avx2(r, dx, shuf), 4);
-        t = _mm256_packs_epi32(t, t);
-        _mm_storel_epi64((__m128i *)(void *)(d + e), _mm256_castsi256_si128(t));
-        _mm_storel_epi64((__m128i *)(void *)(d + e + cn), _mm256_extracti128_si256(t, 1));
+    const __m256i close = _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 8, 9, 10, 11, 12, 13, -1, -1, -1, -1,
+                                           0, 1, 2, 3, 4, 5, 8, 9, 10, 11, 12, 13, -1, -1, -1, -1);
+    /* 3 channels: the second half's store ends 2 elements past the 4 pixels */
+    const int span = cn == 3 ? 14 : 16;
+    for (; dx + 3 < dlim && e + span <= x1; dx += 4, e += 4 * cn) {
+        __m256i v[2];
+        for (int h = 0; h < 2; h++) {
+            __m128i a = _mm_loadl_epi64((const __m128i *)(const void *)(src + (po[dx + 2 * h] - adj)));
+            __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(src + (po[dx + 2 * h + 1] - adj)));
+            __m256i ab = _mm256_inserti128_si256(_mm256_castsi128_si256(a), b, 1);
+            __m256i w = _mm256_loadu_si256((const __m256i *)(const void *)(pc + (size_t)(dx + 2 * h) * 4));
+            v[h] = _mm256_srai_epi32(_mm256_madd_epi16(_mm256_shuffle_epi8(ab, shuf), w), 4);
+        }
+        /* [dx | dx+2] [dx+1 | dx+3] as int16 qwords, then in pixel order */
+        __m256i q = _mm256_permute4x64_epi64(_mm256_packs_epi32(v[0], v[1]), 0xD8);
+        if (cn == 4) {
+            _mm256_storeu_si256((__m256i *)(void *)(d + e), q);
+        } else {
+            q = _mm256_shuffle_epi8(q, close);
+            _mm_storeu_si128((__m128i *)(void *)(d + e), _mm256_castsi256_si128(q));
+            _mm_storeu_si128((__m128i *)(void *)(d + e + 6), _mm256_extracti128_si256(q, 1));
+        }
+    }
+    return dx;
+}
+
+/* Single pixels [dx, dlim) while they fit before x1; a pixel whose 8-byte
+ * store would pass x1 stores its 6 bytes. Returns the next element. */
+static inline int pfi_lin16_singles(const pfi_lin16_tabs *t, const uint8_t *src, int32_t adj, int16_t *d, int dx,
+                                    int dlim, int e, int x1) {
+    const int cn = t->cn;
+    const __m128i shuf = _mm256_castsi256_si128(pfi_pair_shuf_avx2(cn));
+    for (; dx < dlim && e + cn <= x1; dx++, e += cn) {
+        __m128i px = _mm_loadl_epi64((const __m128i *)(const void *)(src + (t->off[dx] - adj)));
+        __m128i v = _mm_madd_epi16(_mm_shuffle_epi8(px, shuf), _mm_set1_epi32(t->coef[(size_t)dx * 4]));
+        v = _mm_packs_epi32(_mm_srai_epi32(v, 4), v);
+        if (e + 4 <= x1) {
+            _mm_storel_epi64((__m128i *)(void *)(d + e), v);
+        } else { /* the row's last 3-channel pixel */
+            int64_t q = _mm_cvtsi128_si64(v);
+            memcpy(d + e, &q, 6);
+        }
     }
     return e;
+}
+
+/* LIN16 from element x0 (a pixel boundary): four pixels per step up to
+ * pair_tail_first, single pixels for the (< 4) left before it, then the
+ * same over the row-end copy. Without a copy, the element-table pixel
+ * kernel continues from pair_safe_end as before. */
+static inline int pfi_x86_pair16_pixels(const pfi_hrow *r, int x0, int x1) {
+    int cn = r->cn;
+    if (r->ksize != 2 || r->pair_off == NULL || (cn != 3 && cn != 4) || x0 % cn != 0) return x0;
+    const pfi_lin16_tabs t = {r->pair_off, r->pair_coef, cn};
+    const uint8_t *s = r->src;
+    int16_t *d = r->buf;
+    const int first = r->pair_tail_first;
+    int dx = pfi_lin16_quads_avx2(&t, s, 0, d, x0 / cn, first, x0, x1);
+    int e = pfi_lin16_singles(&t, s, 0, d, dx, first, dx * cn, x1);
+    if (r->pair_tail_len <= 0) return r->e_off != NULL && !r->pair_whole ? pfi_h_u8_pair16_pixels(r, e, x1) : e;
+    if (e != first * cn || e >= x1) return e;
+    uint8_t win[PFI_ROW_WIN_BYTES];
+    const int32_t base = r->pair_tail_base, dw = r->width / cn;
+    pfi_row_tail_copy(win, s + base, r->pair_tail_len, r->pair_tail_reach);
+    int dq = pfi_lin16_quads_avx2(&t, win, base, d, first, dw, e, x1);
+    return pfi_lin16_singles(&t, win, base, d, dq, dw, dq * cn, x1);
 }
 
 /* The per-pixel entry points the AVX2 and AVX-512 kernel tables use:
@@ -111,9 +184,6 @@ static inline int pfi_x86_pair_pixels(const pfi_hrow *r, int x0, int x1) {
     int e = pfi_h_u8_pair_pixels_avx2(r, x0, x1);
     return pfi_h_u8_pair_pixels(r, e, x1);
 }
-static inline int pfi_x86_pair16_pixels(const pfi_hrow *r, int x0, int x1) {
-    int e = pfi_h_u8_pair16_pixels_avx2(r, x0, x1);
-    return pfi_h_u8_pair16_pixels(r, e, x1);
-}
+
 
 #endif
