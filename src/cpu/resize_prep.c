@@ -94,10 +94,13 @@ static pf_status build_linear_pixel_tabs(const pfi_resize_plan *p, pfi_resize_pr
             t->pair_safe_end = dx;
     }
     pfi_pixel_tail(t, dw, (int64_t)row_bytes, off, NULL, 0, 8);
-    /* the tail's pixels must all be adjacent (or same-pixel) pairs */
+    /* the copy's pixels must all be adjacent (or same-pixel) pairs */
     for (int dx = t->pair_tail_first; t->pair_tail_len > 0 && dx < dw; dx++) {
         const int32_t *idx = p->h.idx + (size_t)dx * 2;
-        if (idx[1] != idx[0] + 1 && idx[1] != idx[0]) t->pair_tail_first = t->pair_safe_end, t->pair_tail_len = 0;
+        if (idx[1] != idx[0] + 1 && idx[1] != idx[0]) {
+            t->pair_tail_first = t->pair_safe_end;
+            t->pair_tail_base = t->pair_tail_len = t->pair_tail_reach = 0;
+        }
     }
     t->pair_whole = K->lin16_pixels_whole && (t->pair_safe_end >= dw || t->pair_tail_len > 0);
     return PF_OK;

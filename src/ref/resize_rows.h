@@ -43,9 +43,11 @@ typedef struct pfi_hrow {
      * sums are exact in any grouping, so the result equals the reference.
      * For PFK_H_U8_I32 with 2 taps (LINEAR) and 3/4 channels the same
      * fields hold one pair per pixel: pair_coef is [dx][4] x (a0 | a1 << 16),
-     * so two consecutive pixels' weights are one 32-byte load, and
-     * pair_safe_end is the first pixel whose taps are not adjacent or whose
-     * 8-byte load could leave the row.
+     * so two consecutive pixels' weights are one 32-byte load (a pixel
+     * whose two taps are one source pixel, the right border's clamp, is
+     * stored as adjacent taps weighted (a0 + a1, 0)), and pair_safe_end is
+     * the first pixel whose taps are not adjacent or whose 8-byte load
+     * could leave the row.
      * For PFK_H_TV_U8 with 3/4 channels: pixels are taken in pairs (2m,
      * 2m+1); pair_off[dx] is the byte offset of pixel dx's first tap,
      * pair_n[dx] the number of 4-tap quads of its pair (the larger of the
