@@ -13,7 +13,7 @@
  * Every round draws new crops (a new seed), as a training run does: a
  * cache that only pays on repeated crops does not show here. Prints the
  * median and range of the per-round ratios tv-aa / opencv for A and B,
- * B/A on tv-aa, and checks that A's and B's outputs are identical.
+ * B/A on each flavour, and checks that A's and B's outputs are identical.
  * The images are synthetic (smooth gradients plus noise) 500x375,
  * 375x500 and 333x251 u8 RGB, the bench photos' sizes.
  * `resize`: standalone pf_resize instead (1 thread, the same size every
@@ -185,7 +185,8 @@ int main(int argc, char **argv) {
     size_t n_el = (size_t)BATCH * 3 * 224 * 224;
     float *oa = malloc(n_el * 4), *ob = malloc(n_el * 4);
     pf_tensor ta = A.tensor_nchw(oa, BATCH, 3, 224, 224, PF_F32), tb = A.tensor_nchw(ob, BATCH, 3, 224, 224, PF_F32);
-    double *ra = malloc(sizeof(double) * (size_t)rounds * 3), *rb = ra + rounds, *rba = rb + rounds;
+    double *ra = malloc(sizeof(double) * (size_t)rounds * 4), *rb = ra + rounds, *rba = rb + rounds,
+           *rbc = rba + rounds;
     double *abs_t = malloc(sizeof(double) * (size_t)rounds * 4);
     int same = 1;
     uint64_t seed = 0x2545F4914F6CDD1Dull;
@@ -216,11 +217,13 @@ int main(int argc, char **argv) {
         ra[r] = atv / acv;
         rb[r] = btv / bcv;
         rba[r] = btv / atv;
+        rbc[r] = bcv / acv;
         abs_t[4 * r] = atv; abs_t[4 * r + 1] = acv; abs_t[4 * r + 2] = btv; abs_t[4 * r + 3] = bcv;
     }
     stats("A tv-aa / opencv flavour", ra, rounds);
     stats("B tv-aa / opencv flavour", rb, rounds);
     stats("B / A (tv-aa time)", rba, rounds);
+    stats("B / A (opencv time)", rbc, rounds);
     static const char *const nm[4] = {"A tv-aa ms", "A opencv ms", "B tv-aa ms", "B opencv ms"};
     double *col = malloc(sizeof(double) * (size_t)rounds);
     for (int c = 0; c < 4; c++) {
