@@ -155,10 +155,6 @@ static pf_status build_htabs(const pfi_resize_plan *p, pfi_resize_prep *t, const
     size_t W = (size_t)p->dw * (size_t)cn;
     size_t es = pf_dtype_size(p->dtype);
     int paired = p->hk == PFK_H_U8_I32 || p->hk == PFK_H_U8_LIN16 || p->hk == PFK_H_TV_U8;
-    t->e_off = malloc(W * (size_t)ks * sizeof(int32_t));
-    t->e_coef = malloc(W * (size_t)ks * sizeof(int32_t)); /* every coef type is 4 bytes */
-    if (t->e_off == NULL || t->e_coef == NULL) return oom();
-    t->bytes += 2 * W * (size_t)ks * sizeof(int32_t);
     size_t row_bytes = (size_t)p->sw * (size_t)cn * es;
     t->safe_end = (int32_t)W;
     int safe_open = 1;
@@ -179,6 +175,14 @@ static pf_status build_htabs(const pfi_resize_plan *p, pfi_resize_prep *t, const
         pf_status st = build_linear_pixel_tabs(p, t, K);
         if (st != PF_OK) return st;
         if (t->pair_whole) e_start = W;
+    }
+    /* rows the pixel kernels finish need no element tables at all: not
+     * even allocated (a plan per random crop) */
+    if (e_start < W) {
+        t->e_off = malloc(W * (size_t)ks * sizeof(int32_t));
+        t->e_coef = malloc(W * (size_t)ks * sizeof(int32_t)); /* every coef type is 4 bytes */
+        if (t->e_off == NULL || t->e_coef == NULL) return oom();
+        t->bytes += 2 * W * (size_t)ks * sizeof(int32_t);
     }
     for (size_t e = e_start; e < W; e++) {
         size_t dx = e / (size_t)cn, c = e % (size_t)cn;

@@ -165,7 +165,7 @@ static inline int pfi_x86_pair16_pixels(const pfi_hrow *r, int x0, int x1) {
     const int first = r->pair_tail_first;
     int dx = pfi_lin16_quads_avx2(&t, s, 0, d, x0 / cn, first, x0, x1);
     int e = pfi_lin16_singles(&t, s, 0, d, dx, first, dx * cn, x1);
-    if (r->pair_tail_len <= 0) return r->e_off != NULL && !r->pair_whole ? pfi_h_u8_pair16_pixels(r, e, x1) : e;
+    if (r->pair_tail_len <= 0) return r->pair_whole ? e : pfi_h_u8_pair16_pixels(r, e, x1);
     if (e != first * cn || e >= x1) return e;
     uint8_t win[PFI_ROW_WIN_BYTES];
     const int32_t base = r->pair_tail_base, dw = r->width / cn;
