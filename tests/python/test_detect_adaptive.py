@@ -283,10 +283,13 @@ def test_ladder_cli_with_an_injected_delay_names_every_switch(tmp_path, astronau
         imaging.save_png(str(imgs / f"{i:02d}.png"), wide)
     trace = tmp_path / "t.json"
     # 500 ms in each of the first 9 batches (the runner's test-only hook); budget 400 ms per frame, so a
-    # clean batch must take < 200 ms to step up: ~10x what it takes, room for a loaded CI machine
+    # clean batch must take < 200 ms to step up: ~10x what it takes, room for a loaded CI machine.
+    # --ladder-min-gain -1 keeps every rung: which rungs the warm-up timing keeps depends on the CPU
+    # (CI's once timed int8 no 10% faster than fp16 and dropped it), and this test is about the switches;
+    # the drop itself is tested below with a gain no CPU meets, and with fixed costs in the test above
     rc, so, se = run_cli("detect", str(imgs), "--rect", "--batch", "1", "--latency-budget", "400",
-                         "--ladder-window", "3", "--out", str(tmp_path / "o"), "--trace", str(trace),
-                         env={"PIXFLOW_TEST_INFER_DELAY": "500:9"})
+                         "--ladder-window", "3", "--ladder-min-gain", "-1", "--out", str(tmp_path / "o"),
+                         "--trace", str(trace), env={"PIXFLOW_TEST_INFER_DELAY": "500:9"})
     assert rc == 0, se
     lines = [x for x in se.splitlines() if x.startswith("ladder switch")]
     steps = [x.split(": ", 1)[1].split(" (")[0] for x in lines]
@@ -295,9 +298,8 @@ def test_ladder_cli_with_an_injected_delay_names_every_switch(tmp_path, astronau
     # the rungs kept after the warm-up timing (a rung no faster than the one above is dropped, and named)
     (lad_line,) = [x for x in se.splitlines() if x.startswith("ladder: budget")]
     kept = lad_line.split("rungs ")[1].split(",")[0].split(" > ")
-    assert kept[0] == "fp32" and kept[-1] == "int8" and set(kept) <= set(PRECISION_ORDER), lad_line
-    for p in set(PRECISION_ORDER) - set(kept):
-        assert any(x.startswith(f"ladder: {p}") and "dropped:" in x for x in se.splitlines()), se
+    assert kept == PRECISION_ORDER, lad_line
+    assert not any("dropped:" in x for x in se.splitlines()), se
     assert any(x.startswith("ladder costs") for x in se.splitlines()), se
     # the first 500 ms batch is over the 400 ms budget for certain: down at once, then down to the last
     # rung under the load, and back up to fp32 once it is gone, each step up a full window after the last
@@ -314,6 +316,20 @@ def test_ladder_cli_with_an_injected_delay_names_every_switch(tmp_path, astronau
     assert [e["args"]["to"] for e in ev if e["name"] == "ladder switch"] == [t for _, t in moves]
     ran = [e["args"]["variant"] for e in ev if e["name"] == "inference"]
     assert ran[0] == "fp32" and ran[1] == moves[0][1] and ran[-1] == "fp32", ran
+    # a rung must be 99% faster than the one above to be kept: no int8 or fp16 is 100x faster than fp32,
+    # so both are dropped, each named with its measured cost, and the run goes on with fp32 alone
+    few = tmp_path / "few"
+    few.mkdir()
+    for i in range(2):
+        imaging.save_png(str(few / f"{i:02d}.png"), wide)
+    rc, _, se = run_cli("detect", str(few), "--rect", "--batch", "1", "--latency-budget", "400",
+                        "--ladder-min-gain", "0.99", "--out", str(tmp_path / "o3"))
+    assert rc == 0, se
+    (lad_line,) = [x for x in se.splitlines() if x.startswith("ladder: budget")]
+    assert lad_line.split("rungs ")[1].split(",")[0] == "fp32", lad_line
+    for p in PRECISION_ORDER[1:]:
+        assert any(x.startswith(f"ladder: {p}") and "dropped:" in x and "not 99% faster" in x
+                   for x in se.splitlines()), se
     rc, _, se = run_cli("detect", str(imgs), "--latency-budget", "0", "--out", str(tmp_path / "o2"))
     assert rc == 2 and "budget must be > 0" in se, se
     rc, _, se = run_cli("detect", str(imgs), "--latency-budget", "50", "--precision", "int8")
