@@ -120,6 +120,10 @@ static int PFS(h_tv_u8)(const pfi_hrow *r, int x0, int x1) {
     VI mask = vi_set1(0xff), half = vi_set1(1 << (r->shift - 1));
     int e = PFS_TV_PIXELS(r, x0, x1);
     if (e != x0) return e;
+#ifdef PFS_TV1_GROUPS
+    e = PFS_TV1_GROUPS(r, e, x1); /* 1 channel: the gathers take what its groups leave */
+    if (e >= x1) return e;
+#endif
     /* the executor passes whole rows where the pixel kernels finish them
      * (pair_whole); the gathers still stop at safe_end */
     if (x1 > r->safe_end) x1 = r->safe_end;
