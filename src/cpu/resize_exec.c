@@ -31,7 +31,7 @@ typedef struct job {
  * pixel tables or 1-channel groups, which carry their own bounds (and apply safe_end to what
  * they do without them). */
 static void run_h(pfi_h_fn simd, pfi_h_fn ref, const pfi_hrow *r, int n) {
-    int lim = r->blk != NULL || r->tvb != NULL || r->tv1 != NULL || r->pair_whole || r->safe_end > n ? n : r->safe_end;
+    int lim = r->blk != NULL || r->tvb != NULL || r->c1 != NULL || r->pair_whole || r->safe_end > n ? n : r->safe_end;
     int x = simd == ref ? 0 : simd(r, 0, lim);
     if (x < n) ref(r, x, n);
 }
@@ -123,8 +123,8 @@ static void sep_band(job *j, int plane, int y0, int y1) {
                      .width = W, .cn = p->cn, .safe_end = ht->safe_end, .shift = p->h.shift,
                      .blk = ht->blk, .blk_n = ht->blk_n, .blk_win = ht->blk_win,
                      .tvb = ht->tvb, .tvw = ht->tvw, .tvb_first = ht->tvb_first, .tvb_n = ht->tvb_n,
-                     .tv1 = ht->tv1, .tv1_n = ht->tv1_n, .tv1_stride = ht->tv1_stride,
-                     .tv1_chunks = ht->tv1_chunks,
+                     .c1 = ht->c1, .c1_n = ht->c1_n, .c1_stride = ht->c1_stride,
+                     .c1_chunks = ht->c1_chunks,
                      .tvb_base = ht->tvb_first != NULL ? ht->tvb_first + ((p->dw * p->cn + 15) / 16 + 1) : NULL};
     if (ht->pair_mem != NULL) {
         hrow.pair_off = ht->pair_mem;

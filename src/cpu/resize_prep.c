@@ -166,7 +166,12 @@ static pf_status build_htabs(const pfi_resize_plan *p, pfi_resize_prep *t, const
         pf_status st = pfi_tv_prep_tables(p, t, K);
         if (st != PF_OK) return st;
         e_start = t->pair_whole ? W : (size_t)t->tvb_n * 16 < W ? (size_t)t->tvb_n * 16 : W;
-        if (t->tv1 != NULL) e_start = (size_t)t->tv1_n * 8 < W ? (size_t)t->tv1_n * 8 : W;
+    }
+    /* 1 channel on kernels that gather taps: their groups cover the row */
+    if (K->c1_groups && !K->want_hblocks && !K->want_tvblocks) {
+        pf_status st = pfi_c1_prep_tables(p, t);
+        if (st != PF_OK) return st;
+        if (t->c1 != NULL) e_start = W;
     }
     /* LINEAR without byte-permute blocks (which are made from the element
      * tables): the per-pixel tables first; where they finish every row by
@@ -257,6 +262,6 @@ void pfi_resize_prep_free(pfi_resize_prep *r) {
     free(r->tvb);
     free(r->tvw);
     free(r->tvb_first);
-    free(r->tv1);
+    free(r->c1);
     memset(r, 0, sizeof *r);
 }

@@ -2,10 +2,6 @@
  * from the plan once per (sizes, channels, kernel table):
  *  - 3/4 channels: per pixel pair, the 4-tap quads of int16 weight pairs
  *    the x86 pixel kernels multiply with one pmaddwd per two taps;
- *  - 1 channel, for kernel tables that want them (AVX2, AVX-512): per
- *    group of 8 pixels, one pshufb index over two 16-byte windows and the
- *    weight pairs, or (taps spanning more) each pixel's taps as 16-byte
- *    dot products, so the taps come from loads instead of gathers;
  *  - for kernel tables that want them (AVX-512 VBMI): per block of 16
  *    elements and tap pair, a byte-permute index over at most two
  *    128-byte source windows.
@@ -255,106 +251,8 @@ static pf_status build_blocks(const pfi_resize_plan *p, pfi_resize_prep *t) {
     return PF_OK;
 }
 
-/* The 1-channel groups (pfi_hrow.tv1), windows kind: pixels [8g, 8g + 8)
- * as two lanes of 4, each lane's taps read from one 16-byte window that
- * starts at its first pixel's first tap, moved back to end at the row end
- * where it would pass it (the taps, inside the row, then still lie in
- * it). Pads of the last group read byte 0 of its window with zero
- * weights. 0 when a lane's taps span more than 16 bytes. */
-static int tv1_lane(const pfi_resize_plan *p, int dx0, int32_t base, uint8_t *idx, int32_t *coef, int np_max) {
-    for (int i = 0; i < 4; i++) {
-        int dx = dx0 + i;
-        int n = dx < p->dw ? p->h.count[dx] : 0;
-        int32_t f = dx < p->dw ? p->h.idx[(size_t)dx * (size_t)p->h.ksize] - base : 0;
-        if (n > 0 && (f < 0 || f + n > 16)) return 0;
-        idx[4 * i] = (uint8_t)f;
-        idx[4 * i + 1] = 0x80;
-        idx[4 * i + 2] = (uint8_t)(f + 1);
-        idx[4 * i + 3] = 0x80;
-        for (int j = 0; j < np_max; j++)
-            coef[8 * j + i] = n > 0 ? wpair(tap_w(p, dx, 2 * j), tap_w(p, dx, 2 * j + 1)) : 0;
-    }
-    return 1;
-}
-
-/* Every group as windows, or none (t->tv1 left NULL): the kernels take a
- * row in one kind. */
-static pf_status tv1_windows(const pfi_resize_plan *p, pfi_resize_prep *t, int np_max) {
-    int dw = p->dw, ng = (dw + 7) / 8;
-    size_t stride = 64 + (size_t)np_max * 32, bytes = stride * (size_t)ng;
-    uint8_t *m = aligned_alloc(32, bytes);
-    if (m == NULL) return oom();
-    memset(m, 0, bytes);
-    for (int g = 0; g < ng; g++) {
-        uint8_t *gp = m + stride * (size_t)g;
-        int32_t *hdr = (int32_t *)(void *)gp, *coef = (int32_t *)(void *)(gp + 64);
-        int np = 0;
-        for (int dx = 8 * g; dx < 8 * g + 8 && dx < dw; dx++)
-            if ((p->h.count[dx] + 1) / 2 > np) np = (p->h.count[dx] + 1) / 2;
-        for (int l = 0; l < 2; l++) {
-            int dx0 = 8 * g + 4 * l < dw ? 8 * g + 4 * l : 8 * g; /* an empty lane repeats lane 0's window */
-            int32_t base = p->h.idx[(size_t)dx0 * (size_t)p->h.ksize];
-            if ((int64_t)base + 16 > p->sw) base = p->sw - 16;
-            hdr[l] = base;
-            if (!tv1_lane(p, 8 * g + 4 * l, base, gp + 32 + 16 * l, coef + 4 * l, np_max)) {
-                free(m);
-                return PF_OK;
-            }
-        }
-        hdr[2] = np;
-    }
-    t->tv1 = m;
-    t->tv1_n = ng;
-    t->tv1_stride = (int32_t)stride;
-    t->tv1_chunks = 0;
-    t->bytes += bytes;
-    return PF_OK;
-}
-
-/* Dots kind, for any tap count (downscales past ~3x): per pixel its
- * chunks of 16 taps as int16 weights against 16 bytes loaded from
- * lo[dx], the pixel's first tap moved back so the loads end in the row
- * (the weights then start at the tap's place in them). */
-static pf_status tv1_dots(const pfi_resize_plan *p, pfi_resize_prep *t, int kmax) {
-    int dw = p->dw, ng = (dw + 7) / 8, nc = (kmax + 15) / 16;
-    if (p->sw < 16 * nc) return PF_OK;
-    size_t stride = 32 + (size_t)8 * (size_t)nc * 32, bytes = stride * (size_t)ng;
-    uint8_t *m = aligned_alloc(32, bytes);
-    if (m == NULL) return oom();
-    memset(m, 0, bytes);
-    for (int g = 0; g < ng; g++) {
-        uint8_t *gp = m + stride * (size_t)g;
-        int32_t *lo = (int32_t *)(void *)gp;
-        for (int i = 0; i < 8; i++) {
-            int dx = 8 * g + i < dw ? 8 * g + i : dw - 1, n = 8 * g + i < dw ? p->h.count[dx] : 0;
-            int32_t f = p->h.idx[(size_t)dx * (size_t)p->h.ksize], l = f;
-            if ((int64_t)l + 16 * nc > p->sw) l = p->sw - 16 * nc;
-            lo[i] = l;
-            int16_t *w = (int16_t *)(void *)(gp + 32 + (size_t)i * (size_t)nc * 32);
-            for (int k = 0; k < n; k++) w[f - l + k] = (int16_t)tap_w(p, dx, k);
-        }
-    }
-    t->tv1 = m;
-    t->tv1_n = ng;
-    t->tv1_stride = (int32_t)stride;
-    t->tv1_chunks = nc;
-    t->bytes += bytes;
-    return PF_OK;
-}
-
-/* Windows where four pixels' taps fit 16 bytes, else dots. */
-static pf_status build_tv1(const pfi_resize_plan *p, pfi_resize_prep *t) {
-    if (p->sw < 16) return PF_OK;
-    int kmax = 0;
-    for (int dx = 0; dx < p->dw; dx++)
-        if (p->h.count[dx] > kmax) kmax = p->h.count[dx];
-    pf_status st = kmax <= 16 ? tv1_windows(p, t, (kmax + 1) / 2) : PF_OK;
-    return st != PF_OK || t->tv1 != NULL ? st : tv1_dots(p, t, kmax);
-}
-
 pf_status pfi_tv_prep_tables(const pfi_resize_plan *p, pfi_resize_prep *t, const pfi_resize_kernels *K) {
     pf_status st = K->want_tvblocks ? build_blocks(p, t) : PF_OK;
-    if (st == PF_OK && p->cn == 1 && K->tv1_groups) st = build_tv1(p, t);
     /* the pixel kernels take 3/4-channel rows where the blocks stop */
     int covered = t->tvb != NULL && (int64_t)t->tvb_n * 16 >= (int64_t)p->dw * p->cn;
     if (st == PF_OK && (p->cn == 3 || p->cn == 4) && !covered) st = build_quads(p, t);

@@ -95,21 +95,21 @@ typedef struct pfi_hrow {
     const struct pfi_tvwin *tvw; /* the windows of each step (blocks without a shared one) */
     const int32_t *tvb_first;
     /* Optional 1-channel groups for PFK_H_TV_U8 (NULL when absent; built
-     * only for kernel tables that set tv1_groups): group g covers output
+     * only for kernel tables that set c1_groups): group g covers output
      * pixels [8g, 8g + 8) (the row's last group may be partial: the kernel
-     * stores only the row); the tv1_n groups cover the row, each
-     * tv1_stride bytes, 32-byte aligned, in one of two kinds:
-     *  - tv1_chunks 0, windows: two lanes of 4 pixels whose taps lie in
+     * stores only the row); the c1_n groups cover the row, each
+     * c1_stride bytes, 32-byte aligned, in one of two kinds:
+     *  - c1_chunks 0, windows: two lanes of 4 pixels whose taps lie in
      *    one 16-byte window of the row each; int32 {window 0, window 1,
      *    tap pairs np, 0 x 5}, then 32 pshufb index bytes for tap pair 0
      *    (pixel i of a lane: its first tap, 0x80, the next tap, 0x80;
      *    pair j adds 2j to every byte), then np x 8 int32 weight pairs
      *    (w2j | w2j+1 << 16, zero past a pixel's taps);
-     *  - tv1_chunks c > 0, dots: int32 lo[8], the byte each pixel's c
+     *  - c1_chunks c > 0, dots: int32 lo[8], the byte each pixel's c
      *    16-byte loads start at, then per pixel c x 16 int16 weights of
      *    those bytes (zero off its taps). */
-    const uint8_t *tv1;
-    int32_t tv1_n, tv1_stride, tv1_chunks;
+    const uint8_t *c1;
+    int32_t c1_n, c1_stride, c1_chunks;
     const int32_t *tvb_base;   /* per block: the first of the windows inside the row
                                   every step of the block uses, or -1 (each step has
                                   its own); then per block its size: 0 = 64 bytes,

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cpu/resize_exec.h"
-#include "cpu/x86/resize_tv1_x86.h"
+#include "cpu/x86/resize_c1_x86.h"
 #include "cpu/x86/resize_tv_x86.h"
 #include "cpu/x86/resize_x86_pixel.h"
 #include "cpu/x86/resize_x86_pairs.h"
@@ -68,7 +68,8 @@ static inline void store_u8_from16(uint8_t *d, VI v) {
 #define vi_packs32 _mm512_packs_epi32
 #define vi_packus16 _mm512_packus_epi16
 #define PFS_TV_PIXELS pfi_x86_tv_pixels
-#define PFS_TV1_GROUPS pfi_x86_tv1_groups
+#define PFS_C1_TV pfi_x86_c1_tv
+#define PFS_C1_LIN16 pfi_x86_c1_lin16
 /* the torchvision vertical pass's last < 16 elements, with masked loads
  * and stores (3-channel rows are rarely a multiple of 16) */
 static inline int tv_vtail_avx512(const pfi_vrow *r, int x, int x1) {
@@ -100,6 +101,6 @@ int pfi_rz_v_tv_u8_avx512(const pfi_vrow *r, int x0, int x1) { return PFS(v_tv_u
 void pfi_resize_fill_avx512(pfi_resize_kernels *k) {
     PFS(fill)(k);
     k->tv_quads_two_rows = 1; /* pfi_x86_tv_pixels takes src2 */
-    k->tv1_groups = 1;        /* pfi_x86_tv1_groups */
+    k->c1_groups = 1;        /* pfi_x86_c1_tv, pfi_x86_c1_lin16 */
     k->lin16_pixels_whole = 1; /* pfi_x86_pair16_pixels ends rows on their copy */
 }

@@ -336,7 +336,7 @@ void pfi_resize_fill_avx512vbmi(pfi_resize_kernels *k) {
     k->want_tvblocks = 1;
     k->tv_quads_whole = 0; /* its blocks' fallback starts mid-pixel, on the element tables */
     k->tv_quads_two_rows = 0;
-    k->tv1_groups = 0; /* its permute steps take 1-channel rows too */
+    k->c1_groups = 0; /* its permute steps take 1-channel rows too */
     k->h_u8_lin16 = h_u8_lin16_vbmi;
     k->want_hblocks = 1;
     k->lin16_pixels_whole = 0; /* its blocks come from the element tables */

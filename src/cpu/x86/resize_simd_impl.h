@@ -54,6 +54,13 @@ static int PFS(h_u8_lin16)(const pfi_hrow *r, int x0, int x1) {
     VI mask = vi_set1(0xff);
     int e = PFS_PAIR16_PIXELS(r, x0, x1);
     if (e != x0) return e;
+#ifdef PFS_C1_LIN16
+    e = PFS_C1_LIN16(r, e, x1); /* 1 channel: its groups take the row */
+    if (e >= x1) return e;
+#endif
+    /* the executor passes whole rows where the groups take them; the
+     * gathers still stop at safe_end */
+    if (x1 > r->safe_end) x1 = r->safe_end;
     for (; e + PFS_N <= x1; e += PFS_N) {
         VI g0 = vi_and(vi_gather8(s, vi_load(r->e_off + e)), mask);
         VI g1 = vi_and(vi_gather8(s, vi_load(r->e_off + W + (size_t)e)), mask);
@@ -120,8 +127,8 @@ static int PFS(h_tv_u8)(const pfi_hrow *r, int x0, int x1) {
     VI mask = vi_set1(0xff), half = vi_set1(1 << (r->shift - 1));
     int e = PFS_TV_PIXELS(r, x0, x1);
     if (e != x0) return e;
-#ifdef PFS_TV1_GROUPS
-    e = PFS_TV1_GROUPS(r, e, x1); /* 1 channel: the gathers take what its groups leave */
+#ifdef PFS_C1_TV
+    e = PFS_C1_TV(r, e, x1); /* 1 channel: its groups take the row */
     if (e >= x1) return e;
 #endif
     /* the executor passes whole rows where the pixel kernels finish them

@@ -1,0 +1,141 @@
+/* The 1-channel groups of the u8 horizontal passes the AVX2 / AVX-512
+ * kernels read instead of gathering taps (pfi_hrow.c1, kernel tables that
+ * set c1_groups; resize_c1_x86.h): torchvision's PFK_H_TV_U8 (windows,
+ * or dots past ~3x downscales) and OpenCV LINEAR's PFK_H_U8_LIN16
+ * (windows). Built once per plan, like every row table; a row is taken in
+ * one kind or left to the element tables. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "cpu/resize_prep.h"
+
+static pf_status oom(void) { return pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_resize: out of memory for row tables"); }
+
+static int32_t wpair(int32_t w0, int32_t w1) {
+    return (int32_t)((uint32_t)(uint16_t)(int16_t)w0 | ((uint32_t)(uint16_t)(int16_t)w1 << 16));
+}
+
+/* Pixel dx's taps: byte offsets o[k] and weights w[k] for k < the count
+ * returned (at most ksize). torch's are consecutive bytes from its first;
+ * OpenCV LINEAR's are its two (the same pixel twice at the borders). */
+static int c1_taps(const pfi_resize_plan *p, int dx, int32_t *o, int32_t *w) {
+    int ks = p->h.ksize;
+    const int32_t *idx = p->h.idx + (size_t)dx * (size_t)ks;
+    if (p->hk == PFK_H_U8_LIN16) {
+        for (int k = 0; k < 2; k++) {
+            o[k] = idx[k];
+            w[k] = p->h.icoef[(size_t)dx * 2 + (size_t)k];
+        }
+        return 2;
+    }
+    int n = p->h.count[dx];
+    for (int k = 0; k < n; k++) {
+        o[k] = idx[0] + k;
+        w[k] = p->h.acoef[(size_t)dx * (size_t)ks + (size_t)k];
+    }
+    return n;
+}
+
+/* Windows kind: pixels [8g, 8g + 8) as two lanes of 4, each lane's taps
+ * read from one 16-byte window that starts at its first pixel's first
+ * tap, moved back to end at the row end where it would pass it (the
+ * taps, inside the row, then still lie in it). Pair j's index is pair
+ * 0's plus 2j, which holds for torch's consecutive taps (LINEAR has one
+ * pair). Pads of the last group read byte 0 of their window with zero
+ * weights. 0 when a lane's taps do not fit its window. */
+static int c1_lane(const pfi_resize_plan *p, int dx0, int32_t base, uint8_t *idx, int32_t *coef, int np_max) {
+    int32_t o[32], w[32];
+    for (int i = 0; i < 4; i++) {
+        int dx = dx0 + i, n = dx < p->dw ? c1_taps(p, dx, o, w) : 0;
+        for (int k = 0; k < n; k++)
+            if (o[k] < base || o[k] >= base + 16) return 0;
+        idx[4 * i] = (uint8_t)(n > 0 ? o[0] - base : 0);
+        idx[4 * i + 1] = 0x80;
+        idx[4 * i + 2] = (uint8_t)(n > 1 ? o[1] - base : idx[4 * i] + 1);
+        idx[4 * i + 3] = 0x80;
+        for (int j = 0; j < np_max; j++)
+            coef[8 * j + i] = wpair(2 * j < n ? w[2 * j] : 0, 2 * j + 1 < n ? w[2 * j + 1] : 0);
+    }
+    return 1;
+}
+
+/* Every group as windows, or none (t->c1 left NULL). */
+static pf_status c1_windows(const pfi_resize_plan *p, pfi_resize_prep *t, int np_max) {
+    int dw = p->dw, ng = (dw + 7) / 8;
+    size_t stride = 64 + (size_t)np_max * 32, bytes = stride * (size_t)ng;
+    uint8_t *m = aligned_alloc(32, bytes);
+    if (m == NULL) return oom();
+    memset(m, 0, bytes);
+    int32_t o[32], w[32];
+    for (int g = 0; g < ng; g++) {
+        uint8_t *gp = m + stride * (size_t)g;
+        int32_t *hdr = (int32_t *)(void *)gp, *coef = (int32_t *)(void *)(gp + 64);
+        int np = 0;
+        for (int dx = 8 * g; dx < 8 * g + 8 && dx < dw; dx++) {
+            int n = c1_taps(p, dx, o, w);
+            if ((n + 1) / 2 > np) np = (n + 1) / 2;
+        }
+        for (int l = 0; l < 2; l++) {
+            int dx0 = 8 * g + 4 * l < dw ? 8 * g + 4 * l : 8 * g; /* an empty lane repeats lane 0's window */
+            c1_taps(p, dx0, o, w);
+            int32_t base = o[0] < o[1] ? o[0] : o[1];
+            if ((int64_t)base + 16 > p->sw) base = p->sw - 16;
+            hdr[l] = base;
+            if (!c1_lane(p, 8 * g + 4 * l, base, gp + 32 + 16 * l, coef + 4 * l, np_max)) {
+                free(m);
+                return PF_OK;
+            }
+        }
+        hdr[2] = np;
+    }
+    t->c1 = m;
+    t->c1_n = ng;
+    t->c1_stride = (int32_t)stride;
+    t->c1_chunks = 0;
+    t->bytes += bytes;
+    return PF_OK;
+}
+
+/* Dots kind (torchvision), for any tap count: per pixel its chunks of 16
+ * taps as int16 weights against 16 bytes loaded from lo[dx], the pixel's
+ * first tap moved back so the loads end in the row (the weights then
+ * start at the tap's place in them). */
+static pf_status c1_dots(const pfi_resize_plan *p, pfi_resize_prep *t, int kmax) {
+    int dw = p->dw, ng = (dw + 7) / 8, nc = (kmax + 15) / 16;
+    if (p->sw < 16 * nc) return PF_OK;
+    size_t stride = 32 + (size_t)8 * (size_t)nc * 32, bytes = stride * (size_t)ng;
+    uint8_t *m = aligned_alloc(32, bytes);
+    if (m == NULL) return oom();
+    memset(m, 0, bytes);
+    for (int g = 0; g < ng; g++) {
+        uint8_t *gp = m + stride * (size_t)g;
+        int32_t *lo = (int32_t *)(void *)gp;
+        for (int i = 0; i < 8; i++) {
+            int dx = 8 * g + i < dw ? 8 * g + i : dw - 1, n = 8 * g + i < dw ? p->h.count[dx] : 0;
+            int32_t f = p->h.idx[(size_t)dx * (size_t)p->h.ksize], l = f;
+            if ((int64_t)l + 16 * nc > p->sw) l = p->sw - 16 * nc;
+            lo[i] = l;
+            int16_t *wt = (int16_t *)(void *)(gp + 32 + (size_t)i * (size_t)nc * 32);
+            for (int k = 0; k < n; k++)
+                wt[f - l + k] = (int16_t)p->h.acoef[(size_t)dx * (size_t)p->h.ksize + (size_t)k];
+        }
+    }
+    t->c1 = m;
+    t->c1_n = ng;
+    t->c1_stride = (int32_t)stride;
+    t->c1_chunks = nc;
+    t->bytes += bytes;
+    return PF_OK;
+}
+
+pf_status pfi_c1_prep_tables(const pfi_resize_plan *p, pfi_resize_prep *t) {
+    if (p->cn != 1 || p->dtype != PF_U8 || p->sw < 16) return PF_OK;
+    if (p->hk == PFK_H_U8_LIN16) return p->h.ksize == 2 ? c1_windows(p, t, 1) : PF_OK;
+    if (p->hk != PFK_H_TV_U8) return PF_OK;
+    int kmax = 0;
+    for (int dx = 0; dx < p->dw; dx++)
+        if (p->h.count[dx] > kmax) kmax = p->h.count[dx];
+    pf_status st = kmax <= 16 ? c1_windows(p, t, (kmax + 1) / 2) : PF_OK;
+    return st != PF_OK || t->c1 != NULL ? st : c1_dots(p, t, kmax);
+}
