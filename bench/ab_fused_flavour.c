@@ -20,8 +20,9 @@
  * call, so the plan is cached): u8 RGB 500x375, 318x318 and 200x180 ->
  * 224x224, torchvision flavour with antialias and, for 500x375, the OpenCV
  * flavour, then 1-channel 500x375 and 1000x750 (a CHW plane: the
- * windows, and past their ~3x reach the dots) with antialias and
- * 500x375 in the OpenCV flavour;
+ * windows, and past their ~3x reach the dots) with antialias, 500x375
+ * in the OpenCV flavour, and both with the OpenCV flavour's antialias
+ * (Pillow's);
  * us per call (median of ROUNDS batches of 20 calls). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -134,17 +135,20 @@ static double resize_us(const lib *L, const pf_image *src, const pf_image *dst, 
 
 static int resize_mode(const lib *A, const lib *B, int rounds) {
     /* width, height, torchvision flavour, channels */
-    static const int sz[7][4] = {{500, 375, 1, 3}, {318, 318, 1, 3}, {200, 180, 1, 3},
-                                 {500, 375, 0, 3}, {500, 375, 1, 1}, {1000, 750, 1, 1}, {500, 375, 0, 1}};
+    /* width, height, flavour (1 torchvision antialias, 0 OpenCV, 2 OpenCV
+     * antialias = Pillow's), channels */
+    static const int sz[9][4] = {{500, 375, 1, 3}, {318, 318, 1, 3}, {200, 180, 1, 3},
+                                 {500, 375, 0, 3}, {500, 375, 1, 1}, {1000, 750, 1, 1},
+                                 {500, 375, 0, 1}, {500, 375, 2, 1}, {1000, 750, 2, 1}};
     uint8_t *px = malloc(1000 * 750), *oa = malloc(224 * 224 * 3), *ob = malloc(224 * 224 * 3);
     uint64_t s = 0x9E3779B97F4A7C15ull;
     for (int i = 0; i < 1000 * 750; i++) px[i] = (uint8_t)(i / 7 % 200 + (int)(xs(&s) % 48));
     double *va = malloc(sizeof(double) * (size_t)rounds * 3), *vb = va + rounds, *vr = vb + rounds;
     int same = 1;
-    for (int c = 0; c < 7; c++) {
+    for (int c = 0; c < 9; c++) {
         int cn = sz[c][3];
         pf_resize_opts o = A->resize_defaults();
-        o.flavor = sz[c][2] ? PF_RESIZE_TORCHVISION : PF_RESIZE_OPENCV;
+        o.flavor = sz[c][2] == 1 ? PF_RESIZE_TORCHVISION : PF_RESIZE_OPENCV;
         o.antialias = sz[c][2] != 0;
         pf_image src = A->image_hwc(px, sz[c][0], sz[c][1], cn, PF_U8, 0);
         pf_image da = A->image_hwc(oa, 224, 224, cn, PF_U8, 0), db = A->image_hwc(ob, 224, 224, cn, PF_U8, 0);
@@ -156,7 +160,8 @@ static int resize_mode(const lib *A, const lib *B, int rounds) {
             else { vb[r] = resize_us(B, &src, &db, &o); va[r] = resize_us(A, &src, &da, &o); }
             vr[r] = vb[r] / va[r];
         }
-        printf("%dx%d x%d -> 224x224 %s:\n", sz[c][0], sz[c][1], cn, sz[c][2] ? "torchvision antialias" : "opencv");
+        static const char *const fl[3] = {"opencv", "torchvision antialias", "opencv antialias (Pillow)"};
+        printf("%dx%d x%d -> 224x224 %s:\n", sz[c][0], sz[c][1], cn, fl[sz[c][2]]);
         stats("  A us/call", va, rounds);
         stats("  B us/call", vb, rounds);
         stats("  B / A", vr, rounds);

@@ -94,7 +94,8 @@ typedef struct pfi_hrow {
     const struct pfi_tvblk *tvb;
     const struct pfi_tvwin *tvw; /* the windows of each step (blocks without a shared one) */
     const int32_t *tvb_first;
-    /* Optional 1-channel groups for PFK_H_TV_U8 (NULL when absent; built
+    /* Optional 1-channel groups for PFK_H_TV_U8, PFK_H_AA_U8 and
+     * PFK_H_U8_LIN16 (NULL when absent; built
      * only for kernel tables that set c1_groups): group g covers output
      * pixels [8g, 8g + 8) (the row's last group may be partial: the kernel
      * stores only the row); the c1_n groups cover the row, each
@@ -107,7 +108,10 @@ typedef struct pfi_hrow {
      *    (w2j | w2j+1 << 16, zero past a pixel's taps);
      *  - c1_chunks c > 0, dots: int32 lo[8], the byte each pixel's c
      *    16-byte loads start at, then per pixel c x 16 int16 weights of
-     *    those bytes (zero off its taps). */
+     *    those bytes (zero off its taps).
+     * PFK_H_AA_U8's 22-bit weights are split, w = hi * 2048 + lo (lo in
+     * [0, 2047]): each weight set above is there twice, hi's then lo's
+     * (per tap pair for the windows, per chunk for the dots). */
     const uint8_t *c1;
     int32_t c1_n, c1_stride, c1_chunks;
     const int32_t *tvb_base;   /* per block: the first of the windows inside the row

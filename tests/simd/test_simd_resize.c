@@ -120,16 +120,24 @@ int main(void) {
             cases += run_case(&rng, PF_U8, k % 2 ? PF_INTERP_NEAREST : PF_INTERP_NEAREST_EXACT, 0, c,
                               k_scale_w[k][0], 5, k_scale_w[k][1], 4, (int)k % 2, PF_RESIZE_OPENCV);
     }
-    /* torchvision u8 1 channel near the edges of its x86 groups: rows of
-     * 16 bytes (the windows' minimum) and of one or two 16-tap chunks
-     * (the dots' loads, moved back to end in the row), outputs of 1 to 9
-     * pixels (a partial last group, a lane with no pixel) */
+    /* u8 1 channel near the edges of the x86 1-channel groups: rows of 16
+     * bytes (the windows' minimum) and of one or two 16-tap chunks (the
+     * dots' loads, moved back to end in the row), outputs of 1 to 9
+     * pixels (a partial last group, a lane with no pixel), upscales too;
+     * torchvision with and without antialias, Pillow antialias, OpenCV
+     * LINEAR */
     static const int k_tv1_sw[] = {15, 16, 17, 31, 32, 33, 47, 48, 49};
-    static const int k_tv1_dw[] = {1, 2, 3, 4, 5, 7, 8, 9};
+    static const int k_tv1_dw[] = {1, 2, 3, 4, 5, 7, 8, 9, 40};
     for (size_t a = 0; a < sizeof k_tv1_sw / sizeof k_tv1_sw[0]; a++)
-        for (size_t b = 0; b < sizeof k_tv1_dw / sizeof k_tv1_dw[0]; b++)
-            cases += run_case(&rng, PF_U8, b % 2 ? PF_INTERP_CUBIC : PF_INTERP_LINEAR, 1, 1, k_tv1_sw[a], 5,
-                              k_tv1_dw[b], 3, (int)(a + b) % 2, PF_RESIZE_TORCHVISION);
+        for (size_t b = 0; b < sizeof k_tv1_dw / sizeof k_tv1_dw[0]; b++) {
+            pf_interp ip = b % 2 ? PF_INTERP_CUBIC : PF_INTERP_LINEAR;
+            int neg = (int)(a + b) % 2;
+            cases += run_case(&rng, PF_U8, ip, 1, 1, k_tv1_sw[a], 5, k_tv1_dw[b], 3, neg, PF_RESIZE_TORCHVISION);
+            cases += run_case(&rng, PF_U8, ip, 0, 1, k_tv1_sw[a], 5, k_tv1_dw[b], 3, neg, PF_RESIZE_TORCHVISION);
+            cases += run_case(&rng, PF_U8, ip, 1, 1, k_tv1_sw[a], 5, k_tv1_dw[b], 3, neg, PF_RESIZE_OPENCV);
+            cases += run_case(&rng, PF_U8, PF_INTERP_LINEAR, 0, 1, k_tv1_sw[a], 5, k_tv1_dw[b], 3, neg,
+                              PF_RESIZE_OPENCV);
+        }
     pf_cpu_set_cap(PF_ISA_NEON); /* uncapped */
     printf("test_simd_resize: %d cases x %d SIMD levels compared with scalar\n", cases, nlev);
     return pft_summary("test_simd_resize");

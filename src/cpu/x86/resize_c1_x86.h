@@ -1,18 +1,20 @@
 /* x86 kernels of the u8 horizontal passes for 1-channel rows (CHW
  * planes, grey images) over the groups of resize_c1_prep.c, 8 pixels per
- * step: torchvision's PFK_H_TV_U8 and OpenCV LINEAR's PFK_H_U8_LIN16.
+ * step: torchvision's PFK_H_TV_U8, the Pillow antialias PFK_H_AA_U8 and
+ * OpenCV LINEAR's PFK_H_U8_LIN16.
  * Their taps come from plain loads:
  *  - windows (four neighbouring pixels' taps in 16 bytes: up to ~3x
  *    torchvision antialiased, ~4.6x LINEAR, downscales): one load per
  *    lane of 4 pixels, then per tap pair one pshufb makes each pixel's
  *    (tap 2j, tap 2j+1) u16 pair and pmaddwd against its weight pair adds
  *    tap0*w0 + tap1*w1 in int32;
- *  - dots (torchvision, any tap count): per pixel, 16 bytes widened to
+ *  - dots (antialias kinds, any tap count): per pixel, 16 bytes widened to
  *    u16 times its 16 int16 weights per chunk (pmaddwd), the pixels' 8
  *    partial sums each added across by a phaddd tree.
- * Both are the reference's integer sums (exact in any grouping), then
- * its rounding and store: torchvision's half, shift by the axis precision
- * and u8 clamp; LINEAR's >> 4 to int16. Without them the AVX2 kernels
+ * Both are the reference's integer sums (exact in any grouping; the
+ * antialias kind's 22-bit weights as hi * 2048 + lo, two pmaddwd), then
+ * its rounding and store: the half, shift by the axis precision (22 for
+ * Pillow's) and u8 clamp; LINEAR's >> 4 to int16. Without them the AVX2 kernels
  * took every tap with a vpgatherdd (on this Zen 4 ~8x slower than the
  * windows at 500x375 -> 224, torchvision antialiased). */
 #ifndef PF_CPU_RESIZE_C1_X86_H
@@ -21,6 +23,7 @@
 #include <immintrin.h>
 #include <string.h>
 
+#include "kernels/resize_math.h"
 #include "ref/resize_rows.h"
 
 #if defined(__AVX2__)
@@ -39,35 +42,40 @@ static inline void pfi_c1_store8(uint8_t *d, int n, __m256i acc, __m128i sh) {
     }
 }
 
-static inline __m256i pfi_c1_window_sum(const uint8_t *s, const uint8_t *g, __m256i half) {
+/* split (the antialias kind): each tap pair has hi and lo weights, and
+ * the sum is (hi's << 11) + lo's, exactly the 22-bit weights' sum. */
+static inline __m256i pfi_c1_window_sum(const uint8_t *s, const uint8_t *g, __m256i half, int split) {
     const int32_t *hdr = (const int32_t *)(const void *)g;
     const __m256i *c = (const __m256i *)(const void *)(g + 64), two = _mm256_set1_epi8(2);
     __m256i v = _mm256_loadu2_m128i((const __m128i *)(const void *)(s + hdr[1]),
                                     (const __m128i *)(const void *)(s + hdr[0]));
     __m256i ix = _mm256_load_si256((const __m256i *)(const void *)(g + 32));
-    __m256i acc = half;
+    __m256i acc = split ? _mm256_setzero_si256() : half, lo = half;
     for (int j = 0, np = hdr[2]; j < np; j++) {
-        acc = _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_shuffle_epi8(v, ix), _mm256_load_si256(c + j)));
+        __m256i t = _mm256_shuffle_epi8(v, ix);
+        acc = _mm256_add_epi32(acc, _mm256_madd_epi16(t, _mm256_load_si256(c + (1 + split) * j)));
+        if (split) lo = _mm256_add_epi32(lo, _mm256_madd_epi16(t, _mm256_load_si256(c + 2 * j + 1)));
         ix = _mm256_add_epi8(ix, two); /* 0x80 + 2j keeps its high bit: still a zero byte */
     }
-    return acc;
+    return split ? _mm256_add_epi32(_mm256_slli_epi32(acc, 11), lo) : acc;
 }
 
-/* One pixel's 8 partial sums over its nc chunks. */
-static inline __m256i pfi_c1_dot(const uint8_t *px, const __m256i *w, int nc) {
-    __m256i a = _mm256_madd_epi16(_mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(const void *)px)),
-                                  _mm256_load_si256(w));
-    for (int c = 1; c < nc; c++)
-        a = _mm256_add_epi32(a, _mm256_madd_epi16(_mm256_cvtepu8_epi16(_mm_loadu_si128(
-                                                      (const __m128i *)(const void *)(px + 16 * c))),
-                                                  _mm256_load_si256(w + c)));
-    return a;
+/* One pixel's 8 partial sums over its nc chunks (split: each chunk's hi
+ * and lo weights, combined as in pfi_c1_window_sum). */
+static inline __m256i pfi_c1_dot(const uint8_t *px, const __m256i *w, int nc, int split) {
+    __m256i a = _mm256_setzero_si256(), b = _mm256_setzero_si256();
+    for (int c = 0; c < nc; c++) {
+        __m256i t = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(const void *)(px + 16 * c)));
+        a = _mm256_add_epi32(a, _mm256_madd_epi16(t, _mm256_load_si256(w + (1 + split) * c)));
+        if (split) b = _mm256_add_epi32(b, _mm256_madd_epi16(t, _mm256_load_si256(w + 2 * c + 1)));
+    }
+    return split ? _mm256_add_epi32(_mm256_slli_epi32(a, 11), b) : a;
 }
-static inline __m256i pfi_c1_dots_sum(const uint8_t *s, const uint8_t *g, int nc, __m256i half) {
+static inline __m256i pfi_c1_dots_sum(const uint8_t *s, const uint8_t *g, int nc, __m256i half, int split) {
     const int32_t *lo = (const int32_t *)(const void *)g;
     const __m256i *w = (const __m256i *)(const void *)(g + 32);
     __m256i p[8];
-    for (int i = 0; i < 8; i++) p[i] = pfi_c1_dot(s + lo[i], w + i * nc, nc);
+    for (int i = 0; i < 8; i++) p[i] = pfi_c1_dot(s + lo[i], w + i * nc * (1 + split), nc, split);
     /* two levels of phaddd: per lane [sum of 4 of p0 .. p3] (low lane: their
      * elements 0-3, high lane: 4-7), then the lanes added across */
     __m256i a = _mm256_hadd_epi32(_mm256_hadd_epi32(p[0], p[1]), _mm256_hadd_epi32(p[2], p[3]));
@@ -76,22 +84,27 @@ static inline __m256i pfi_c1_dots_sum(const uint8_t *s, const uint8_t *g, int nc
     return _mm256_add_epi32(sum, half);
 }
 
-/* torchvision: pixels [x0, x1) of a 1-channel row from its groups (x0 =
- * 0 only: the groups start the row); returns the first pixel not done. */
-static inline int pfi_x86_c1_tv(const pfi_hrow *r, int x0, int x1) {
+/* Pixels [x0, x1) of a 1-channel row from its groups (x0 = 0 only: the
+ * groups start the row), rounded at bit `shift`; returns the first pixel
+ * not done. */
+static inline __attribute__((always_inline)) int pfi_c1_u8(const pfi_hrow *r, int x0, int x1, int shift, int split) {
     if (r->c1 == NULL || r->cn != 1 || x0 != 0) return x0;
     const uint8_t *s = r->src, *g = r->c1;
     uint8_t *d = r->buf;
     const size_t stride = (size_t)r->c1_stride;
     const int nc = r->c1_chunks;
-    const __m256i half = _mm256_set1_epi32(1 << (r->shift - 1));
-    const __m128i sh = _mm_cvtsi32_si128(r->shift);
+    const __m256i half = _mm256_set1_epi32(1 << (shift - 1));
+    const __m128i sh = _mm_cvtsi32_si128(shift);
     int e = 0;
     for (int k = 0; k < r->c1_n && e < x1; k++, e += 8, g += stride)
-        pfi_c1_store8(d + e, x1 - e, nc == 0 ? pfi_c1_window_sum(s, g, half) : pfi_c1_dots_sum(s, g, nc, half),
-                       sh);
+        pfi_c1_store8(d + e, x1 - e,
+                      nc == 0 ? pfi_c1_window_sum(s, g, half, split) : pfi_c1_dots_sum(s, g, nc, half, split), sh);
     return e < x1 ? e : x1;
 }
+/* torchvision: the axis precision's rounding */
+static inline int pfi_x86_c1_tv(const pfi_hrow *r, int x0, int x1) { return pfi_c1_u8(r, x0, x1, r->shift, 0); }
+/* Pillow antialias: 22 fraction bits, split weights */
+static inline int pfi_x86_c1_aa(const pfi_hrow *r, int x0, int x1) { return pfi_c1_u8(r, x0, x1, PFK_AA_BITS, 1); }
 
 /* OpenCV LINEAR (int16 sums >> 4): the same, from windows of one tap
  * pair. */

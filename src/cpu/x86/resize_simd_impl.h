@@ -104,6 +104,11 @@ static int PFS(h_aa_u8)(const pfi_hrow *r, int x0, int x1) {
     VI mask = vi_set1(0xff), half = vi_set1(1 << (PFK_AA_BITS - 1));
     int e = PFS_AA_PIXELS(r, x0, x1);
     if (e != x0) return e;
+#ifdef PFS_C1_AA
+    e = PFS_C1_AA(r, e, x1); /* 1 channel: its groups take the row */
+    if (e >= x1) return e;
+#endif
+    if (x1 > r->safe_end) x1 = r->safe_end; /* as h_u8_lin16 */
     for (; e + PFS_N <= x1; e += PFS_N) {
         VI ss = half;
         for (int k = 0; k < r->ksize; k++) {
