@@ -167,8 +167,12 @@ static pf_status build_htabs(const pfi_resize_plan *p, pfi_resize_prep *t, const
         if (st != PF_OK) return st;
         e_start = t->pair_whole ? W : (size_t)t->tvb_n * 16 < W ? (size_t)t->tvb_n * 16 : W;
     }
-    /* 1 channel on kernels that gather taps: their groups cover the row */
-    if (K->c1_groups && !K->want_hblocks && !K->want_tvblocks) {
+    /* 1 channel on kernels that gather taps: their groups cover the row
+     * (VBMI's permute steps and blocks take the torchvision and LINEAR
+     * kinds' rows themselves) */
+    int c1_kind = (p->hk == PFK_H_TV_U8 && !K->want_tvblocks) || (p->hk == PFK_H_U8_LIN16 && !K->want_hblocks) ||
+                  p->hk == PFK_H_AA_U8;
+    if (K->c1_groups && c1_kind) {
         pf_status st = pfi_c1_prep_tables(p, t);
         if (st != PF_OK) return st;
         if (t->c1 != NULL) e_start = W;
