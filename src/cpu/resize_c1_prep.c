@@ -2,7 +2,8 @@
  * kernels read instead of gathering taps (pfi_hrow.c1, kernel tables that
  * set c1_groups; resize_c1_x86.h): torchvision's PFK_H_TV_U8 and the
  * Pillow antialias PFK_H_AA_U8 (windows, or dots past ~3x downscales),
- * and OpenCV LINEAR's PFK_H_U8_LIN16 (windows). The antialias weights
+ * and OpenCV's LINEAR PFK_H_U8_LIN16 and CUBIC / LANCZOS4 PFK_H_U8_I32
+ * (windows). The antialias weights
  * have 22 fraction bits, too many for pmaddwd: each is stored split, w =
  * hi * 2048 + lo with lo in [0, 2047], as two int16 weight sets (the
  * kernels add hi's sums << 11 to lo's, exactly w's sum). Built once per
@@ -27,11 +28,32 @@ static int32_t wpart(int split, int part, int32_t w) {
 }
 
 /* Pixel dx's taps: byte offsets o[k] and weights w[k] for k < the count
- * returned (at most ksize). torch's are consecutive bytes from its first;
- * OpenCV LINEAR's are its two (the same pixel twice at the borders). */
+ * returned (at most ksize; -1 when they cannot be written so). torch's
+ * and Pillow's are consecutive bytes from the first; OpenCV LINEAR's are
+ * its two (the same pixel twice at the borders); OpenCV CUBIC's and
+ * LANCZOS4's, clamped at the borders, are folded into consecutive taps
+ * from the first (a clamped tap's weight added to the pixel it repeats:
+ * the same integer sum). */
 static int c1_taps(const pfi_resize_plan *p, int dx, int32_t *o, int32_t *w) {
     int ks = p->h.ksize;
     const int32_t *idx = p->h.idx + (size_t)dx * (size_t)ks;
+    if (p->hk == PFK_H_U8_I32) {
+        int32_t lo = idx[0], hi = idx[0];
+        for (int k = 1; k < ks; k++) {
+            if (idx[k] < lo) lo = idx[k];
+            if (idx[k] > hi) hi = idx[k];
+        }
+        int n = hi - lo + 1;
+        if (n > ks) return -1;
+        for (int k = 0; k < n; k++) {
+            o[k] = lo + k;
+            w[k] = 0;
+        }
+        for (int k = 0; k < ks; k++) w[idx[k] - lo] += p->h.icoef[(size_t)dx * (size_t)ks + (size_t)k];
+        for (int k = 0; k < n; k++)
+            if (w[k] < INT16_MIN || w[k] > INT16_MAX) return -1;
+        return n;
+    }
     if (p->hk == PFK_H_U8_LIN16) {
         for (int k = 0; k < 2; k++) {
             o[k] = idx[k];
@@ -59,6 +81,7 @@ static int c1_lane(const pfi_resize_plan *p, int dx0, int32_t base, uint8_t *idx
     int32_t o[32], w[32];
     for (int i = 0; i < 4; i++) {
         int dx = dx0 + i, n = dx < p->dw ? c1_taps(p, dx, o, w) : 0;
+        if (n < 0) return 0;
         for (int k = 0; k < n; k++)
             if (o[k] < base || o[k] >= base + 16) return 0;
         idx[4 * i] = (uint8_t)(n > 0 ? o[0] - base : 0);
@@ -92,11 +115,11 @@ static pf_status c1_windows(const pfi_resize_plan *p, pfi_resize_prep *t, int np
         }
         for (int l = 0; l < 2; l++) {
             int dx0 = 8 * g + 4 * l < dw ? 8 * g + 4 * l : 8 * g; /* an empty lane repeats lane 0's window */
-            c1_taps(p, dx0, o, w);
-            int32_t base = o[0] < o[1] ? o[0] : o[1];
+            int n0 = c1_taps(p, dx0, o, w);
+            int32_t base = n0 > 1 && o[1] < o[0] ? o[1] : o[0];
             if ((int64_t)base + 16 > p->sw) base = p->sw - 16;
             hdr[l] = base;
-            if (!c1_lane(p, 8 * g + 4 * l, base, gp + 32 + 16 * l, coef + 4 * l, np_max, split)) {
+            if (n0 < 1 || !c1_lane(p, 8 * g + 4 * l, base, gp + 32 + 16 * l, coef + 4 * l, np_max, split)) {
                 free(m);
                 return PF_OK;
             }
@@ -151,6 +174,7 @@ static pf_status c1_dots(const pfi_resize_plan *p, pfi_resize_prep *t, int kmax,
 pf_status pfi_c1_prep_tables(const pfi_resize_plan *p, pfi_resize_prep *t) {
     if (p->cn != 1 || p->dtype != PF_U8 || p->sw < 16) return PF_OK;
     if (p->hk == PFK_H_U8_LIN16) return p->h.ksize == 2 ? c1_windows(p, t, 1, 0) : PF_OK;
+    if (p->hk == PFK_H_U8_I32) return p->h.ksize <= 16 ? c1_windows(p, t, (p->h.ksize + 1) / 2, 0) : PF_OK;
     if (p->hk != PFK_H_TV_U8 && p->hk != PFK_H_AA_U8) return PF_OK;
     int split = p->hk == PFK_H_AA_U8, kmax = 0;
     for (int dx = 0; dx < p->dw; dx++)

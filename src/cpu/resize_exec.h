@@ -30,7 +30,7 @@ typedef struct pfi_resize_kernels {
                                            tables and their tail copy (pfi_hrow.pair_whole):
                                            those rows need no element tables */
     int tv_quads_two_rows;              /* ... and takes two rows per call (src2/buf2) there */
-    int c1_groups;                      /* h_tv_u8, h_aa_u8 and h_u8_lin16 read pfi_hrow.c1 (1-channel rows) */
+    int c1_groups;                      /* h_tv_u8, h_aa_u8, h_u8_lin16 and h_u8_i32 read pfi_hrow.c1 (1-channel rows) */
     int lin16_pixels_whole;             /* h_u8_lin16 finishes a 3/4-channel row from its pixel
                                            tables and their tail copy (pair_whole) */
 } pfi_resize_kernels;

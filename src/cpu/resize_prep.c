@@ -171,7 +171,7 @@ static pf_status build_htabs(const pfi_resize_plan *p, pfi_resize_prep *t, const
      * (VBMI's permute steps and blocks take the torchvision and LINEAR
      * kinds' rows themselves) */
     int c1_kind = (p->hk == PFK_H_TV_U8 && !K->want_tvblocks) || (p->hk == PFK_H_U8_LIN16 && !K->want_hblocks) ||
-                  p->hk == PFK_H_AA_U8;
+                  p->hk == PFK_H_AA_U8 || p->hk == PFK_H_U8_I32;
     if (K->c1_groups && c1_kind) {
         pf_status st = pfi_c1_prep_tables(p, t);
         if (st != PF_OK) return st;

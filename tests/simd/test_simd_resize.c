@@ -125,7 +125,7 @@ int main(void) {
      * dots' loads, moved back to end in the row), outputs of 1 to 9
      * pixels (a partial last group, a lane with no pixel), upscales too;
      * torchvision with and without antialias, Pillow antialias, OpenCV
-     * LINEAR */
+     * LINEAR, CUBIC and LANCZOS4 (borders folded into consecutive taps) */
     static const int k_tv1_sw[] = {15, 16, 17, 31, 32, 33, 47, 48, 49};
     static const int k_tv1_dw[] = {1, 2, 3, 4, 5, 7, 8, 9, 40};
     for (size_t a = 0; a < sizeof k_tv1_sw / sizeof k_tv1_sw[0]; a++)
@@ -135,7 +135,9 @@ int main(void) {
             cases += run_case(&rng, PF_U8, ip, 1, 1, k_tv1_sw[a], 5, k_tv1_dw[b], 3, neg, PF_RESIZE_TORCHVISION);
             cases += run_case(&rng, PF_U8, ip, 0, 1, k_tv1_sw[a], 5, k_tv1_dw[b], 3, neg, PF_RESIZE_TORCHVISION);
             cases += run_case(&rng, PF_U8, ip, 1, 1, k_tv1_sw[a], 5, k_tv1_dw[b], 3, neg, PF_RESIZE_OPENCV);
-            cases += run_case(&rng, PF_U8, PF_INTERP_LINEAR, 0, 1, k_tv1_sw[a], 5, k_tv1_dw[b], 3, neg,
+            cases += run_case(&rng, PF_U8, b % 2 ? PF_INTERP_LINEAR : PF_INTERP_LANCZOS4, 0, 1, k_tv1_sw[a], 5,
+                              k_tv1_dw[b], 3, neg, PF_RESIZE_OPENCV);
+            cases += run_case(&rng, PF_U8, PF_INTERP_CUBIC, 0, 1, k_tv1_sw[a], 5, k_tv1_dw[b], 3, neg,
                               PF_RESIZE_OPENCV);
         }
     pf_cpu_set_cap(PF_ISA_NEON); /* uncapped */

@@ -75,6 +75,7 @@ static inline void store_u8_from16(uint8_t *d, VI v) {
 #define PFS_C1_TV pfi_x86_c1_tv
 #define PFS_C1_LIN16 pfi_x86_c1_lin16
 #define PFS_C1_AA pfi_x86_c1_aa
+#define PFS_C1_I32 pfi_x86_c1_i32
 #define PFS_AA_PIXELS pfi_x86_aa_pixels
 #define PFS_PAIR16_PIXELS pfi_x86_pair16_pixels
 #define PFS_PAIR_PIXELS pfi_x86_pair_pixels
@@ -136,7 +137,7 @@ static int area2_u8_avx2(const uint8_t *r0, const uint8_t *r1, uint8_t *d, int c
 void pfi_resize_fill_avx2(pfi_resize_kernels *k) {
     PFS(fill)(k);
     k->tv_quads_two_rows = 1; /* pfi_x86_tv_pixels takes src2 */
-    k->c1_groups = 1;        /* pfi_x86_c1_tv, _aa, _lin16 */
+    k->c1_groups = 1;        /* pfi_x86_c1_tv, _aa, _lin16, _i32 */
     k->lin16_pixels_whole = 1; /* pfi_x86_pair16_pixels ends rows on their copy */
     k->area2_u8 = area2_u8_avx2;
 }

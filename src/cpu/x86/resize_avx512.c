@@ -71,6 +71,7 @@ static inline void store_u8_from16(uint8_t *d, VI v) {
 #define PFS_C1_TV pfi_x86_c1_tv
 #define PFS_C1_LIN16 pfi_x86_c1_lin16
 #define PFS_C1_AA pfi_x86_c1_aa
+#define PFS_C1_I32 pfi_x86_c1_i32
 /* the torchvision vertical pass's last < 16 elements, with masked loads
  * and stores (3-channel rows are rarely a multiple of 16) */
 static inline int tv_vtail_avx512(const pfi_vrow *r, int x, int x1) {
@@ -102,6 +103,6 @@ int pfi_rz_v_tv_u8_avx512(const pfi_vrow *r, int x0, int x1) { return PFS(v_tv_u
 void pfi_resize_fill_avx512(pfi_resize_kernels *k) {
     PFS(fill)(k);
     k->tv_quads_two_rows = 1; /* pfi_x86_tv_pixels takes src2 */
-    k->c1_groups = 1;        /* pfi_x86_c1_tv, _aa, _lin16 */
+    k->c1_groups = 1;        /* pfi_x86_c1_tv, _aa, _lin16, _i32 */
     k->lin16_pixels_whole = 1; /* pfi_x86_pair16_pixels ends rows on their copy */
 }

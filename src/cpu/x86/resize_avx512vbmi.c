@@ -336,9 +336,9 @@ void pfi_resize_fill_avx512vbmi(pfi_resize_kernels *k) {
     k->want_tvblocks = 1;
     k->tv_quads_whole = 0; /* its blocks' fallback starts mid-pixel, on the element tables */
     k->tv_quads_two_rows = 0;
-    /* c1_groups stays: the Pillow antialias kind is the AVX-512 kernel's
-     * (the torchvision and LINEAR kinds' 1-channel rows take the permute
-     * steps and blocks, resize_prep.c) */
+    /* c1_groups stays: the Pillow antialias and CUBIC / LANCZOS4 kinds are
+     * the AVX-512 kernels' (the torchvision and LINEAR kinds' 1-channel
+     * rows take the permute steps and blocks, resize_prep.c) */
     k->h_u8_lin16 = h_u8_lin16_vbmi;
     k->want_hblocks = 1;
     k->lin16_pixels_whole = 0; /* its blocks come from the element tables */

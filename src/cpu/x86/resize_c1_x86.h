@@ -1,7 +1,7 @@
 /* x86 kernels of the u8 horizontal passes for 1-channel rows (CHW
  * planes, grey images) over the groups of resize_c1_prep.c, 8 pixels per
  * step: torchvision's PFK_H_TV_U8, the Pillow antialias PFK_H_AA_U8 and
- * OpenCV LINEAR's PFK_H_U8_LIN16.
+ * OpenCV's LINEAR PFK_H_U8_LIN16 and CUBIC / LANCZOS4 PFK_H_U8_I32.
  * Their taps come from plain loads:
  *  - windows (four neighbouring pixels' taps in 16 bytes: up to ~3x
  *    torchvision antialiased, ~4.6x LINEAR, downscales): one load per
@@ -14,7 +14,7 @@
  * Both are the reference's integer sums (exact in any grouping; the
  * antialias kind's 22-bit weights as hi * 2048 + lo, two pmaddwd), then
  * its rounding and store: the half, shift by the axis precision (22 for
- * Pillow's) and u8 clamp; LINEAR's >> 4 to int16. Without them the AVX2 kernels
+ * Pillow's) and u8 clamp; LINEAR's >> 4 to int16; CUBIC's int32 as is. Without them the AVX2 kernels
  * took every tap with a vpgatherdd (on this Zen 4 ~8x slower than the
  * windows at 500x375 -> 224, torchvision antialiased). */
 #ifndef PF_CPU_RESIZE_C1_X86_H
@@ -105,6 +105,28 @@ static inline __attribute__((always_inline)) int pfi_c1_u8(const pfi_hrow *r, in
 static inline int pfi_x86_c1_tv(const pfi_hrow *r, int x0, int x1) { return pfi_c1_u8(r, x0, x1, r->shift, 0); }
 /* Pillow antialias: 22 fraction bits, split weights */
 static inline int pfi_x86_c1_aa(const pfi_hrow *r, int x0, int x1) { return pfi_c1_u8(r, x0, x1, PFK_AA_BITS, 1); }
+
+/* OpenCV CUBIC / LANCZOS4 (PFK_H_U8_I32): the windows' int32 sums as
+ * they are. */
+static inline int pfi_x86_c1_i32(const pfi_hrow *r, int x0, int x1) {
+    if (r->c1 == NULL || r->cn != 1 || r->c1_chunks != 0 || x0 != 0) return x0;
+    const uint8_t *s = r->src, *g = r->c1;
+    int32_t *d = r->buf;
+    const size_t stride = (size_t)r->c1_stride;
+    int e = 0;
+    for (int k = 0; k < r->c1_n && e < x1; k++, e += 8, g += stride) {
+        __m256i v = pfi_c1_window_sum(s, g, _mm256_setzero_si256(), 0);
+        if (x1 - e >= 8) {
+            _mm256_storeu_si256((__m256i *)(void *)(d + e), v);
+        } else {
+            int32_t tmp[8];
+            _mm256_storeu_si256((__m256i *)(void *)tmp, v);
+            memcpy(d + e, tmp, sizeof(int32_t) * (size_t)(x1 - e));
+            return x1;
+        }
+    }
+    return e < x1 ? e : x1;
+}
 
 /* OpenCV LINEAR (int16 sums >> 4): the same, from windows of one tap
  * pair. */

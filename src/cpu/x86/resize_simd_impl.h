@@ -29,6 +29,11 @@ static int PFS(h_u8_i32)(const pfi_hrow *r, int x0, int x1) {
     VI mask = vi_set1(0xff);
     int e = PFS_PAIR_PIXELS(r, x0, x1);
     if (e != x0) return e;
+#ifdef PFS_C1_I32
+    e = PFS_C1_I32(r, e, x1); /* 1 channel: its groups take the row */
+    if (e >= x1) return e;
+#endif
+    if (x1 > r->safe_end) x1 = r->safe_end; /* as h_u8_lin16 */
     for (; e + PFS_N <= x1; e += PFS_N) {
         VI acc = vi_zero();
         for (int j = 0; j < k2; j++) {
