@@ -157,8 +157,10 @@ static inline void pfi_tv_store4(uint8_t *d, int room, __m256i a, __m256i b, __m
  * same pixels of the row row2 bytes further into d2), from element e
  * while the four fit before x1; dx a multiple of 4 (the tables' pixel
  * pairs). Returns the next pixel. */
-static inline int pfi_tv_quads_avx2(const pfi_tv_tabs *t, const uint8_t *src, int32_t adj, ptrdiff_t row2,
-                                    uint8_t *d, uint8_t *d2, int dx, int dlim, int e, int x1) {
+static inline __attribute__((always_inline)) int pfi_tv_quads_body(const pfi_tv_tabs *t, const uint8_t *src,
+                                                                   int32_t adj, ptrdiff_t row2, uint8_t *d,
+                                                                   uint8_t *d2, int dx, int dlim, int e, int x1,
+                                                                   int one) {
     const int cn = t->cn, two = d2 != NULL;
     const __m256i slo = _mm256_broadcastsi128_si256(pfi_tv_shuf_lo(cn));
     const __m256i shi = _mm256_broadcastsi128_si256(pfi_tv_shuf_hi(cn));
@@ -170,14 +172,23 @@ static inline int pfi_tv_quads_avx2(const pfi_tv_tabs *t, const uint8_t *src, in
     for (; dx + 3 < dlim && e + 4 * cn <= x1; dx += 4, e += 4 * cn) {
         const int32_t *ca = t->coef + (size_t)(dx / 2) * t->qs;
         __m256i a, b, a2 = half, b2 = half;
-        pfi_tv_pair_sums_avx2(src + (off[dx] - adj), src + (off[dx + 1] - adj), two, row2, ca, t->nq[dx], cn, slo,
-                              shi, half, sh, &a, &a2);
+        pfi_tv_pair_sums_avx2(src + (off[dx] - adj), src + (off[dx + 1] - adj), two, row2, ca,
+                              one ? 1 : t->nq[dx], cn, slo, shi, half, sh, &a, &a2);
         pfi_tv_pair_sums_avx2(src + (off[dx + 2] - adj), src + (off[dx + 3] - adj), two, row2, ca + t->qs,
-                              t->nq[dx + 2], cn, slo, shi, half, sh, &b, &b2);
+                              one ? 1 : t->nq[dx + 2], cn, slo, shi, half, sh, &b, &b2);
         pfi_tv_store4(d + e, x1 - e, a, b, order, pack);
         if (two) pfi_tv_store4(d2 + e, x1 - e, a2, b2, order, pack);
     }
     return dx;
+}
+/* Rows of at most 4 taps a pixel (bilinear and bicubic without
+ * antialias, mild antialiased downscales) have one quad a pixel: that
+ * body is compiled without the quad loop (measured: the loop's counters
+ * and spills took more than its one pass's work). */
+static inline int pfi_tv_quads_avx2(const pfi_tv_tabs *t, const uint8_t *src, int32_t adj, ptrdiff_t row2,
+                                    uint8_t *d, uint8_t *d2, int dx, int dlim, int e, int x1) {
+    if (t->qs == 16) return pfi_tv_quads_body(t, src, adj, row2, d, d2, dx, dlim, e, x1, 1);
+    return pfi_tv_quads_body(t, src, adj, row2, d, d2, dx, dlim, e, x1, 0);
 }
 
 /* The whole row from x0 (an even pixel, else the single-pixel kernel):
