@@ -22,7 +22,8 @@
  * flavour, then 1-channel 500x375 and 1000x750 (a CHW plane: the
  * windows, and past their ~3x reach the dots) with antialias, 500x375
  * in the OpenCV flavour, both with the OpenCV flavour's antialias
- * (Pillow's), and 500x375 OpenCV CUBIC and LANCZOS4;
+ * (Pillow's), 500x375 OpenCV CUBIC and LANCZOS4, and 600x400 RGB
+ * torchvision bilinear and bicubic without antialias;
  * us per call (median of ROUNDS batches of 20 calls). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -136,22 +137,24 @@ static double resize_us(const lib *L, const pf_image *src, const pf_image *dst, 
 static int resize_mode(const lib *A, const lib *B, int rounds) {
     /* width, height, torchvision flavour, channels */
     /* width, height, flavour (1 torchvision antialias, 0 OpenCV LINEAR, 2
-     * OpenCV antialias = Pillow's, 3 OpenCV CUBIC, 4 OpenCV LANCZOS4),
-     * channels */
-    static const int sz[11][4] = {{500, 375, 1, 3}, {318, 318, 1, 3}, {200, 180, 1, 3}, {500, 375, 0, 3},
+     * OpenCV antialias = Pillow's, 3 OpenCV CUBIC, 4 OpenCV LANCZOS4, 5 / 6
+     * torchvision bilinear / bicubic without antialias), channels */
+    static const int sz[13][4] = {{500, 375, 1, 3}, {318, 318, 1, 3}, {200, 180, 1, 3}, {500, 375, 0, 3},
                                   {500, 375, 1, 1}, {1000, 750, 1, 1}, {500, 375, 0, 1}, {500, 375, 2, 1},
-                                  {1000, 750, 2, 1}, {500, 375, 3, 1}, {500, 375, 4, 1}};
+                                  {1000, 750, 2, 1}, {500, 375, 3, 1}, {500, 375, 4, 1}, {600, 400, 5, 3},
+                                  {600, 400, 6, 3}};
     uint8_t *px = malloc(1000 * 750), *oa = malloc(224 * 224 * 3), *ob = malloc(224 * 224 * 3);
     uint64_t s = 0x9E3779B97F4A7C15ull;
     for (int i = 0; i < 1000 * 750; i++) px[i] = (uint8_t)(i / 7 % 200 + (int)(xs(&s) % 48));
     double *va = malloc(sizeof(double) * (size_t)rounds * 3), *vb = va + rounds, *vr = vb + rounds;
     int same = 1;
-    for (int c = 0; c < 11; c++) {
+    for (int c = 0; c < 13; c++) {
         int cn = sz[c][3];
         pf_resize_opts o = A->resize_defaults();
-        o.flavor = sz[c][2] == 1 ? PF_RESIZE_TORCHVISION : PF_RESIZE_OPENCV;
-        o.antialias = sz[c][2] == 1 || sz[c][2] == 2;
-        o.interp = sz[c][2] == 3 ? PF_INTERP_CUBIC : sz[c][2] == 4 ? PF_INTERP_LANCZOS4 : PF_INTERP_LINEAR;
+        int f = sz[c][2];
+        o.flavor = f == 1 || f >= 5 ? PF_RESIZE_TORCHVISION : PF_RESIZE_OPENCV;
+        o.antialias = f == 1 || f == 2;
+        o.interp = f == 3 || f == 6 ? PF_INTERP_CUBIC : f == 4 ? PF_INTERP_LANCZOS4 : PF_INTERP_LINEAR;
         pf_image src = A->image_hwc(px, sz[c][0], sz[c][1], cn, PF_U8, 0);
         pf_image da = A->image_hwc(oa, 224, 224, cn, PF_U8, 0), db = A->image_hwc(ob, 224, 224, cn, PF_U8, 0);
         resize_us(A, &src, &da, &o);
@@ -162,8 +165,9 @@ static int resize_mode(const lib *A, const lib *B, int rounds) {
             else { vb[r] = resize_us(B, &src, &db, &o); va[r] = resize_us(A, &src, &da, &o); }
             vr[r] = vb[r] / va[r];
         }
-        static const char *const fl[5] = {"opencv", "torchvision antialias", "opencv antialias (Pillow)",
-                                          "opencv cubic", "opencv lanczos4"};
+        static const char *const fl[7] = {"opencv", "torchvision antialias", "opencv antialias (Pillow)",
+                                          "opencv cubic", "opencv lanczos4", "torchvision bilinear",
+                                          "torchvision bicubic"};
         printf("%dx%d x%d -> 224x224 %s:\n", sz[c][0], sz[c][1], cn, fl[sz[c][2]]);
         stats("  A us/call", va, rounds);
         stats("  B us/call", vb, rounds);
