@@ -26,6 +26,114 @@
 #include "kernels/resize_math.h"
 #include "ref/resize_rows.h"
 
+#if defined(__SSE4_1__)
+/* The SSE4.1 level (CPUs without AVX2: Nehalem to Ivy Bridge): the same
+ * tables, each group's two lanes in turn on 128-bit vectors. */
+static inline __m128i pfi_c1_lane_sse4(const uint8_t *s, const uint8_t *g, int l, __m128i half, int split) {
+    const int32_t *hdr = (const int32_t *)(const void *)g;
+    const __m128i *c = (const __m128i *)(const void *)(g + 64), two = _mm_set1_epi8(2);
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + hdr[l]));
+    __m128i ix = _mm_load_si128((const __m128i *)(const void *)(g + 32 + 16 * l));
+    __m128i acc = split ? _mm_setzero_si128() : half, lo = half;
+    for (int j = 0, np = hdr[2]; j < np; j++) {
+        __m128i t = _mm_shuffle_epi8(v, ix);
+        acc = _mm_add_epi32(acc, _mm_madd_epi16(t, _mm_load_si128(c + 2 * (1 + split) * j + l)));
+        if (split) lo = _mm_add_epi32(lo, _mm_madd_epi16(t, _mm_load_si128(c + 2 * (2 * j + 1) + l)));
+        ix = _mm_add_epi8(ix, two);
+    }
+    return split ? _mm_add_epi32(_mm_slli_epi32(acc, 11), lo) : acc;
+}
+/* Pixel i's 4 partial sums over its nc chunks (dots kind). */
+static inline __m128i pfi_c1_dot_sse4(const uint8_t *px, const __m128i *w, int nc, int split) {
+    __m128i a = _mm_setzero_si128(), b = _mm_setzero_si128();
+    for (int c = 0; c < nc; c++) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(px + 16 * c));
+        __m128i t0 = _mm_cvtepu8_epi16(v), t1 = _mm_cvtepu8_epi16(_mm_srli_si128(v, 8));
+        const __m128i *wc = w + 2 * (1 + split) * c;
+        a = _mm_add_epi32(a, _mm_add_epi32(_mm_madd_epi16(t0, wc[0]), _mm_madd_epi16(t1, wc[1])));
+        if (split) b = _mm_add_epi32(b, _mm_add_epi32(_mm_madd_epi16(t0, wc[2]), _mm_madd_epi16(t1, wc[3])));
+    }
+    return split ? _mm_add_epi32(_mm_slli_epi32(a, 11), b) : a;
+}
+/* The group's 8 sums as two vectors of 4 (rounding half in). */
+static inline void pfi_c1_sums_sse4(const uint8_t *s, const uint8_t *g, int nc, __m128i half, int split,
+                                    __m128i *s0, __m128i *s1) {
+    if (nc == 0) {
+        *s0 = pfi_c1_lane_sse4(s, g, 0, half, split);
+        *s1 = pfi_c1_lane_sse4(s, g, 1, half, split);
+        return;
+    }
+    const int32_t *lo = (const int32_t *)(const void *)g;
+    const __m128i *w = (const __m128i *)(const void *)(g + 32);
+    __m128i p[8];
+    for (int i = 0; i < 8; i++) p[i] = pfi_c1_dot_sse4(s + lo[i], w + 2 * i * nc * (1 + split), nc, split);
+    *s0 = _mm_add_epi32(_mm_hadd_epi32(_mm_hadd_epi32(p[0], p[1]), _mm_hadd_epi32(p[2], p[3])), half);
+    *s1 = _mm_add_epi32(_mm_hadd_epi32(_mm_hadd_epi32(p[4], p[5]), _mm_hadd_epi32(p[6], p[7])), half);
+}
+static inline int pfi_c1_u8_sse4(const pfi_hrow *r, int x0, int x1, int shift, int split) {
+    if (r->c1 == NULL || r->cn != 1 || x0 != 0) return x0;
+    const uint8_t *s = r->src, *g = r->c1;
+    uint8_t *d = r->buf;
+    const __m128i half = _mm_set1_epi32(1 << (shift - 1)), sh = _mm_cvtsi32_si128(shift);
+    int e = 0;
+    for (int k = 0; k < r->c1_n && e < x1; k++, e += 8, g += r->c1_stride) {
+        __m128i a, b;
+        pfi_c1_sums_sse4(s, g, r->c1_chunks, half, split, &a, &b);
+        __m128i o = _mm_packs_epi32(_mm_sra_epi32(a, sh), _mm_sra_epi32(b, sh));
+        o = _mm_packus_epi16(o, o);
+        if (x1 - e >= 8) {
+            _mm_storel_epi64((__m128i *)(void *)(d + e), o);
+        } else {
+            uint8_t tmp[16];
+            _mm_storeu_si128((__m128i *)(void *)tmp, o);
+            memcpy(d + e, tmp, (size_t)(x1 - e));
+            return x1;
+        }
+    }
+    return e < x1 ? e : x1;
+}
+static inline int pfi_sse4_c1_tv(const pfi_hrow *r, int x0, int x1) { return pfi_c1_u8_sse4(r, x0, x1, r->shift, 0); }
+static inline int pfi_sse4_c1_aa(const pfi_hrow *r, int x0, int x1) {
+    return pfi_c1_u8_sse4(r, x0, x1, PFK_AA_BITS, 1);
+}
+/* LINEAR's int16 (>> 4) and CUBIC / LANCZOS4's int32 rows */
+static inline int pfi_sse4_c1_lin16(const pfi_hrow *r, int x0, int x1) {
+    if (r->c1 == NULL || r->cn != 1 || r->c1_chunks != 0 || x0 != 0) return x0;
+    int16_t *d = r->buf;
+    const uint8_t *g = r->c1;
+    int e = 0;
+    for (int k = 0; k < r->c1_n && e < x1; k++, e += 8, g += r->c1_stride) {
+        __m128i a = pfi_c1_lane_sse4(r->src, g, 0, _mm_setzero_si128(), 0);
+        __m128i b = pfi_c1_lane_sse4(r->src, g, 1, _mm_setzero_si128(), 0);
+        __m128i o = _mm_packs_epi32(_mm_srai_epi32(a, 4), _mm_srai_epi32(b, 4));
+        if (x1 - e >= 8) {
+            _mm_storeu_si128((__m128i *)(void *)(d + e), o);
+        } else {
+            int16_t tmp[8];
+            _mm_storeu_si128((__m128i *)(void *)tmp, o);
+            memcpy(d + e, tmp, sizeof(int16_t) * (size_t)(x1 - e));
+            return x1;
+        }
+    }
+    return e < x1 ? e : x1;
+}
+static inline int pfi_sse4_c1_i32(const pfi_hrow *r, int x0, int x1) {
+    if (r->c1 == NULL || r->cn != 1 || r->c1_chunks != 0 || x0 != 0) return x0;
+    int32_t *d = r->buf;
+    const uint8_t *g = r->c1;
+    int e = 0;
+    for (int k = 0; k < r->c1_n && e < x1; k++, e += 8, g += r->c1_stride) {
+        int32_t tmp[8];
+        _mm_storeu_si128((__m128i *)(void *)tmp, pfi_c1_lane_sse4(r->src, g, 0, _mm_setzero_si128(), 0));
+        _mm_storeu_si128((__m128i *)(void *)(tmp + 4), pfi_c1_lane_sse4(r->src, g, 1, _mm_setzero_si128(), 0));
+        int n = x1 - e >= 8 ? 8 : x1 - e;
+        memcpy(d + e, tmp, sizeof(int32_t) * (size_t)n);
+        if (n < 8) return x1;
+    }
+    return e < x1 ? e : x1;
+}
+#endif
+
 #if defined(__AVX2__)
 /* The 8 pixels' sums (int32, rounding half in) to bytes at d, all 8 or
  * the row's last n < 8. */

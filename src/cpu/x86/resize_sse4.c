@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cpu/resize_exec.h"
+#include "cpu/x86/resize_c1_x86.h"
 #include "cpu/x86/resize_tv_x86.h"
 #include "cpu/x86/resize_x86_pixel.h"
 #include "kernels/resize_math.h"
@@ -70,6 +71,10 @@ static inline void store_u8_from16(uint8_t *d, VI v) {
 #define vi_packs32 _mm_packs_epi32
 #define vi_packus16 _mm_packus_epi16
 #define PFS_TV_PIXELS pfi_sse4_tv_pixels
+#define PFS_C1_TV pfi_sse4_c1_tv
+#define PFS_C1_AA pfi_sse4_c1_aa
+#define PFS_C1_LIN16 pfi_sse4_c1_lin16
+#define PFS_C1_I32 pfi_sse4_c1_i32
 #define PFS_AA_PIXELS pfi_h_aa_u8_pixels
 #define PFS_PAIR16_PIXELS pfi_h_u8_pair16_pixels
 #define PFS_PAIR_PIXELS pfi_h_u8_pair_pixels
@@ -80,4 +85,5 @@ static int nn_u8_sse4(const pfi_nnrow *r, int x0, int x1) { return pfi_nn_u8_pix
 void pfi_resize_fill_sse4(pfi_resize_kernels *k) {
     PFS(fill)(k);
     k->nn_u8 = nn_u8_sse4;
+    k->c1_groups = 1; /* pfi_sse4_c1_* */
 }
