@@ -1,13 +1,13 @@
-/* The 1-channel groups of the u8 horizontal passes the AVX2 / AVX-512
- * kernels read instead of gathering taps (pfi_hrow.c1, kernel tables that
- * set c1_groups; resize_c1_x86.h): torchvision's PFK_H_TV_U8 and the
- * Pillow antialias PFK_H_AA_U8 (windows, or dots past ~3x downscales),
- * and OpenCV's LINEAR PFK_H_U8_LIN16 and CUBIC / LANCZOS4 PFK_H_U8_I32
- * (windows). The antialias weights
- * have 22 fraction bits, too many for pmaddwd: each is stored split, w =
- * hi * 2048 + lo with lo in [0, 2047], as two int16 weight sets (the
- * kernels add hi's sums << 11 to lo's, exactly w's sum). Built once per
- * plan, like every row table; a row is taken in one kind or left to the
+/* The 1-channel groups of the u8 horizontal passes that the SSE4.1 /
+ * AVX2 / AVX-512 kernels read instead of gathering taps (pfi_hrow.c1,
+ * kernel tables that set c1_groups; resize_c1_x86.h): torchvision's
+ * PFK_H_TV_U8 and the Pillow antialias PFK_H_AA_U8 (windows, or dots
+ * past ~3x downscales), and OpenCV's LINEAR PFK_H_U8_LIN16 and CUBIC /
+ * LANCZOS4 PFK_H_U8_I32 (windows). The antialias weights have 22
+ * fraction bits, too many for pmaddwd: each is stored split, w = hi *
+ * 2048 + lo with lo in [0, 2047], as two int16 weight sets (the kernels
+ * add hi's sums << 11 to lo's, exactly w's sum). Built once per plan,
+ * like every row table; a row is taken in one kind or left to the
  * element tables. */
 #include <stdlib.h>
 #include <string.h>

@@ -34,7 +34,7 @@ typedef struct pfi_resize_prep {
     pfi_tvwin *tvw;      /* their windows (same index) */
     int32_t *tvb_first;  /* blocks + 1 step indices, then blocks shared window bases */
     int32_t tvb_n;
-    uint8_t *c1;         /* PFK_H_TV_U8 / PFK_H_U8_LIN16 1-channel groups (pfi_hrow.c1), 32-byte aligned, or NULL */
+    uint8_t *c1;         /* u8 1-channel groups (pfi_hrow.c1), 32-byte aligned, or NULL */
     int32_t c1_n, c1_stride, c1_chunks;
     /* NN u8 3/4 channels: first output pixel whose 4-byte load could leave the row */
     int32_t nn_safe_end;
@@ -52,8 +52,9 @@ pf_status pfi_resize_prep_build(pfi_resize_prep *r, const pfi_resize_key *k);
 /* The PFK_H_TV_U8 tables (resize_tv_prep.c): the 3/4-channel pixel-pair
  * quads in pair_mem and, for tables that want them, the permute steps. */
 pf_status pfi_tv_prep_tables(const pfi_resize_plan *p, pfi_resize_prep *t, const pfi_resize_kernels *K);
-/* The 1-channel groups of PFK_H_TV_U8 and PFK_H_U8_LIN16 (pfi_hrow.c1;
- * resize_c1_prep.c); t->c1 stays NULL where they do not apply. */
+/* The 1-channel groups of PFK_H_TV_U8, PFK_H_AA_U8, PFK_H_U8_LIN16 and
+ * PFK_H_U8_I32 (pfi_hrow.c1; resize_c1_prep.c); t->c1 stays NULL where
+ * they do not apply. */
 pf_status pfi_c1_prep_tables(const pfi_resize_plan *p, pfi_resize_prep *t);
 void pfi_resize_prep_free(pfi_resize_prep *r);
 

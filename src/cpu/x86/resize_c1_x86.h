@@ -14,9 +14,12 @@
  * Both are the reference's integer sums (exact in any grouping; the
  * antialias kind's 22-bit weights as hi * 2048 + lo, two pmaddwd), then
  * its rounding and store: the half, shift by the axis precision (22 for
- * Pillow's) and u8 clamp; LINEAR's >> 4 to int16; CUBIC's int32 as is. Without them the AVX2 kernels
- * took every tap with a vpgatherdd (on this Zen 4 ~8x slower than the
- * windows at 500x375 -> 224, torchvision antialiased). */
+ * Pillow's) and u8 clamp; LINEAR's >> 4 to int16; CUBIC's int32 as is.
+ * Without them the AVX2 kernels took every tap with a vpgatherdd (on a
+ * Zen 4 ~5x slower than the windows at 500x375 -> 224, torchvision
+ * antialiased), the SSE4.1 ones with scalar loads. Levels: SSE4.1 (two
+ * 128-bit lanes in turn) and AVX2 (both at once; the AVX-512 table uses
+ * it too). */
 #ifndef PF_CPU_RESIZE_C1_X86_H
 #define PF_CPU_RESIZE_C1_X86_H
 
