@@ -30,6 +30,19 @@
 #include "ref/resize_rows.h"
 
 #if defined(__SSE4_1__)
+/* The first `bytes` (<= 16) of o to d: one store when all 16 are the
+ * row's, else a copy (the row's last group). */
+static inline void pfi_c1_put(void *d, __m128i o, size_t bytes) {
+    if (bytes >= 16) {
+        _mm_storeu_si128((__m128i *)d, o);
+    } else {
+        uint8_t tmp[16];
+        _mm_storeu_si128((__m128i *)(void *)tmp, o);
+        memcpy(d, tmp, bytes);
+    }
+}
+static inline size_t pfi_c1_left(int e, int x1) { return (size_t)(x1 - e < 8 ? x1 - e : 8); }
+
 /* The SSE4.1 level (CPUs without AVX2: Nehalem to Ivy Bridge): the same
  * tables, each group's two lanes in turn on 128-bit vectors. */
 static inline __m128i pfi_c1_lane_sse4(const uint8_t *s, const uint8_t *g, int l, __m128i half, int split) {
@@ -84,14 +97,8 @@ static inline int pfi_c1_u8_sse4(const pfi_hrow *r, int x0, int x1, int shift, i
         pfi_c1_sums_sse4(s, g, r->c1_chunks, half, split, &a, &b);
         __m128i o = _mm_packs_epi32(_mm_sra_epi32(a, sh), _mm_sra_epi32(b, sh));
         o = _mm_packus_epi16(o, o);
-        if (x1 - e >= 8) {
-            _mm_storel_epi64((__m128i *)(void *)(d + e), o);
-        } else {
-            uint8_t tmp[16];
-            _mm_storeu_si128((__m128i *)(void *)tmp, o);
-            memcpy(d + e, tmp, (size_t)(x1 - e));
-            return x1;
-        }
+        if (x1 - e >= 8) _mm_storel_epi64((__m128i *)(void *)(d + e), o);
+        else pfi_c1_put(d + e, o, pfi_c1_left(e, x1));
     }
     return e < x1 ? e : x1;
 }
@@ -109,14 +116,8 @@ static inline int pfi_sse4_c1_lin16(const pfi_hrow *r, int x0, int x1) {
         __m128i a = pfi_c1_lane_sse4(r->src, g, 0, _mm_setzero_si128(), 0);
         __m128i b = pfi_c1_lane_sse4(r->src, g, 1, _mm_setzero_si128(), 0);
         __m128i o = _mm_packs_epi32(_mm_srai_epi32(a, 4), _mm_srai_epi32(b, 4));
-        if (x1 - e >= 8) {
-            _mm_storeu_si128((__m128i *)(void *)(d + e), o);
-        } else {
-            int16_t tmp[8];
-            _mm_storeu_si128((__m128i *)(void *)tmp, o);
-            memcpy(d + e, tmp, sizeof(int16_t) * (size_t)(x1 - e));
-            return x1;
-        }
+        if (x1 - e >= 8) _mm_storeu_si128((__m128i *)(void *)(d + e), o);
+        else pfi_c1_put(d + e, o, 2 * pfi_c1_left(e, x1));
     }
     return e < x1 ? e : x1;
 }
@@ -126,12 +127,9 @@ static inline int pfi_sse4_c1_i32(const pfi_hrow *r, int x0, int x1) {
     const uint8_t *g = r->c1;
     int e = 0;
     for (int k = 0; k < r->c1_n && e < x1; k++, e += 8, g += r->c1_stride) {
-        int32_t tmp[8];
-        _mm_storeu_si128((__m128i *)(void *)tmp, pfi_c1_lane_sse4(r->src, g, 0, _mm_setzero_si128(), 0));
-        _mm_storeu_si128((__m128i *)(void *)(tmp + 4), pfi_c1_lane_sse4(r->src, g, 1, _mm_setzero_si128(), 0));
-        int n = x1 - e >= 8 ? 8 : x1 - e;
-        memcpy(d + e, tmp, sizeof(int32_t) * (size_t)n);
-        if (n < 8) return x1;
+        size_t n = pfi_c1_left(e, x1);
+        pfi_c1_put(d + e, pfi_c1_lane_sse4(r->src, g, 0, _mm_setzero_si128(), 0), 4 * (n < 4 ? n : 4));
+        if (n > 4) pfi_c1_put(d + e + 4, pfi_c1_lane_sse4(r->src, g, 1, _mm_setzero_si128(), 0), 4 * (n - 4));
     }
     return e < x1 ? e : x1;
 }
@@ -144,13 +142,8 @@ static inline void pfi_c1_store8(uint8_t *d, int n, __m256i acc, __m128i sh) {
     acc = _mm256_sra_epi32(acc, sh);
     __m256i t = _mm256_packus_epi16(_mm256_packs_epi32(acc, acc), acc); /* per lane: its 4 pixels, 4 times */
     __m128i o = _mm_unpacklo_epi32(_mm256_castsi256_si128(t), _mm256_extracti128_si256(t, 1));
-    if (n >= 8) {
-        _mm_storel_epi64((__m128i *)(void *)d, o);
-    } else {
-        uint8_t tmp[16];
-        _mm_storeu_si128((__m128i *)(void *)tmp, o);
-        memcpy(d, tmp, (size_t)n);
-    }
+    if (n >= 8) _mm_storel_epi64((__m128i *)(void *)d, o);
+    else pfi_c1_put(d, o, (size_t)n);
 }
 
 /* split (the antialias kind): each tap pair has hi and lo weights, and
@@ -233,7 +226,6 @@ static inline int pfi_x86_c1_i32(const pfi_hrow *r, int x0, int x1) {
             int32_t tmp[8];
             _mm256_storeu_si256((__m256i *)(void *)tmp, v);
             memcpy(d + e, tmp, sizeof(int32_t) * (size_t)(x1 - e));
-            return x1;
         }
     }
     return e < x1 ? e : x1;
@@ -255,14 +247,8 @@ static inline int pfi_x86_c1_lin16(const pfi_hrow *r, int x0, int x1) {
                                         _mm256_load_si256((const __m256i *)(const void *)(g + 64)));
         __m256i t = _mm256_packs_epi32(_mm256_srai_epi32(sum, 4), sum); /* per lane: its 4 pixels first */
         __m128i o = _mm256_castsi256_si128(_mm256_permute4x64_epi64(t, 0x08));
-        if (x1 - e >= 8) {
-            _mm_storeu_si128((__m128i *)(void *)(d + e), o);
-        } else {
-            int16_t tmp[8];
-            _mm_storeu_si128((__m128i *)(void *)tmp, o);
-            memcpy(d + e, tmp, sizeof(int16_t) * (size_t)(x1 - e));
-            return x1;
-        }
+        if (x1 - e >= 8) _mm_storeu_si128((__m128i *)(void *)(d + e), o);
+        else pfi_c1_put(d + e, o, 2 * pfi_c1_left(e, x1));
     }
     return e < x1 ? e : x1;
 }
