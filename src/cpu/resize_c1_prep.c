@@ -75,25 +75,32 @@ static int c1_taps(const pfi_resize_plan *p, int dx, int32_t *o, int32_t *w) {
  * taps, inside the row, then still lie in it). Pair j's index is pair
  * 0's plus 2j, which holds for torch's consecutive taps (LINEAR has one
  * pair). Pads of the last group read byte 0 of their window with zero
- * weights. 0 when a lane's taps do not fit its window. */
-static int c1_lane(const pfi_resize_plan *p, int dx0, int32_t base, uint8_t *idx, int32_t *coef, int np_max,
+ * weights. Returns the lane's tap pairs (its largest pixel's), or -1 when
+ * its taps do not fit its window; *base: the window. */
+static int c1_lane(const pfi_resize_plan *p, int dx0, int32_t *base, uint8_t *idx, int32_t *coef, int np_max,
                    int split) {
     int32_t o[32], w[32];
+    int np = 0;
     for (int i = 0; i < 4; i++) {
         int dx = dx0 + i, n = dx < p->dw ? c1_taps(p, dx, o, w) : 0;
-        if (n < 0) return 0;
+        if (n < 0 || (i == 0 && dx < p->dw && n < 1)) return -1;
+        if (i == 0 && dx < p->dw) { /* the lane's window; an empty lane keeps the one given (lane 0's) */
+            *base = n > 1 && o[1] < o[0] ? o[1] : o[0];
+            if ((int64_t)*base + 16 > p->sw) *base = p->sw - 16;
+        }
         for (int k = 0; k < n; k++)
-            if (o[k] < base || o[k] >= base + 16) return 0;
-        idx[4 * i] = (uint8_t)(n > 0 ? o[0] - base : 0);
+            if (o[k] < *base || o[k] >= *base + 16) return -1;
+        if ((n + 1) / 2 > np) np = (n + 1) / 2;
+        idx[4 * i] = (uint8_t)(n > 0 ? o[0] - *base : 0);
         idx[4 * i + 1] = 0x80;
-        idx[4 * i + 2] = (uint8_t)(n > 1 ? o[1] - base : idx[4 * i] + 1);
+        idx[4 * i + 2] = (uint8_t)(n > 1 ? o[1] - *base : idx[4 * i] + 1);
         idx[4 * i + 3] = 0x80;
         for (int j = 0; j < np_max; j++)
             for (int part = 0; part <= split; part++)
                 coef[8 * ((1 + split) * j + part) + i] = wpair(2 * j < n ? wpart(split, part, w[2 * j]) : 0,
                                                                2 * j + 1 < n ? wpart(split, part, w[2 * j + 1]) : 0);
     }
-    return 1;
+    return np;
 }
 
 /* Every group as windows, or none (t->c1 left NULL). split: the
@@ -104,25 +111,19 @@ static pf_status c1_windows(const pfi_resize_plan *p, pfi_resize_prep *t, int np
     uint8_t *m = aligned_alloc(32, bytes);
     if (m == NULL) return oom();
     memset(m, 0, bytes);
-    int32_t o[32], w[32];
     for (int g = 0; g < ng; g++) {
         uint8_t *gp = m + stride * (size_t)g;
         int32_t *hdr = (int32_t *)(void *)gp, *coef = (int32_t *)(void *)(gp + 64);
+        int32_t base = 0;
         int np = 0;
-        for (int dx = 8 * g; dx < 8 * g + 8 && dx < dw; dx++) {
-            int n = c1_taps(p, dx, o, w);
-            if ((n + 1) / 2 > np) np = (n + 1) / 2;
-        }
         for (int l = 0; l < 2; l++) {
-            int dx0 = 8 * g + 4 * l < dw ? 8 * g + 4 * l : 8 * g; /* an empty lane repeats lane 0's window */
-            int n0 = c1_taps(p, dx0, o, w);
-            int32_t base = n0 > 1 && o[1] < o[0] ? o[1] : o[0];
-            if ((int64_t)base + 16 > p->sw) base = p->sw - 16;
-            hdr[l] = base;
-            if (n0 < 1 || !c1_lane(p, 8 * g + 4 * l, base, gp + 32 + 16 * l, coef + 4 * l, np_max, split)) {
+            int nl = c1_lane(p, 8 * g + 4 * l, &base, gp + 32 + 16 * l, coef + 4 * l, np_max, split);
+            if (nl < 0) {
                 free(m);
                 return PF_OK;
             }
+            hdr[l] = base;
+            if (nl > np) np = nl;
         }
         hdr[2] = np;
     }

@@ -28,8 +28,8 @@ typedef struct job {
 
 /* Runs one kernel over [0, n): dispatched body, reference tail. Kernels
  * stop at safe_end, except those with byte-permute blocks, whole-row
- * pixel tables or 1-channel groups, which carry their own bounds (and apply safe_end to what
- * they do without them). */
+ * pixel tables or 1-channel groups, which carry their own bounds (and
+ * apply safe_end to what they do without them). */
 static void run_h(pfi_h_fn simd, pfi_h_fn ref, const pfi_hrow *r, int n) {
     int lim = r->blk != NULL || r->tvb != NULL || r->c1 != NULL || r->pair_whole || r->safe_end > n ? n : r->safe_end;
     int x = simd == ref ? 0 : simd(r, 0, lim);
