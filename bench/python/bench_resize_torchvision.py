@@ -1,7 +1,9 @@
 """pixflow.transforms.functional.resize (the torchvision flavour, bit-exact)
 against torchvision.transforms.v2.functional.resize on uint8 CPU tensors,
-1 thread, in this process, through Python on both sides; each call's output
-is checked equal before timing. Inputs: the photos of data/ decoded by
+1 thread on both sides (torch.set_num_threads(1) and
+pixflow.set_num_threads(1): pixflow's Python ops otherwise split a call
+over every online CPU), in this process, through Python on both sides;
+each call's output is checked equal before timing. Inputs: the photos of data/ decoded by
 torchvision.io (CHW tensors, what torchvision pipelines resize), the
 RandomResizedCrop-style and Resize cases of ImageNet training / eval, and
 the same on channels-last tensors. Rounds alternate the two libraries;
@@ -74,11 +76,12 @@ def main():
     ap.add_argument("--data", default=os.path.join(ROOT, "data"))
     args = ap.parse_args()
     torch.set_num_threads(1)
+    pixflow.set_num_threads(1)
     names = sorted(f for f in os.listdir(args.data) if f.endswith(".jpg"))
     photos = [(n.split("_")[0], torchvision.io.decode_image(os.path.join(args.data, n))) for n in names]
     photos = [p for p in photos if p[1].shape[0] == 3][:3]
     print(f"pixflow {pixflow.__version__}, torch {torch.__version__}, torchvision {torchvision.__version__}; "
-          f"torch threads {torch.get_num_threads()}, pixflow NULL stream (calling thread); median of "
+          f"threads: torch {torch.get_num_threads()}, pixflow {pixflow.get_num_threads()}; median of "
           f"{args.rounds} rounds, ms per call")
     print(f"{'case':44s} {'layout':6s} {'torch':>8s} {'pixflow':>8s} {'speed-up':>8s}")
     ratios = {"CHW": [], "HWC": []}
