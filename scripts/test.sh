@@ -117,15 +117,15 @@ build build-test-asan -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ -DPIXFLOW_
   -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DPIXFLOW_SANITIZE=address,undefined"
 run_ctest build-test-asan
 
-step "configure build-test-tsan (TSan: pipeline and dispatcher tests)"
+step "configure build-test-tsan (TSan: the thread pool, pipeline and dispatcher tests)"
 # the dispatcher's tests need OpenCL (PoCL): its device threads, the
 # shared chunk cursor and the split chain's two pipelined stages
 cmake -S . -B build-test-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ \
   -DPIXFLOW_CUDA=OFF -DPIXFLOW_OPENCL=ON -DPIXFLOW_OPENCV_TESTS=OFF -DPIXFLOW_SANITIZE=thread >/dev/null
 compile build-test-tsan --target test_pipeline test_pipeline_stress test_pipeline_device test_pipeline_fatal test_infer_stage \
-  test_source_index test_metrics test_pack test_pipeline_queue test_hetero_split test_hetero_rules test_hetero_props
+  test_source_index test_metrics test_pack test_pipeline_queue test_hetero_split test_hetero_rules test_hetero_props test_thread_pool
 (cd build-test-tsan && TSAN_OPTIONS="halt_on_error=1" ctest -L pipeline --output-on-failure --timeout 1200)
-(cd build-test-tsan && TSAN_OPTIONS="halt_on_error=1" ctest -R '^hetero_(split|rules|props)$' --output-on-failure --timeout 1200)
+(cd build-test-tsan && TSAN_OPTIONS="halt_on_error=1" ctest -R '^(hetero_(split|rules|props)|thread_pool)$' --output-on-failure --timeout 1200)
 
 step "Python package: venv, pip install ., pytest (scripts/test_python.sh)"
 venv_rc=0

@@ -1,8 +1,20 @@
 /* Thread pool: workers sleep on a condition variable; a run publishes a job
  * (fn, ctx, ntasks) with a generation number, every participant claims task
- * indices from an atomic counter, and the caller waits until all are done. */
+ * indices, and the caller returns once every task has finished.
+ *
+ * The caller waits for tasks, not for workers. A worker woken for a job
+ * whose tasks the caller has already run (a small job: waking a sleeping
+ * thread takes tens of microseconds on a VM, a 32x32 resize ~8) finds
+ * nothing to claim and goes back to sleep; the run did not wait for it.
+ * Waiting for every worker to check in made a 2-thread pool 6-8x slower
+ * than the calling thread alone on such calls (measured, docs/performance.md,
+ * "The pool's hand-off"). A late worker never touches a finished job: the
+ * claim word holds the generation with the next index, so a claim for an
+ * old generation fails, and the job's fn / ctx are only used after a claim
+ * succeeded. */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "core/error.h"
@@ -11,26 +23,35 @@
 struct pfi_pool {
     int threads;
     pthread_t *workers;
-    pthread_mutex_t lock;       /* guards the fields below and job publication */
+    pthread_mutex_t lock;       /* guards generation, stop and the job's fields */
     pthread_cond_t wake;        /* workers wait for a new generation */
-    pthread_cond_t done;        /* the caller waits for busy == 0 */
+    pthread_cond_t done;        /* the caller waits for finished == ntasks */
     pthread_mutex_t run_lock;   /* serializes concurrent pfi_pool_run callers */
     unsigned generation;
-    int busy;                   /* workers still inside the current job */
     int stop;
     pfi_task_fn fn;
     void *ctx;
     int ntasks;
-    atomic_int next;
+    _Atomic uint64_t claim;     /* generation << 32 | next task index */
+    atomic_int finished;        /* tasks of the current job that have returned */
 };
 
 struct worker_arg { pfi_pool *pool; int index; };
 
-static void drain(pfi_pool *p, int worker) {
+/* Claims and runs tasks of generation gen until none are left (or a newer
+ * job replaced it). The task that completes the job wakes the caller. */
+static void run_tasks(pfi_pool *p, unsigned gen, pfi_task_fn fn, void *ctx, int ntasks, int worker) {
     for (;;) {
-        int t = atomic_fetch_add(&p->next, 1);
-        if (t >= p->ntasks) break;
-        p->fn(p->ctx, t, worker);
+        uint64_t c = atomic_load(&p->claim);
+        do {
+            if ((uint32_t)(c >> 32) != (uint32_t)gen || (int64_t)(uint32_t)c >= ntasks) return;
+        } while (!atomic_compare_exchange_weak(&p->claim, &c, c + 1));
+        fn(ctx, (int)(uint32_t)c, worker);
+        if (atomic_fetch_add(&p->finished, 1) + 1 == ntasks && worker != 0) {
+            pthread_mutex_lock(&p->lock);
+            pthread_cond_signal(&p->done);
+            pthread_mutex_unlock(&p->lock);
+        }
     }
 }
 
@@ -44,10 +65,12 @@ static void *worker_main(void *argp) {
         while (!p->stop && p->generation == seen) pthread_cond_wait(&p->wake, &p->lock);
         if (p->stop) break;
         seen = p->generation;
+        pfi_task_fn fn = p->fn;
+        void *ctx = p->ctx;
+        int ntasks = p->ntasks;
         pthread_mutex_unlock(&p->lock);
-        drain(p, arg.index);
+        run_tasks(p, seen, fn, ctx, ntasks, arg.index);
         pthread_mutex_lock(&p->lock);
-        if (--p->busy == 0) pthread_cond_signal(&p->done);
     }
     pthread_mutex_unlock(&p->lock);
     return NULL;
@@ -112,16 +135,20 @@ void pfi_pool_run(pfi_pool *p, int ntasks, pfi_task_fn fn, void *ctx) {
     p->fn = fn;
     p->ctx = ctx;
     p->ntasks = ntasks;
-    atomic_store(&p->next, 0);
-    p->busy = p->threads - 1;
-    p->generation++;
+    unsigned gen = ++p->generation;
+    atomic_store(&p->finished, 0);
+    atomic_store(&p->claim, (uint64_t)(uint32_t)gen << 32);
     pthread_cond_broadcast(&p->wake);
     pthread_mutex_unlock(&p->lock);
 
-    drain(p, 0);
+    run_tasks(p, gen, fn, ctx, ntasks, 0);
 
-    pthread_mutex_lock(&p->lock);
-    while (p->busy > 0) pthread_cond_wait(&p->done, &p->lock);
-    pthread_mutex_unlock(&p->lock);
+    /* the last task to return signals under the lock after counting
+     * itself, so checking under the lock cannot miss it */
+    if (atomic_load(&p->finished) != ntasks) {
+        pthread_mutex_lock(&p->lock);
+        while (atomic_load(&p->finished) != ntasks) pthread_cond_wait(&p->done, &p->lock);
+        pthread_mutex_unlock(&p->lock);
+    }
     pthread_mutex_unlock(&p->run_lock);
 }

@@ -297,6 +297,16 @@ static void band_task(void *ctx, int task, int worker) {
     }
 }
 
+/* A call's work in element-taps, each output element costing its taps
+ * plus ~4 for its load, round and store: the horizontal pass over every
+ * source row, the vertical one over every output row. */
+enum { RZ_SPLIT_WORK = 1 << 22 };
+static int64_t rz_work(const pfi_resize_plan *p, int planes) {
+    int64_t row = (int64_t)p->dw * p->cn * planes;
+    if (p->kind != PFK_RZ_SEP) return row * p->dh * (p->kind == PFK_RZ_AREA_FAST ? p->afx * p->afy + 4 : 5);
+    return row * ((int64_t)p->sh * (p->h.ksize + 4) + (int64_t)p->dh * (p->v.ksize + 4));
+}
+
 pf_status pfi_resize_image(pf_stream *s, const pfi_resize_kernels *K, const pf_image *src, const pf_image *dst,
                            pf_interp interp, pf_resize_flavor flavor, bool antialias, const pfi_rz_window *win) {
     int planar = src->layout == PF_CHW && src->channels > 1;
@@ -315,14 +325,23 @@ pf_status pfi_resize_image(pf_stream *s, const pfi_resize_kernels *K, const pf_i
     j.planes = planar ? src->channels : 1;
     int threads = pf_stream_threads(s);
     /* Enough bands to balance threads, but tall enough that each band's
-     * row-cache warm-up (ksize rows) stays a small overhead. */
+     * row-cache warm-up (ksize rows) stays a small overhead. A call of
+     * less than RZ_SPLIT_WORK (~80-100 us here) runs on the calling
+     * thread alone: waking a worker took ~50 us on this project's 2-vCPU
+     * machines, more than a second thread gains on such a call
+     * (docs/performance.md, "The pool's hand-off"). Above it, many small
+     * bands, so the caller keeps working while the worker wakes: with two
+     * bands the wake-up was on the critical path (measured 1.5x slower
+     * than one thread). */
     int min_rows = p->kind == PFK_RZ_SEP ? 8 : 16;
-    int want = threads > 1 ? threads * 4 : 1;
+    int split = threads > 1 && rz_work(p, j.planes) >= RZ_SPLIT_WORK;
+    int want = split ? threads * 4 : 1;
     int per = (p->dh + want - 1) / want;
     if (per < min_rows) per = min_rows;
     j.rows_per_band = per;
     j.bands = (p->dh + per - 1) / per;
-    pfi_stream_parallel(s, j.planes * j.bands, band_task, &j);
+    /* unsplit, a CHW image's planes run inline too */
+    pfi_stream_parallel(split ? s : NULL, j.planes * j.bands, band_task, &j);
     pfi_resize_prep_release(prep, transient);
     if (atomic_load(&j.failed)) return pfi_fail(PF_ERR_OUT_OF_MEMORY, "pf_resize: out of memory for row buffers");
     return PF_OK;
