@@ -28,13 +28,21 @@ int main(void) {
     pf_stream *s2 = NULL, *s3 = NULL;
     CHECK_STATUS(pf_stream_create_cpu(2, &s2), PF_OK);
     CHECK_STATUS(pf_stream_create_cpu(3, &s3), PF_OK);
-    for (int iter = 0; iter < 60; iter++) {
+    for (int iter = 0; iter < 72; iter++) {
         pf_dtype dt = k_types[iter % 3];
         pf_interp ip = k_interps[(iter / 3) % 6];
         int aa = (iter / 18) % 2;
         int cn = 1 + iter % 4;
         int sw = pft_range(&rng, 1, 300), sh = pft_range(&rng, 1, 200);
         int dw = pft_range(&rng, 1, 300), dh = pft_range(&rng, 1, 200);
+        if (iter >= 60) {
+            /* calls big enough for the executor to split into bands (it
+             * runs calls under ~4M element-taps on the calling thread):
+             * >= 500 * 3 * (400 + 300) * 6 */
+            cn = 3 + iter % 2;
+            sw = pft_range(&rng, 600, 900), sh = pft_range(&rng, 400, 600);
+            dw = pft_range(&rng, 500, 800), dh = pft_range(&rng, 300, 500);
+        }
         size_t es = pf_dtype_size(dt);
         size_t sn = (size_t)sw * sh * cn, dn = (size_t)dw * dh * cn;
         char *src = malloc(sn * es), *d0 = malloc(dn * es), *d1 = malloc(dn * es), *d2 = malloc(dn * es);
